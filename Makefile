@@ -1,0 +1,55 @@
+# Measuring Compositionality: build the book, run the tests.
+# Every target that needs Python first creates .venv and installs the pinned dependencies.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+# Where trained models and expensive intermediate results are cached (see tutorlib.cache).
+export TUTORLIB_CACHE_DIR ?= $(CURDIR)/.cache
+# Profile the book is executed at: ci, tutorial or paper (see tutorlib.profiles).
+PROFILE ?= tutorial
+# Project root holding _toc.yml and notebooks/ (the executor's test points it elsewhere).
+ROOT ?= .
+
+.PHONY: help venv sync execute html book test unit nbval browser check-sync clean
+
+help:
+	@echo "make book   execute every chapter at PROFILE=$(PROFILE) and build _build/html"
+	@echo "make test   unit tests, every chapter at the ci profile, nbval, book build, browser check"
+	@echo "make sync   synchronise notebooks/*.py with notebooks/*.ipynb (jupytext)"
+	@echo "make clean  remove the build, the executed notebooks and the cache"
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[book,dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+sync: $(STAMP)
+	$(VENV)/bin/jupytext --sync notebooks/*.py
+
+execute: $(STAMP)
+	$(PY) tools/execute.py --root $(ROOT) --profile $(PROFILE)
+
+html: $(STAMP)
+	$(VENV)/bin/jupyter-book build . --warningiserror --nitpick --keep-going
+
+book: sync execute html
+	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
+
+# make test: unit tests and repository checks (including the notebook pairs being in sync),
+# every chapter executed at the ci profile, nbval re-execution of the executed copies, the book
+# built with warnings as errors, and the built pages opened in headless Chromium.
+test: $(STAMP)
+	$(PY) -m pytest tests --ignore=tests/browser --doctest-modules tutorlib
+	TQDM_DISABLE=1 $(MAKE) --no-print-directory execute PROFILE=ci
+	TQDM_DISABLE=1 $(PY) -m pytest --nbval book --nbval-current-env \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider
+	$(MAKE) --no-print-directory html
+	$(PY) -m pytest tests/browser
+
+clean:
+	rm -rf _build .cache
+	find book -name '*.ipynb' -delete

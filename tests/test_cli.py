@@ -1,0 +1,49 @@
+import subprocess
+import sys
+
+from tutorlib import cli, results
+from conftest import ROOT
+
+
+def run(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "tutorlib", *args], capture_output=True,
+                          text=True, cwd=ROOT, **kwargs)
+
+
+def test_help_lists_the_commands():
+    out = run("--help")
+    assert out.returncode == 0
+    for command in ["run", "export", "profiles", "results", "cache"]:
+        assert command in out.stdout
+    assert "compositionality" in out.stdout
+
+
+def test_run_writes_resumable_results_with_provenance(tmp_path, capsys):
+    assert cli.main(["run", "compositionality", "--profile", "ci", "--out", str(tmp_path)]) == 0
+    path = tmp_path / "compositionality" / "ci.json"
+    record = results.read_results(path)
+    assert record["provenance"]["profile"] == "ci"
+    rows = record["data"]["rows"]
+    settings = record["data"]["settings"]
+    assert len(rows) == settings["num_splits"] * len(settings["irregular_fractions"])
+    assert {r["accuracy"] for r in rows if r["irregular fraction"] == 0.0} == {1.0}
+    runs = list((tmp_path / "compositionality" / "runs").glob("*.json"))
+    assert len(runs) == len(rows)
+    assert cli.main(["results", str(path)]) == 0
+    assert '"profile": "ci"' in capsys.readouterr().out
+
+
+def test_profiles_command_prints_settings(capsys):
+    assert cli.main(["profiles", "compositionality"]) == 0
+    out = capsys.readouterr().out
+    assert "compositionality [ci]" in out and "compositionality [paper]" in out
+
+
+def test_bad_input_gives_a_clear_error(tmp_path):
+    out = run("run", "nonexistent")
+    assert out.returncode == 2 and "invalid choice: 'nonexistent'" in out.stderr
+    out = run("run", "compositionality", "--profile", "huge")
+    assert out.returncode == 2 and "invalid choice: 'huge'" in out.stderr
+    out = run("results", str(tmp_path / "absent.json"))
+    assert out.returncode == 2 and "no results file" in out.stderr
+    assert "Traceback" not in out.stderr

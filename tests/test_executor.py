@@ -1,0 +1,77 @@
+"""The chapter executor: failures fail (naming notebook and cell), unchanged chapters are skipped."""
+
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+
+TOC = """format: jb-book
+root: book/intro
+chapters:
+  - file: book/part/{name}
+"""
+
+
+def make_project(tmp_path, name, cells):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "book").mkdir()
+    (tmp_path / "_toc.yml").write_text(TOC.format(name=name))
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    params = nbformat.v4.new_code_cell('PROFILE = "tutorial"')
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [nbformat.v4.new_markdown_cell(f"# {name}"), params,
+                *[nbformat.v4.new_code_cell(src) for src in cells]]
+    nbformat.write(nb, tmp_path / "notebooks" / f"{name}.ipynb")
+    return tmp_path
+
+
+def execute(root, *extra):
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "execute.py"), "--root", str(root),
+                           "--profile", "ci", *extra], capture_output=True, text=True)
+
+
+def test_a_broken_notebook_fails_and_is_named(tmp_path):
+    root = make_project(tmp_path, "99_broken", ["x = 1", "y = x / 0", "z = 2"])
+    out = execute(root)
+    assert out.returncode == 1
+    assert "notebooks/99_broken.ipynb failed in cell 4" in out.stderr  # markdown, params, injected, x, y
+    assert "ZeroDivisionError" in out.stderr and "y = x / 0" in out.stderr
+    assert not (root / "book" / "part" / "99_broken.ipynb").exists()
+    assert (root / "_build" / "failed" / "99_broken.ipynb").exists()
+
+
+def test_make_execute_fails_on_a_broken_notebook(tmp_path):
+    root = make_project(tmp_path, "98_broken", ["raise RuntimeError('chapter is broken')"])
+    out = subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "execute",
+                          f"ROOT={root}", "PROFILE=ci"], capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "98_broken.ipynb failed in cell 3" in out.stderr
+    assert "RuntimeError: chapter is broken" in out.stderr
+
+
+def test_a_good_notebook_is_executed_once_with_its_profile(tmp_path):
+    root = make_project(tmp_path, "01_good", ["print(PROFILE)"])
+    out = execute(root)
+    assert out.returncode == 0, out.stderr
+    executed = nbformat.read(root / "book" / "part" / "01_good.ipynb", as_version=4)
+    assert executed.cells[-1].outputs[0]["text"] == "ci\n"
+    assert executed.metadata["tutorlib_execution"]["profile"] == "ci"
+    # parameter cells are hidden in the book; the profile line sits under the title
+    for cell in executed.cells:
+        tags = cell.metadata.get("tags", [])
+        if {"parameters", "injected-parameters"} & set(tags):
+            assert "remove-cell" in tags
+    assert "executed at the `ci` profile" in executed.cells[1].source
+    again = execute(root)
+    assert again.returncode == 0 and "up to date: notebooks/01_good.ipynb" in again.stdout
+
+
+def test_a_notebook_missing_from_the_toc_is_an_error(tmp_path):
+    root = make_project(tmp_path, "01_good", ["1"])
+    (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\n")
+    out = execute(root)
+    assert out.returncode != 0 and "01_good.ipynb is not in _toc.yml" in out.stderr

@@ -1,0 +1,67 @@
+"""Checks of the repository itself: notebook pairs, dependency lists, versions, chapters."""
+
+import json
+import re
+import tomllib
+
+import jupytext
+import yaml
+
+import tutorlib
+from conftest import ROOT
+from execute import chapters
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.py"))
+
+
+def _pyproject():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_there_are_chapters():
+    assert NOTEBOOKS, "notebooks/ holds no chapter sources"
+
+
+def test_notebook_pairs_are_in_sync():
+    """Each notebooks/NN.py and its .ipynb hold the same cells (run `make sync` if not)."""
+    for source in NOTEBOOKS:
+        paired = source.with_suffix(".ipynb")
+        assert paired.exists(), f"{paired.name} is missing: run `make sync`"
+        text_cells = [(c.cell_type, c.source.strip()) for c in jupytext.read(source).cells]
+        nb = json.loads(paired.read_text())
+        ipynb_cells = [(c["cell_type"], "".join(c["source"]).strip()) for c in nb["cells"]]
+        assert text_cells == ipynb_cells, f"{source.name} and {paired.name} differ: run `make sync`"
+        assert all(not c.get("outputs") for c in nb["cells"]), f"{paired.name} has outputs"
+
+
+def test_every_chapter_has_a_tutorial_parameters_cell():
+    for source in NOTEBOOKS:
+        cells = [c for c in jupytext.read(source).cells if "parameters" in c.metadata.get("tags", [])]
+        assert len(cells) == 1, f"{source.name} needs exactly one cell tagged 'parameters'"
+        assert re.search(r'^PROFILE = "tutorial"$', cells[0].source, re.M), source.name
+
+
+def test_every_chapter_is_in_the_table_of_contents():
+    assert [s.stem for s, _ in chapters(ROOT)] == [s.stem for s in NOTEBOOKS]
+
+
+def test_environment_yml_lists_the_pyproject_dependencies():
+    project = _pyproject()["project"]
+    wanted = set(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        wanted |= set(extra)
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    pip_section = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    listed = {d for d in pip_section if not d.startswith("-")}
+    assert listed == wanted
+    assert "python=3.11" in env["dependencies"]
+
+
+def test_versions_agree():
+    assert _pyproject()["project"]["version"] == tutorlib.__version__
+
+
+def test_torch_is_pinned_to_the_cpu_wheel():
+    constraints = (ROOT / "constraints.txt").read_text().splitlines()
+    assert "torch==2.13.0" in constraints
+    assert "jupyter-book==1.0.4.post1" in constraints

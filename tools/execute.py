@@ -1,0 +1,167 @@
+"""Execute the chapter notebooks into the book's source tree (``make execute``).
+
+For every ``notebooks/NN_topic.ipynb`` the book's ``_toc.yml`` names (as ``book/<part>/NN_topic``),
+papermill runs the notebook with ``PROFILE`` set and writes the executed copy to
+``book/<part>/NN_topic.ipynb``. The copy records a fingerprint of its source, the profile and
+tutorlib's code, so a rerun skips chapters that have not changed.
+
+A notebook that raises fails the run: the exit status is 1 and the message names the notebook,
+the cell and the error; the failed copy is kept in ``_build/failed/`` for inspection.
+
+The executed copy hides papermill's parameter cells in the rendered book (``remove-cell``) and
+states, under the chapter title, the profile it was executed with and how long it took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+import papermill
+import yaml
+
+import tutorlib
+from tutorlib.profiles import PROFILES
+
+HIDDEN_TAGS = {"parameters", "injected-parameters"}
+
+
+def toc_files(node) -> list[str]:
+    """Every ``file`` entry of a ``_toc.yml`` structure, in reading order."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if "file" in node:
+            found.append(str(node["file"]))
+        if "root" in node:
+            found.append(str(node["root"]))
+        for key in ("parts", "chapters", "sections"):
+            for child in node.get(key, []):
+                found.extend(toc_files(child))
+    elif isinstance(node, list):
+        for child in node:
+            found.extend(toc_files(child))
+    return found
+
+
+def chapters(root: Path) -> list[tuple[Path, Path]]:
+    """Pairs ``(notebooks/NN.ipynb, book/<part>/NN.ipynb)`` in table-of-contents order."""
+    toc_path = root / "_toc.yml"
+    if not toc_path.exists():
+        raise SystemExit(f"error: no _toc.yml in {root}")
+    entries = toc_files(yaml.safe_load(toc_path.read_text()))
+    by_stem = {Path(entry).with_suffix("").name: entry for entry in entries}
+    pairs = []
+    for source in sorted((root / "notebooks").glob("*.ipynb")):
+        if source.stem not in by_stem:
+            raise SystemExit(f"error: {source.relative_to(root)} is not in _toc.yml; add "
+                             f"'book/<part>/{source.stem}' to it")
+        target = root / Path(by_stem[source.stem]).with_suffix(".ipynb")
+        pairs.append((source, target))
+    return sorted(pairs, key=lambda pair: entries.index(by_stem[pair[0].stem]))
+
+
+def fingerprint(source: Path, profile: str) -> str:
+    """Hash of the notebook, the profile and every file of tutorlib."""
+    digest = hashlib.sha256(source.read_bytes())
+    digest.update(profile.encode())
+    package = Path(tutorlib.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def is_up_to_date(target: Path, stamp: str) -> bool:
+    if not target.exists():
+        return False
+    try:
+        executed = nbformat.read(target, as_version=4)
+    except Exception:  # an unreadable copy is simply executed again
+        return False
+    return executed.metadata.get("tutorlib_execution", {}).get("fingerprint") == stamp
+
+
+def finish(notebook: nbformat.NotebookNode, profile: str, seconds: float, stamp: str) -> None:
+    """Hide the parameter cells and state the profile and run time under the title."""
+    for cell in notebook.cells:
+        tags = cell.metadata.setdefault("tags", [])
+        if HIDDEN_TAGS & set(tags) and "remove-cell" not in tags:
+            tags.append("remove-cell")
+    note = nbformat.v4.new_markdown_cell(
+        f"*This page was executed at the `{profile}` profile in {seconds:.0f} s "
+        f"on {dt.date.today().isoformat()} with tutorlib {tutorlib.__version__}.*")
+    note.metadata["tags"] = ["execution-info"]
+    notebook.cells.insert(1, note)
+    notebook.metadata["tutorlib_execution"] = {"fingerprint": stamp, "profile": profile,
+                                               "seconds": round(seconds, 1)}
+
+
+def execute(source: Path, target: Path, profile: str, root: Path) -> str | None:
+    """Execute one chapter; return an error message, or ``None`` on success."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=".ipynb")
+    os.close(fd)
+    start = time.perf_counter()
+    try:
+        papermill.execute_notebook(str(source), tmp, parameters={"PROFILE": profile},
+                                   kernel_name="python3", cwd=str(target.parent),
+                                   progress_bar=False)
+    except papermill.PapermillExecutionError as error:
+        failed = root / "_build" / "failed" / source.name
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(tmp, failed)
+        source_lines = "\n".join("    " + line for line in error.source.splitlines())
+        return (f"{source.relative_to(root)} failed in cell {error.cell_index} "
+                f"(execution count {error.exec_count}): {error.ename}: {error.evalue}\n"
+                f"{source_lines}\nthe failed notebook is at {failed.relative_to(root)}")
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    seconds = time.perf_counter() - start
+    notebook = nbformat.read(tmp, as_version=4)
+    finish(notebook, profile, seconds, fingerprint(source, profile))
+    nbformat.write(notebook, tmp)
+    os.replace(tmp, target)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=".", help="project root with _toc.yml and notebooks/")
+    parser.add_argument("--profile", default="tutorial", choices=PROFILES)
+    parser.add_argument("--force", action="store_true", help="execute even unchanged chapters")
+    args = parser.parse_args(argv)
+    root = Path(args.root).resolve()
+    failures = []
+    for source, target in chapters(root):
+        stamp = fingerprint(source, args.profile)
+        name = source.relative_to(root)
+        if not args.force and is_up_to_date(target, stamp):
+            print(f"up to date: {name} ({args.profile})", flush=True)
+            continue
+        print(f"executing {name} at the {args.profile} profile -> {target.relative_to(root)}",
+              flush=True)
+        start = time.perf_counter()
+        error = execute(source, target, args.profile, root)
+        if error:
+            print(f"FAILED: {error}", file=sys.stderr, flush=True)
+            failures.append(name)
+        else:
+            print(f"  done in {time.perf_counter() - start:.1f} s", flush=True)
+    if failures:
+        print(f"{len(failures)} notebook(s) failed: {', '.join(map(str, failures))}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""The three run profiles, in one place.
+
+Every chapter notebook has a ``parameters`` cell with ``PROFILE = "tutorial"``; papermill
+overrides it. A chapter asks this module for its settings instead of hard-coding sizes:
+
+- ``ci``: the smallest run that still exercises every code path (seconds to about a minute a
+  chapter), used by ``make test``;
+- ``tutorial``: what the published book shows; a reader on a 2-core laptop waits minutes;
+- ``paper``: the paper's scale (seeds, sizes, steps) or the closest a CPU can do, run from the
+  command line (``python -m tutorlib run ...``) into ``results/``, never inside a book build.
+
+Examples
+--------
+>>> from tutorlib import profiles
+>>> profiles.settings("compositionality", "ci")["num_splits"]
+3
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+PROFILES: tuple[str, ...] = ("ci", "tutorial", "paper")
+
+# experiment name -> profile -> settings. Each experiment lists the same keys for every profile.
+SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
+    # Chapter "Compositionality in one notebook": the colour-shape toy world.
+    "compositionality": {
+        "ci": {"num_colours": 5, "num_shapes": 5, "num_splits": 3, "irregular_fractions": [0.0, 0.5, 1.0]},
+        "tutorial": {
+            "num_colours": 8,
+            "num_shapes": 8,
+            "num_splits": 50,
+            "irregular_fractions": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+        },
+        "paper": {
+            "num_colours": 12,
+            "num_shapes": 12,
+            "num_splits": 500,
+            "irregular_fractions": [round(0.05 * i, 2) for i in range(21)],
+        },
+    },
+}
+
+
+def check_profile(profile: str) -> str:
+    """Return ``profile`` if it is one of :data:`PROFILES`, else raise ``ValueError``."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
+    return profile
+
+
+def experiments() -> list[str]:
+    """Names of the experiments that have profile settings."""
+    return sorted(SETTINGS)
+
+
+def settings(experiment: str, profile: str) -> dict[str, Any]:
+    """Settings of ``experiment`` at ``profile`` (a fresh copy: changing it changes nothing here).
+
+    Parameters
+    ----------
+    experiment : str
+        An experiment name from :func:`experiments`, e.g. ``"compositionality"``.
+    profile : str
+        ``"ci"``, ``"tutorial"`` or ``"paper"``.
+
+    Returns
+    -------
+    dict
+        The experiment's settings at that profile.
+
+    Raises
+    ------
+    ValueError
+        If the experiment or the profile is unknown.
+    """
+    check_profile(profile)
+    if experiment not in SETTINGS:
+        raise ValueError(f"unknown experiment {experiment!r}: expected one of {', '.join(experiments())}")
+    return copy.deepcopy(SETTINGS[experiment][profile])
