@@ -191,12 +191,10 @@ if paper_file.exists():
     from tutorlib.results import read_results
 
     paper_run = read_results(paper_file)
-    paper_curve = (pd.DataFrame(paper_run["data"]["rows"]).groupby("irregular fraction")["accuracy"]
-                   .mean())
-    ax.plot(paper_curve.index, paper_curve.values, marker=".", lw=1,
-            label=f"paper profile ({paper_run['data']['settings']['num_splits']} splits, "
-                  f"{paper_run['data']['settings']['num_colours']}×"
-                  f"{paper_run['data']['settings']['num_shapes']} world)")
+    paper = paper_run["data"]
+    ax.plot(paper["irregular fraction"], [sum(a) / len(a) for a in paper["accuracy"]], marker=".",
+            lw=1, label=f"paper profile ({paper['settings']['num_splits']} splits, "
+                        f"{paper['settings']['num_colours']}×{paper['settings']['num_shapes']} world)")
 ax.set_xlabel("fraction of objects with an irregular (holistic) name")
 ax.set_ylabel("held-out accuracy (exact name)")
 ax.set_title("Figure 2. Generalisation against irregularity")

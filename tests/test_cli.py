@@ -23,12 +23,14 @@ def test_run_writes_resumable_results_with_provenance(tmp_path, capsys):
     path = tmp_path / "compositionality" / "ci.json"
     record = results.read_results(path)
     assert record["provenance"]["profile"] == "ci"
-    rows = record["data"]["rows"]
-    settings = record["data"]["settings"]
-    assert len(rows) == settings["num_splits"] * len(settings["irregular_fractions"])
-    assert {r["accuracy"] for r in rows if r["irregular fraction"] == 0.0} == {1.0}
+    data = record["data"]
+    settings = data["settings"]
+    assert data["irregular fraction"] == settings["irregular_fractions"]
+    assert [len(row) for row in data["accuracy"]] == [settings["num_splits"]] * len(
+        settings["irregular_fractions"])
+    assert set(data["accuracy"][0]) == {1.0} and set(data["accuracy"][-1]) == {0.0}
     runs = list((tmp_path / "compositionality" / "runs").glob("*.json"))
-    assert len(runs) == len(rows)
+    assert len(runs) == settings["num_splits"] * len(settings["irregular_fractions"])
     assert cli.main(["results", str(path)]) == 0
     assert '"profile": "ci"' in capsys.readouterr().out
 

@@ -58,8 +58,9 @@ def test_resumable_run_keeps_finished_work(tmp_path):
         results.run_resumable(store, configs, [0, 1], run, progress=False)
     assert len(store.records()) == 2
     calls.clear()
-    out = results.run_resumable(store, configs, [0, 1], run, progress=False)
+    out, seconds = results.run_resumable(store, configs, [0, 1], run, progress=False)
     assert out == [10, 11, 20, 21]
+    assert seconds >= 0 and store.record({"size": 1}, 0)["seconds"] >= 0
     assert calls == [(2, 0), (2, 1)]  # finished jobs were not run again
     assert store.load({"size": 2}, 1) == 21
 

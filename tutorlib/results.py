@@ -24,6 +24,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -65,8 +66,13 @@ def provenance(*, profile: str, seeds: Iterable[int], wall_time: float,
     check_profile(profile)
     if not (isinstance(wall_time, (int, float)) and math.isfinite(wall_time) and wall_time >= 0):
         raise ValueError(f"wall_time must be a finite number of seconds >= 0, got {wall_time!r}")
+    if command is None:
+        program = Path(sys.argv[0])
+        # `python -m tutorlib` runs tutorlib/__main__.py; say so instead of "__main__.py"
+        program_text = f"python -m {program.parent.name}" if program.name == "__main__.py" else program.name
+        command = " ".join([program_text, *sys.argv[1:]])
     return {
-        "command": command if command is not None else " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "command": command,
         "profile": profile,
         "seeds": [int(s) for s in seeds],
         "tutorlib_version": __version__,
@@ -78,8 +84,9 @@ def provenance(*, profile: str, seeds: Iterable[int], wall_time: float,
 
 
 def _dumps(obj: Any) -> bytes:
+    # One line: results hold long lists of numbers; `python -m tutorlib results` pretty-prints.
     try:
-        return (json.dumps(obj, indent=2, sort_keys=True, allow_nan=False) + "\n").encode()
+        return (json.dumps(obj, sort_keys=True, allow_nan=False, separators=(",", ":")) + "\n").encode()
     except (TypeError, ValueError) as error:
         raise ValueError(f"results must be JSON-serialisable with finite numbers: {error}") from None
 
@@ -130,17 +137,24 @@ class RunStore:
     def has(self, config: Any, seed: int) -> bool:
         return self._path(config, seed).exists()
 
-    def save(self, config: Any, seed: int, result: Any) -> Path:
+    def save(self, config: Any, seed: int, result: Any, seconds: float = 0.0) -> Path:
+        """Record the result of ``(config, seed)`` and how many seconds it took."""
         path = self._path(config, seed)
         atomic_write_bytes(path, _dumps({"config": config, "seed": seed, "result": result,
+                                         "seconds": round(seconds, 3),
                                          "tutorlib_version": __version__}))
         return path
 
-    def load(self, config: Any, seed: int) -> Any:
+    def record(self, config: Any, seed: int) -> dict[str, Any]:
+        """The saved record of ``(config, seed)``: ``config``, ``seed``, ``result``, ``seconds``."""
         path = self._path(config, seed)
         if not path.exists():
             raise KeyError(f"no finished run for seed {seed} and configuration {config!r}")
-        return json.loads(path.read_text())["result"]
+        return json.loads(path.read_text())
+
+    def load(self, config: Any, seed: int) -> Any:
+        """The saved result of ``(config, seed)``."""
+        return self.record(config, seed)["result"]
 
     def records(self) -> list[dict[str, Any]]:
         """Every finished record: dicts with ``config``, ``seed`` and ``result``."""
@@ -148,18 +162,24 @@ class RunStore:
 
 
 def run_resumable(store: RunStore, configs: Iterable[Any], seeds: Iterable[int],
-                  run: Callable[[Any, int], Any], progress: bool = True) -> list[Any]:
-    """Run ``run(config, seed)`` for every pair not already in ``store``; return all results.
+                  run: Callable[[Any, int], Any], progress: bool = True) -> tuple[list[Any], float]:
+    """Run ``run(config, seed)`` for every pair not already in ``store``.
 
     Each result is saved the moment it finishes, so calling this again after an interruption
-    continues where it stopped.
+    continues where it stopped. Returns the results of all pairs (configurations outer, seeds
+    inner) and the total compute time in seconds, including that of runs finished earlier.
     """
     from tutorlib.train import progress_bar
 
+    seeds = list(seeds)
     pairs = [(config, seed) for config in configs for seed in seeds]
-    results = []
-    for config, seed in progress_bar(pairs, desc="runs", disable=not progress):
+    results, seconds = [], 0.0
+    for config, seed in progress_bar(pairs, desc="runs", disable=None if progress else True):
         if not store.has(config, seed):
-            store.save(config, seed, run(config, seed))
-        results.append(store.load(config, seed))
-    return results
+            start = time.perf_counter()
+            result = run(config, seed)
+            store.save(config, seed, result, seconds=time.perf_counter() - start)
+        saved = store.record(config, seed)
+        results.append(saved["result"])
+        seconds += saved["seconds"]
+    return results, seconds

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,7 +222,8 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path
     """``python -m tutorlib run compositionality``: the irregularity curve at ``profile``.
 
     Each (fraction, split) result is saved as it finishes under ``out_dir/compositionality/runs``
-    (a stopped run resumes); the summary goes to ``out_dir/compositionality/<profile>.json``.
+    (a stopped run resumes); the summary goes to ``out_dir/compositionality/<profile>.json``,
+    with ``data["accuracy"][i][k]`` the accuracy at fraction ``i`` on split ``k``.
     """
     settings = profiles.settings("compositionality", profile)
     world = make_world(settings["num_colours"], settings["num_shapes"])
@@ -233,11 +233,12 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path
                 "irregular fraction": f, "test_fraction": 0.25}
                for f in settings["irregular_fractions"]]
     splits = range(settings["num_splits"])
-    start = time.perf_counter()
-    accuracies = run_resumable(store, configs, splits,
-                               lambda c, k: irregularity_run(world, c["irregular fraction"], k,
-                                                             c["test_fraction"]))
-    rows = [{"irregular fraction": c["irregular fraction"], "split": k, "accuracy": a}
-            for (c, k), a in zip([(c, k) for c in configs for k in splits], accuracies)]
-    return write_results(directory / f"{profile}.json", {"settings": settings, "rows": rows},
-                         profile=profile, seeds=list(splits), wall_time=time.perf_counter() - start)
+    accuracies, seconds = run_resumable(
+        store, configs, splits,
+        lambda c, k: irregularity_run(world, c["irregular fraction"], k, c["test_fraction"]))
+    per_fraction = [[round(a, 4) for a in accuracies[i * len(splits):(i + 1) * len(splits)]]
+                    for i in range(len(configs))]
+    data = {"settings": settings, "irregular fraction": settings["irregular_fractions"],
+            "accuracy": per_fraction}
+    return write_results(directory / f"{profile}.json", data, profile=profile, seeds=list(splits),
+                         wall_time=seconds)
