@@ -211,7 +211,9 @@ plt.show()
 # (`python -m tutorlib run compositionality --profile paper`), they are drawn too.
 #
 # Accuracy follows the upper bound closely while exceptions are rare, and drops below it once
-# exceptions are common enough to outvote an atom's regular word in training. The held-out
+# exceptions are common enough to outvote an atom's regular word in training. In a bigger world
+# (the `paper` profile's curve, when it is drawn) every atom occurs in more training objects, so it
+# takes more exceptions to outvote its regular word and the curve stays closer to the bound. The held-out
 # accuracy is thus a graded measure of compositionality, not a yes-or-no verdict; the TRE part
 # builds the same idea for vector representations, where "naming correctly" becomes "being
 # close to the composition of the parts' representations".
