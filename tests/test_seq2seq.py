@@ -1,0 +1,117 @@
+import random
+
+import pytest
+import torch
+
+from tutorlib import seq2seq as s2s
+from tutorlib.seq2seq import EOS, PAD, SOS, Seq2SeqConfig
+
+
+def test_vocabulary_round_trip_and_unknown_tokens():
+    vocab = s2s.Vocabulary.from_sequences([["b", "a"], ["c"]])
+    assert vocab.itos[:3] == ["<pad>", "<sos>", "<eos>"] and len(vocab) == 6
+    assert vocab.decode(vocab.encode(["a", "c", "b"]) + [EOS, 3]) == ["a", "c", "b"]
+    with pytest.raises(ValueError, match="token 'z' is not in the vocabulary"):
+        vocab.encode(["a", "z"])
+
+
+def test_pad_batch():
+    batch, lengths = s2s.pad_batch([[3, 4], [5]], add_eos=True)
+    assert batch.tolist() == [[3, 4, EOS], [5, EOS, PAD]]
+    assert lengths.tolist() == [3, 2]
+    with pytest.raises(ValueError, match="empty batch"):
+        s2s.pad_batch([])
+
+
+@pytest.mark.parametrize("config", [
+    Seq2SeqConfig("srn", 16, 1, 0.0, False), Seq2SeqConfig("gru", 16, 2, 0.1, True),
+    Seq2SeqConfig("lstm", 16, 2, 0.5, False), Seq2SeqConfig("lstm", 16, 1, 0.0, True),
+    Seq2SeqConfig("transformer", 16, 1, 0.0, num_heads=2),
+])
+def test_shapes_and_decoding(config):
+    torch.manual_seed(0)
+    model = s2s.build_model(config, 7, 9)
+    source, s_len = s2s.pad_batch([[3, 4, 5], [6]])
+    target_in = torch.tensor([[SOS, 3, 4, 5], [SOS, 6, PAD, PAD]])
+    assert model(source, s_len, target_in).shape == (2, 4, 9)
+    assert model(source, s_len, target_in, teacher_forcing=False).shape == (2, 4, 9)
+    model.eval()
+    decoded = model.greedy(source, s_len, max_length=6)
+    assert decoded.shape[0] == 2 and decoded.shape[1] <= 6
+    oracle = model.greedy(source, s_len, max_length=8, oracle_lengths=torch.tensor([2, 5]))
+    for row, length in zip(oracle.tolist(), [2, 5]):
+        assert EOS not in row[:length] and row[length] == EOS
+    assert s2s.encode(model, ["a b", "c"], s2s.Vocabulary(["a", "b", "c", "d"])).shape == (2, 16)
+
+
+@pytest.mark.parametrize("cell", ["srn", "gru", "lstm"])
+def test_step_by_step_decoder_equals_the_whole_sequence_rnn(cell):
+    """The per-step cells use the decoder RNN's weights: both paths must agree."""
+    torch.manual_seed(1)
+    model = s2s.build_model(Seq2SeqConfig(cell, 12, 2, 0.3, False), 6, 7).eval()
+    source, s_len = s2s.pad_batch([[3, 4, 5], [5, 3]])
+    target_in = torch.tensor([[SOS, 3, 4, 5, 6], [SOS, 4, 4, PAD, PAD]])
+    whole = model(source, s_len, target_in, teacher_forcing=True)
+    outputs, state, mask = model.encode(source, s_len)
+    steps = []
+    for t in range(target_in.shape[1]):
+        logits, state = model._step(target_in[:, t], state, outputs, None, mask)
+        steps.append(logits)
+    torch.testing.assert_close(torch.stack(steps, 1), whole, rtol=1e-5, atol=1e-5)
+
+
+def test_config_validation_names_the_setting():
+    with pytest.raises(ValueError, match="cell must be one of"):
+        Seq2SeqConfig(cell="rnn")
+    with pytest.raises(ValueError, match="hidden_size"):
+        Seq2SeqConfig(hidden_size=0)
+    with pytest.raises(ValueError, match="dropout"):
+        Seq2SeqConfig(dropout=1.0)
+    with pytest.raises(ValueError, match="divisible by num_heads"):
+        Seq2SeqConfig(cell="transformer", hidden_size=10, num_heads=4)
+    with pytest.raises(ValueError, match="batch_size"):
+        s2s.TrainSettings(batch_size=0)
+
+
+def test_epoch_batches_cover_every_example_once():
+    pairs = [(" ".join("a" * (i % 5 + 1)), " ".join("b" * (i % 7 + 1))) for i in range(103)]
+    vocab = s2s.Vocabulary(["a", "b"])
+    data = s2s.encode_pairs(pairs, vocab, vocab)
+    batches = s2s.epoch_batches(data, 10, seed=0)
+    assert sorted(torch.cat(batches).tolist()) == list(range(103))
+    assert [len(b) for b in batches].count(10) == 10
+    assert [b.tolist() for b in s2s.epoch_batches(data, 10, seed=0)] == [b.tolist() for b in batches]
+
+
+def _reverse_task(n, seed):
+    rng = random.Random(seed)
+    symbols = ["a", "b", "c", "d"]
+    pairs = []
+    for _ in range(n):
+        seq = [rng.choice(symbols) for _ in range(rng.randint(1, 4))]
+        pairs.append((" ".join(seq), " ".join(reversed(seq))))
+    return pairs
+
+
+@pytest.mark.parametrize("config", [Seq2SeqConfig("gru", 48, 1, 0.0, True),
+                                    Seq2SeqConfig("lstm", 64, 1, 0.0, False)])
+def test_a_small_model_learns_to_reverse_sequences(config):
+    torch.manual_seed(0)
+    train, test = _reverse_task(600, 0), _reverse_task(200, 1)
+    vocab = s2s.Vocabulary(["a", "b", "c", "d"])
+    model = s2s.build_model(config, len(vocab), len(vocab))
+    log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, vocab, vocab),
+                          s2s.TrainSettings(presentations=32 * 500, batch_size=32, seed=0))
+    result = s2s.evaluate(model, test, vocab, vocab)
+    assert log.losses[-1] < log.losses[0] / 5
+    assert result.accuracy > 0.9, result.accuracy
+    assert result.correct.shape == (200,) and result.predictions[0].split()
+
+
+def test_oracle_length_evaluation_never_has_the_wrong_length():
+    torch.manual_seed(0)
+    vocab = s2s.Vocabulary(["a", "b"])
+    model = s2s.build_model(Seq2SeqConfig("gru", 8, 1, 0.0), len(vocab), len(vocab))
+    pairs = [("a b", "a a a"), ("b", "b a b b a")]
+    result = s2s.evaluate(model, pairs, vocab, vocab, oracle_length=True)
+    assert [len(p.split()) for p in result.predictions] == [3, 5]
