@@ -49,3 +49,20 @@ def test_bad_input_gives_a_clear_error(tmp_path):
     out = run("results", str(tmp_path / "absent.json"))
     assert out.returncode == 2 and "no results file" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_run_scan_at_the_ci_profile(tmp_path):
+    assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path)]) == 0
+    record = results.read_results(tmp_path / "scan" / "ci.json")
+    runs = record["data"]["runs"]
+    settings = record["data"]["settings"]
+    assert {r["split"] for r in runs} == {*settings["overall_best_splits"], *[
+        f"addprim_complex_jump_num{n}_rep1" for n in settings["complex_jump_nums"]]}
+    assert all(0.0 <= r["accuracy"] <= 1.0 and r["presentations"] == settings["presentations"]
+               for r in runs)
+    assert record["data"]["paper"]["simple"]["overall_best"] == 99.7
+
+
+def test_export_scan(tmp_path):
+    assert cli.main(["export", "scan", str(tmp_path)]) == 0
+    assert len((tmp_path / "tasks.txt").read_text().splitlines()) == 20_910

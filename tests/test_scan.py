@@ -197,6 +197,24 @@ def test_export_writes_the_official_layout(tmp_path):
         assert (tmp_path / path).exists(), path
 
 
+# Sizes in characters of official files (github.com/brendenlake/SCAN). Together with the line
+# counts above they pin the files down: a single different action or missing line changes them.
+# (The three test files were also compared with ours line by line, as multisets, when written.)
+OFFICIAL_FILE_CHARS = {
+    "add_prim_split/tasks_test_addprim_turn_left.txt": 173_679,
+    "template_split/tasks_test_template_right.txt": 729_823,
+    "template_split/tasks_test_template_opposite_right.txt": 871_363,
+    "filler_split/tasks_train_filler_num1.txt": 2_851_719,
+    "filler_split/tasks_train_filler_num2.txt": 3_158_377,
+}
+
+
+def test_exported_files_have_the_official_sizes(tmp_path):
+    scan.export(tmp_path)
+    for path, chars in OFFICIAL_FILE_CHARS.items():
+        assert len((tmp_path / path).read_text()) == chars, path
+
+
 def test_lines_round_trip_and_bad_lines_are_named():
     pair = ("jump twice", "I_JUMP I_JUMP")
     assert scan.format_line(pair) == "IN: jump twice OUT: I_JUMP I_JUMP"

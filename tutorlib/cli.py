@@ -11,16 +11,19 @@ import json
 import sys
 from typing import Callable
 
-from tutorlib import __version__, cache, profiles, results, toy
+from tutorlib import __version__, cache, profiles, results, scan, scan_experiments, toy
 
 # name -> (one-line description, function(profile, out_dir) -> path of the results file)
 EXPERIMENTS: dict[str, tuple[str, Callable]] = {
     "compositionality": ("colour-shape toy world: held-out accuracy against irregularity",
                          toy.run_experiment),
+    "scan": ("Lake & Baroni (2018) experiments 1-3 on SCAN", scan_experiments.run_experiment),
 }
 
 # name -> (one-line description, function(directory) -> None)
-EXPORTS: dict[str, tuple[str, Callable]] = {}
+EXPORTS: dict[str, tuple[str, Callable]] = {
+    "scan": ("SCAN's tasks.txt and every split, in the official layout", scan.export),
+}
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -41,6 +41,38 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
             "irregular_fractions": [round(0.05 * i, 2) for i in range(21)],
         },
     },
+    # SCAN experiments 1-3 (tutorlib.scan_experiments). "architecture" is the network the
+    # chapters train; ci swaps in a tiny stand-in so that every code path runs in seconds.
+    "scan": {
+        "ci": {
+            "architecture": {"cell": "lstm", "hidden_size": 24, "num_layers": 1, "dropout": 0.0,
+                             "attention": False},
+            "presentations": 1_500, "batch_size": 32, "max_test": 150, "seeds": [0],
+            "size_percents": [1, 8], "complex_jump_nums": [1, 8], "complex_jump_reps": 1,
+            "overall_best_splits": ["simple"], "exp2_best_splits": [],
+        },
+        "tutorial": {
+            "architecture": "overall_best",
+            "presentations": 100_000, "batch_size": 32, "max_test": None, "seeds": [0],
+            "size_percents": [1, 2, 4, 8, 16], "complex_jump_nums": [1, 4, 16, 32],
+            "complex_jump_reps": 1,
+            "overall_best_splits": ["simple", "length", "addprim_jump", "addprim_turn_left"],
+            "exp2_best_splits": ["length"],
+        },
+        "paper": {
+            "architecture": "overall_best",
+            "presentations": 100_000, "batch_size": 32, "max_test": None, "seeds": [0, 1, 2, 3, 4],
+            "size_percents": [1, 2, 4, 8, 16, 32, 64], "complex_jump_nums": [1, 2, 4, 8, 16, 32],
+            "complex_jump_reps": 5,
+            "overall_best_splits": ["simple", "simple_p1", "simple_p2", "simple_p4", "simple_p8",
+                                    "simple_p16", "simple_p32", "simple_p64", "length",
+                                    "addprim_jump", "addprim_turn_left", "template_around_right",
+                                    "template_opposite_right", "template_right",
+                                    "template_jump_around_right", "filler_num0", "filler_num1",
+                                    "filler_num2", "filler_num3"],
+            "exp2_best_splits": ["length"],
+        },
+    },
 }
 
 

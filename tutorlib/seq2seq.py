@@ -2,7 +2,7 @@
 
 - :class:`Vocabulary` and :func:`pad_batch`: tokens to padded index tensors (PAD/SOS/EOS).
 - :class:`RNNSeq2Seq`: the encoder-decoder of Lake & Baroni (2018, Sec. 3): an SRN, GRU or LSTM
-  encoder and decoder of 1-2 layers, dropout on embeddings and between recurrent layers, and
+  encoder and decoder of 1-2 layers, dropout on the embeddings and between recurrent layers, and
   optional attention (Bahdanau et al. 2015: the previous decoder state queries the encoder
   states; the context joins the decoder's input and its output layer).
 - :class:`TransformerSeq2Seq`: a Transformer encoder-decoder (Vaswani et al. 2017) with learned
@@ -204,7 +204,7 @@ class RNNSeq2Seq(nn.Module):
         else:
             out, state = self._cells(embedded, state)
             features = out
-        return self.output(self.dropout(features)), state
+        return self.output(features), state
 
     def forward(self, source, lengths, target_in, teacher_forcing: bool = True) -> torch.Tensor:
         """Logits (batch, target length, vocabulary) for ``target_in`` (which starts with SOS)."""
@@ -212,7 +212,7 @@ class RNNSeq2Seq(nn.Module):
         if teacher_forcing and not self.config.attention:
             # without attention the whole teacher-forced sequence is one RNN call
             out, _ = self.decoder(self.dropout(self.target_embedding(target_in)), state)
-            return self.output(self.dropout(out))
+            return self.output(out)
         keys = self.attention_key(outputs) if self.config.attention else None
         tokens = target_in[:, 0]
         logits = []
