@@ -51,9 +51,16 @@ def test_bad_input_gives_a_clear_error(tmp_path):
     assert "Traceback" not in out.stderr
 
 
-def test_run_scan_at_the_ci_profile(tmp_path):
+def test_run_scan_at_the_ci_profile(tmp_path, capsys):
+    # one process may take some splits only; the summary then says it is incomplete
+    assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path), "--only", "simple"]) == 0
+    partial = results.read_results(tmp_path / "scan" / "ci.json")["data"]
+    assert not partial["complete"] and [r["split"] for r in partial["runs"]] == ["simple"]
+    assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path), "--only", "nope"]) == 2
+    assert "does not run: nope" in capsys.readouterr().err
     assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path)]) == 0
     record = results.read_results(tmp_path / "scan" / "ci.json")
+    assert record["data"]["complete"]
     runs = record["data"]["runs"]
     settings = record["data"]["settings"]
     assert {r["split"] for r in runs} == {*settings["overall_best_splits"], *[

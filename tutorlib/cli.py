@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="one of: " + ", ".join(sorted(EXPERIMENTS)))
     run.add_argument("--profile", default="paper", choices=profiles.PROFILES)
     run.add_argument("--out", default="results", help="results directory (default: results)")
+    run.add_argument("--only", help="comma-separated parts of the experiment to run in this "
+                                    "process (scan: split names), to share work between processes")
 
     export = commands.add_parser("export", help="write a dataset to files in its official format")
     export.add_argument("dataset", choices=sorted(EXPORTS), metavar="DATASET",
@@ -63,7 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "run":
-            path = EXPERIMENTS[args.experiment][1](args.profile, args.out)
+            extra = {}
+            if args.only:
+                if args.experiment != "scan":
+                    raise ValueError("--only is supported by the scan experiment only")
+                extra["only"] = args.only.split(",")
+            path = EXPERIMENTS[args.experiment][1](args.profile, args.out, **extra)
             print(f"results written to {path}")
         elif args.command == "export":
             EXPORTS[args.dataset][1](args.directory)

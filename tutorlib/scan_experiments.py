@@ -189,35 +189,47 @@ def paper_configurations(settings: dict) -> list[dict]:
     return configs
 
 
-def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path:
-    """``python -m tutorlib run scan``: every configuration of ``profile``, resumably."""
+def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
+                   only: list[str] | None = None) -> Path:
+    """``python -m tutorlib run scan``: every configuration of ``profile``, resumably.
+
+    Each finished (configuration, seed) is saved at once under ``out_dir/scan/runs``; a run
+    started again skips them. ``only`` restricts this invocation to some splits (so that several
+    processes can share the work). The summary ``out_dir/scan/<profile>.json`` lists every
+    finished run of the profile, and says whether all of them are there.
+    """
     settings = profiles.settings("scan", profile)
     directory = Path(out_dir) / "scan"
     store = RunStore(directory / "runs")
-    configs = paper_configurations(settings)
-    complex_jump = [{"split": f"addprim_complex_jump_num{n}_rep{r}", "architecture": settings["architecture"]}
-                    for n in settings["complex_jump_nums"] for r in range(1, settings["complex_jump_reps"] + 1)]
+    # (configuration, seed) pairs, seed by seed (a stopped run has covered every split once
+    # before it repeats any); each composed-jump replication is its own split, trained once
+    pairs = [(config, seed) for seed in settings["seeds"] for config in paper_configurations(settings)]
+    pairs += [({"split": f"addprim_complex_jump_num{n}_rep{r}", "architecture": settings["architecture"]},
+               r - 1) for n in settings["complex_jump_nums"]
+              for r in range(1, settings["complex_jump_reps"] + 1)]
+    if only is not None:
+        unknown = set(only) - {config["split"] for config, _ in pairs}
+        if unknown:
+            raise ValueError(f"--only names splits this profile does not run: {', '.join(sorted(unknown))}")
 
     def one(config: dict, seed: int) -> dict:
-        return run(config["split"], config["architecture"], seed,
-                   presentations=settings["presentations"], batch_size=settings["batch_size"],
-                   max_test=settings["max_test"])
+        result = run(config["split"], config["architecture"], seed,
+                     presentations=settings["presentations"], batch_size=settings["batch_size"],
+                     max_test=settings["max_test"])
+        # a compact record (committed with the results, so that later sessions resume)
+        record = {k: v for k, v in result.items() if k not in ("correct", "oracle_correct")}
+        if config["split"] == "length":  # Fig. 4: accuracy by action and command length
+            record["by_length"] = accuracy_by_length("length", result, max_test=settings["max_test"])
+            record["oracle_by_length"] = accuracy_by_length("length", result, "oracle_correct",
+                                                            max_test=settings["max_test"])
+        return record
 
-    results, seconds = run_resumable(store, configs, settings["seeds"], one)
-    # each composed-jump replication is its own split, trained once (seed = replication - 1)
-    for config in complex_jump:
-        rep = int(config["split"].rsplit("_rep", 1)[1])
-        more, more_seconds = run_resumable(store, [config], [rep - 1], one)
-        results += more
-        seconds += more_seconds
-    summary = []
-    for r in results:
-        row = {k: v for k, v in r.items() if k not in ("correct", "oracle_correct")}
-        if r["split"] == "length":  # Fig. 4: accuracy by action and command length
-            row["by_length"] = accuracy_by_length("length", r, max_test=settings["max_test"])
-            row["oracle_by_length"] = accuracy_by_length("length", r, "oracle_correct",
-                                                         max_test=settings["max_test"])
-        summary.append(row)
+    for config, seed in pairs:
+        if only is None or config["split"] in only:
+            run_resumable(store, [config], [seed], one, progress=False)
+    finished = [store.record(config, seed) for config, seed in pairs if store.has(config, seed)]
     return write_results(directory / f"{profile}.json",
-                         {"settings": settings, "runs": summary, "paper": PAPER},
-                         profile=profile, seeds=settings["seeds"], wall_time=seconds)
+                         {"settings": settings, "complete": len(finished) == len(pairs),
+                          "runs": [r["result"] for r in finished], "paper": PAPER},
+                         profile=profile, seeds=settings["seeds"],
+                         wall_time=sum(r["seconds"] for r in finished))
