@@ -28,7 +28,6 @@ import pandas as pd
 from tutorlib import profiles, scan
 from tutorlib import scan_experiments as exps
 from tutorlib.plotting import use_book_style
-from tutorlib.results import project_results, read_results
 
 use_book_style()
 settings = profiles.settings("scan", PROFILE)
@@ -91,8 +90,7 @@ sizes = pd.DataFrame(size_rows)
 sizes.round(1)
 
 # %%
-paper_file = project_results("scan", "paper.json")
-committed = read_results(paper_file) if paper_file.exists() else None
+committed = exps.committed_runs()  # the paper-profile runs in results/scan, if any
 
 fig, ax = plt.subplots()
 ax.plot(sizes["percent of commands in training"], sizes["accuracy (%)"], marker="o",
@@ -100,16 +98,13 @@ ax.plot(sizes["percent of commands in training"], sizes["accuracy (%)"], marker=
 paper_points = {p: exps.PAPER[f"simple_p{p}"]["overall_best"] for p in (1, 2, 4)}
 ax.plot(list(paper_points), list(paper_points.values()), "s", color="#D55E00", ms=8,
         label="Lake & Baroni (2018), read off Fig. 3")
-if committed is not None:
-    runs = pd.DataFrame(committed["data"]["runs"])
-    runs = runs[runs["split"].str.startswith("simple_p") & (runs["architecture"].map(
-        lambda a: a == exps.ARCHITECTURES["overall_best"].to_dict()))]
-    if len(runs):
-        runs["percent"] = runs["split"].str[len("simple_p"):].astype(int)
-        curve = runs.groupby("percent")["accuracy"].agg(["mean", "std", "count"])
-        ax.errorbar(curve.index, 100 * curve["mean"], yerr=100 * curve["std"].fillna(0),
-                    marker=".", capsize=3, label=f"paper profile (seeds per point: "
-                                                 f"{int(curve['count'].min())}-{int(curve['count'].max())})")
+runs = committed[committed["split"].str.startswith("simple_p") & (committed["network"] == "overall_best")]
+if len(runs):
+    percent = runs["split"].str[len("simple_p"):].astype(int)
+    curve = runs.groupby(percent)["accuracy"].agg(["mean", "std", "count"])
+    ax.errorbar(curve.index, 100 * curve["mean"], yerr=100 * curve["std"].fillna(0), marker=".",
+                capsize=3, label=f"paper profile ({int(curve['count'].min())}-"
+                                 f"{int(curve['count'].max())} seeds per point)")
 ax.set_xscale("log", base=2)
 ax.set_xticks(settings["size_percents"], [str(p) for p in settings["size_percents"]])
 ax.set_xlabel("commands used for training (% of SCAN, log scale)")
@@ -125,13 +120,23 @@ plt.show()
 # `paper`-profile results are committed (`python -m tutorlib run scan --profile paper`), their
 # mean and standard deviation over seeds are drawn too.
 #
+# The committed `paper`-profile runs of the simple split (five seeds when complete), beside the
+# paper's mean:
+
+# %%
+exps.compare_with_paper(["simple", "simple_p1", "simple_p2", "simple_p4"]).round(1)
+
+# %% [markdown]
 # ## What the result means
 #
-# On a random split the network does very well, but the test commands are close relatives of
-# training commands: "jump twice and walk" is tested, "jump twice and run" was trained. The size
-# curve tells the same story from the other side: with 1% of the commands (209) almost nothing is
-# right; a few percent suffice once most *combinations* have close neighbours in training. The
-# next two experiments remove those neighbours on purpose.
+# In the paper the network solves the random split almost perfectly (99.7%). How close our run
+# comes depends above all on how long it trained, which the training accuracy in the first table
+# shows: a network that has not yet fitted its training commands cannot be expected to get the
+# test commands right. Where it has, the success is not surprising: the test commands are close
+# relatives of training commands ("jump twice and walk" is tested, "jump twice and run" was
+# trained). The size curve looks at the same thing from the other side: with 1% of the commands
+# (209) almost nothing can be right; a few percent suffice once most *combinations* have close
+# neighbours in training. The next two experiments remove those neighbours on purpose.
 #
 # **Where our setting differs from the paper.** We train on batches and present more commands in
 # total (see the table above for the count); our random splits are drawn with our own seeds, not
@@ -142,8 +147,11 @@ plt.show()
 #
 # - The overall-best network is a 2 x 200 LSTM encoder-decoder with dropout 0.5; it is trained
 #   with Adam, clipping and teacher forcing half of the time.
-# - On the simple split it generalises almost perfectly, as in the paper.
+# - On the simple split, once trained to fit its training commands, it generalises to the
+#   random test commands (the paper: 99.7%).
 # - Accuracy rises steeply with the share of SCAN in training.
+# - Batched training needs more presentations than the paper's one-at-a-time training; the
+#   training accuracy says whether a run trained long enough.
 #
 # ## Exercises
 #

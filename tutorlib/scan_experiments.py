@@ -175,6 +175,42 @@ def nearest_neighbours(model: torch.nn.Module, queries: list[str], k: int = 3,
     return out
 
 
+def committed_runs(profile: str = "paper"):
+    """The finished runs of ``results/scan/<profile>.json`` as a DataFrame (empty if none).
+
+    Columns: those of :func:`run`'s results without the per-example outcomes, plus ``network``,
+    the :data:`ARCHITECTURES` name of the run's architecture (``"custom"`` for any other).
+    """
+    import pandas as pd
+
+    from tutorlib.results import project_results, read_results
+
+    path = project_results("scan", f"{profile}.json")
+    if not path.exists():
+        return pd.DataFrame(columns=["split", "network", "seed", "accuracy"])
+    runs = pd.DataFrame(read_results(path)["data"]["runs"])
+    names = {tuple(sorted(c.to_dict().items())): n for n, c in ARCHITECTURES.items()}
+    runs["network"] = runs["architecture"].map(lambda a: names.get(tuple(sorted(a.items())), "custom"))
+    return runs
+
+
+def compare_with_paper(splits: list[str], profile: str = "paper"):
+    """Committed runs of ``splits`` (mean over seeds) beside the paper's accuracy, as a table."""
+    import pandas as pd
+
+    runs = committed_runs(profile)
+    rows = []
+    for split_name in splits:
+        for network, paper_value in PAPER.get(split_name, {}).items():
+            mine = runs[(runs["split"] == split_name) & (runs["network"] == network)]
+            rows.append({"split": split_name, "network": network, "seeds run": len(mine),
+                         "presentations": mine["presentations"].max() if len(mine) else None,
+                         "training accuracy (%)": 100 * mine["train_accuracy"].mean() if len(mine) else None,
+                         "test accuracy (%)": 100 * mine["accuracy"].mean() if len(mine) else None,
+                         "paper (%)": paper_value})
+    return pd.DataFrame(rows).set_index(["split", "network"])
+
+
 # ---------------------------------------------------------------------------------------------
 # The paper profile: every configuration, resumably
 
