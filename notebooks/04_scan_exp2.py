@@ -32,6 +32,7 @@ from tutorlib.plotting import use_book_style
 
 use_book_style()
 settings = profiles.settings("scan", PROFILE)
+train_options = exps.train_options(settings)  # presentations, batch size, learning rate, ...
 # the ci profile trains tiny stand-ins of both networks; the others train the paper's
 networks = {"overall-best": settings["architecture"],
             "Exp. 2 best": settings["architecture"] if PROFILE == "ci" else "exp2_best"}
@@ -48,8 +49,7 @@ networks = {"overall-best": settings["architecture"],
 # experiment in the paper, a one-layer GRU of 50 units with attention and dropout 0.5.
 
 # %% tags=["remove-stderr"]
-results = {name: exps.run("length", arch, seed=0, presentations=settings["presentations"],
-                          batch_size=settings["batch_size"], max_test=settings["max_test"])
+results = {name: exps.run("length", arch, seed=0, **train_options)
            for name, arch in networks.items()}
 paper_key = {"overall-best": "overall_best", "Exp. 2 best": "exp2_best"}
 pd.DataFrame([{"network": name, "training accuracy (%)": 100 * r["train_accuracy"],
@@ -178,5 +178,7 @@ seed_everything(0)
 dial = s2s.build_model(exps.architecture(settings["architecture"]), len(source_vocab), len(target_vocab))
 s2s.fit_seq2seq(dial, s2s.encode_pairs(long_train, source_vocab, target_vocab),
                 s2s.TrainSettings(presentations=settings["presentations"] // 4,
-                                  batch_size=settings["batch_size"]))
+                                  batch_size=settings["batch_size"],
+                                  learning_rate=settings["learning_rate"],
+                                  final_lr_fraction=settings["final_lr_fraction"]))
 round(100 * s2s.evaluate(dial, long_test, source_vocab, target_vocab).accuracy, 1)

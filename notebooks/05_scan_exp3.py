@@ -32,8 +32,7 @@ from tutorlib.plotting import use_book_style
 use_book_style()
 settings = profiles.settings("scan", PROFILE)
 arch = settings["architecture"]
-train_options = {"presentations": settings["presentations"], "batch_size": settings["batch_size"],
-                 "max_test": settings["max_test"]}
+train_options = exps.train_options(settings)
 
 # %% [markdown]
 # ## Jump and turn left
@@ -171,7 +170,9 @@ seed_everything(0)
 walker = s2s.build_model(exps.architecture(arch), len(source_vocab), len(target_vocab))
 s2s.fit_seq2seq(walker, s2s.encode_pairs(walk_train, source_vocab, target_vocab),
                 s2s.TrainSettings(presentations=settings["presentations"] // 4,
-                                  batch_size=settings["batch_size"]))
+                                  batch_size=settings["batch_size"],
+                                  learning_rate=settings["learning_rate"],
+                                  final_lr_fraction=settings["final_lr_fraction"]))
 round(100 * s2s.evaluate(walker, walk_test, source_vocab, target_vocab).accuracy, 2)
 
 # %% [markdown]

@@ -71,6 +71,17 @@ def test_config_validation_names_the_setting():
         Seq2SeqConfig(cell="transformer", hidden_size=10, num_heads=4)
     with pytest.raises(ValueError, match="batch_size"):
         s2s.TrainSettings(batch_size=0)
+    with pytest.raises(ValueError, match="final_lr_fraction"):
+        s2s.TrainSettings(final_lr_fraction=0.0)
+
+
+def test_learning_rate_schedule():
+    constant = s2s.TrainSettings(learning_rate=1e-3)
+    assert [s2s.learning_rate_at(constant, step, 11) for step in (0, 5, 10)] == [1e-3] * 3
+    decayed = s2s.TrainSettings(learning_rate=3e-3, final_lr_fraction=0.1)
+    rates = [s2s.learning_rate_at(decayed, step, 11) for step in range(11)]
+    assert rates[0] == pytest.approx(3e-3) and rates[-1] == pytest.approx(3e-4)
+    assert rates[5] == pytest.approx(1.65e-3)
 
 
 def test_epoch_batches_cover_every_example_once():

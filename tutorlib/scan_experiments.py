@@ -96,6 +96,7 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
     result = {
         "split": split_name, "architecture": config.to_dict(), "seed": seed,
         "presentations": settings.presentations, "batch_size": settings.batch_size,
+        "learning_rate": settings.learning_rate, "final_lr_fraction": settings.final_lr_fraction,
         "train_seconds": round(seconds, 1),
         "accuracy": evaluation.accuracy,
         "train_accuracy": s2s.evaluate(model, train_sample, source_vocab, target_vocab).accuracy,
@@ -110,17 +111,25 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
     return {"result": result, "state_dict": {k: v.clone() for k, v in model.state_dict().items()}}
 
 
+def train_options(settings: dict) -> dict:
+    """The keyword arguments of :func:`run` that a profile's ``scan`` settings fix."""
+    keys = ("presentations", "batch_size", "learning_rate", "final_lr_fraction", "max_test")
+    return {key: settings[key] for key in keys}
+
+
 def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: int = 0, *,
-        presentations: int = 100_000, batch_size: int = 32, max_test: int | None = None,
-        return_model: bool = False):
+        presentations: int = 100_000, batch_size: int = 32, learning_rate: float = 1e-3,
+        final_lr_fraction: float = 1.0, max_test: int | None = None, return_model: bool = False):
     """Train ``arch`` on ``split_name`` with ``seed`` and evaluate it (cached on disk).
 
-    Returns the result dict (accuracy, train_accuracy, per-test-example ``correct``, ...) and,
-    with ``return_model=True``, also the trained model (in eval mode).
+    The defaults are the paper's training (100,000 presentations, Adam 1e-3), batched. Returns
+    the result dict (accuracy, train_accuracy, per-test-example ``correct``, ...) and, with
+    ``return_model=True``, also the trained model (in eval mode).
     """
     scan.split(split_name)  # fails early, with the list of names, on an unknown split
     config = architecture(arch)
-    settings = s2s.TrainSettings(presentations=presentations, batch_size=batch_size, seed=seed)
+    settings = s2s.TrainSettings(presentations=presentations, batch_size=batch_size, seed=seed,
+                                 learning_rate=learning_rate, final_lr_fraction=final_lr_fraction)
     key = {"split": split_name, "architecture": config.to_dict(), "seed": seed,
            "settings": asdict(settings), "max_test": max_test}
     entry = cache.cached("scan-run", key,
@@ -249,9 +258,7 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
             raise ValueError(f"--only names splits this profile does not run: {', '.join(sorted(unknown))}")
 
     def one(config: dict, seed: int) -> dict:
-        result = run(config["split"], config["architecture"], seed,
-                     presentations=settings["presentations"], batch_size=settings["batch_size"],
-                     max_test=settings["max_test"])
+        result = run(config["split"], config["architecture"], seed, **train_options(settings))
         # a compact record (committed with the results, so that later sessions resume)
         record = {k: v for k, v in result.items() if k not in ("correct", "oracle_correct")}
         if config["split"] == "length":  # Fig. 4: accuracy by action and command length

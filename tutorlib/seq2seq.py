@@ -365,11 +365,16 @@ def batch_loss(model: nn.Module, data: EncodedPairs, index: torch.Tensor,
 
 @dataclass
 class TrainSettings:
-    """Training as in Lake & Baroni (2018): Adam 1e-3, clip 5, teacher forcing half the time."""
+    """Training as in Lake & Baroni (2018): Adam 1e-3, clip 5, teacher forcing half the time.
+
+    ``final_lr_fraction`` below 1 decays the learning rate linearly, from ``learning_rate`` at
+    the first step to ``learning_rate * final_lr_fraction`` at the last (the paper: constant).
+    """
 
     presentations: int = 100_000
     batch_size: int = 32
     learning_rate: float = 1e-3
+    final_lr_fraction: float = 1.0
     clip_norm: float = 5.0
     teacher_forcing: float = 0.5
     seed: int = 0
@@ -381,10 +386,10 @@ class TrainSettings:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if not 0.0 <= self.teacher_forcing <= 1.0:
             raise ValueError(f"teacher_forcing must be in [0, 1], got {self.teacher_forcing!r}")
-
-    @property
-    def num_steps(self) -> int:
-        return math.ceil(self.presentations / self.batch_size)
+        if not self.learning_rate > 0:
+            raise ValueError(f"learning_rate must be positive, got {self.learning_rate!r}")
+        if not 0.0 < self.final_lr_fraction <= 1.0:
+            raise ValueError(f"final_lr_fraction must be in (0, 1], got {self.final_lr_fraction!r}")
 
 
 def epoch_batches(data: EncodedPairs, batch_size: int, seed: int, pool: int = 20) -> list[torch.Tensor]:
@@ -403,6 +408,13 @@ def epoch_batches(data: EncodedPairs, batch_size: int, seed: int, pool: int = 20
     return [batches[i] for i in shuffle]
 
 
+def learning_rate_at(settings: TrainSettings, step: int, num_steps: int) -> float:
+    """The learning rate of ``step``: linear from ``learning_rate`` to ``learning_rate *
+    final_lr_fraction`` over ``num_steps`` steps (constant when the fraction is 1)."""
+    progress = step / max(1, num_steps - 1)
+    return settings.learning_rate * (1.0 - (1.0 - settings.final_lr_fraction) * progress)
+
+
 def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *,
                 evaluate=None, eval_every: int = 500, stopper: EarlyStopping | None = None,
                 checkpoint=None, desc: str = "training") -> TrainLog:
@@ -417,9 +429,12 @@ def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *
     optimizer = torch.optim.Adam(model.parameters(), lr=settings.learning_rate)
     size = min(settings.batch_size, len(data))
     per_epoch = math.ceil(len(data) / size)
+    num_steps = math.ceil(settings.presentations / size)
     epochs: dict[int, list[torch.Tensor]] = {}
 
     def loss_on_batch(step: int) -> torch.Tensor:
+        for group in optimizer.param_groups:  # a function of the step, so resuming is exact
+            group["lr"] = learning_rate_at(settings, step, num_steps)
         epoch, b = divmod(step, per_epoch)
         if epoch not in epochs:
             epochs.clear()
@@ -427,7 +442,7 @@ def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *
         forced = np.random.default_rng([settings.seed, step]).random() < settings.teacher_forcing
         return batch_loss(model, data, epochs[epoch][b], teacher_forcing=bool(forced))
 
-    return fit(model, optimizer, loss_on_batch, num_steps=math.ceil(settings.presentations / size),
+    return fit(model, optimizer, loss_on_batch, num_steps=num_steps,
                evaluate=evaluate, eval_every=eval_every, stopper=stopper, checkpoint=checkpoint,
                clip_norm=settings.clip_norm, desc=desc)
 
