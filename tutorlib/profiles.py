@@ -44,21 +44,23 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
     # SCAN experiments 1-3 (tutorlib.scan_experiments). "architecture" is the network the
     # chapters train; ci swaps in a tiny stand-in so that every code path runs in seconds.
     # Training is batched (32 commands an update), so it makes 32 times fewer updates than the
-    # paper's one-at-a-time training for the same presentations; a learning rate of 3e-3 decayed
-    # linearly to a tenth makes up for part of it (with the paper's constant 1e-3 the overall-best
-    # network stalled near 90% training accuracy after 288,000 presentations, measured here).
+    # paper's one-at-a-time training for the same presentations. Measured here on the simple split
+    # (overall-best network, seed 0, training accuracy on 1,000 training commands): with the
+    # paper's constant 1e-3 it stalled near 90% after 288,000 presentations; with 3e-3 decayed
+    # linearly to a tenth over 256,000 it reached 97-99%; with 6e-3 decayed likewise, 99.8% after
+    # 192,000. The paper profile uses the last.
     "scan": {
         "ci": {
             "architecture": {"cell": "lstm", "hidden_size": 24, "num_layers": 1, "dropout": 0.0,
                              "attention": False},
-            "presentations": 1_500, "batch_size": 32, "learning_rate": 3e-3,
+            "presentations": 1_500, "batch_size": 32, "learning_rate": 6e-3,
             "final_lr_fraction": 0.1, "max_test": 150, "seeds": [0],
             "size_percents": [1, 8], "complex_jump_nums": [1, 8], "complex_jump_reps": 1,
             "overall_best_splits": ["simple"], "exp2_best_splits": [],
         },
         "tutorial": {
             "architecture": "overall_best",
-            "presentations": 100_000, "batch_size": 32, "learning_rate": 3e-3,
+            "presentations": 100_000, "batch_size": 32, "learning_rate": 6e-3,
             "final_lr_fraction": 0.1, "max_test": None, "seeds": [0],
             "size_percents": [1, 4, 16], "complex_jump_nums": [1, 8, 32],
             "complex_jump_reps": 1,
@@ -67,7 +69,7 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
         },
         "paper": {
             "architecture": "overall_best",
-            "presentations": 256_000, "batch_size": 32, "learning_rate": 3e-3,
+            "presentations": 256_000, "batch_size": 32, "learning_rate": 6e-3,
             "final_lr_fraction": 0.1, "max_test": None, "seeds": [0, 1, 2, 3, 4],
             "size_percents": [1, 2, 4, 8, 16, 32, 64], "complex_jump_nums": [1, 2, 4, 8, 16, 32],
             "complex_jump_reps": 5,
