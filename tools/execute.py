@@ -2,8 +2,8 @@
 
 For every ``notebooks/NN_topic.ipynb`` the book's ``_toc.yml`` names (as ``book/<part>/NN_topic``),
 papermill runs the notebook with ``PROFILE`` set and writes the executed copy to
-``book/<part>/NN_topic.ipynb``. The copy records a fingerprint of its source, the profile and
-tutorlib's code, so a rerun skips chapters that have not changed.
+``book/<part>/NN_topic.ipynb``. The copy records a fingerprint of its source, the profile,
+tutorlib's code and the committed results, so a rerun skips chapters that have not changed.
 
 A notebook that raises fails the run: the exit status is 1 and the message names the notebook,
 the cell and the error; the failed copy is kept in ``_build/failed/`` for inspection.
@@ -68,12 +68,14 @@ def chapters(root: Path) -> list[tuple[Path, Path]]:
 
 
 def fingerprint(source: Path, profile: str) -> str:
-    """Hash of the notebook, the profile and every file of tutorlib."""
+    """Hash of the notebook, the profile, every file of tutorlib and the committed results
+    the chapters plot (``results/*/*.json``, not the per-run records)."""
     digest = hashlib.sha256(source.read_bytes())
     digest.update(profile.encode())
     package = Path(tutorlib.__file__).parent
-    for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode())
+    checkout = package.parent
+    for path in [*sorted(package.rglob("*.py")), *sorted((checkout / "results").glob("*/*.json"))]:
+        digest.update(str(path.relative_to(checkout)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
