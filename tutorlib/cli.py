@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--profile", default="paper", choices=profiles.PROFILES)
     run.add_argument("--out", default="results", help="results directory (default: results)")
     run.add_argument("--only", help="comma-separated parts of the experiment to run in this "
-                                    "process (scan: split names), to share work between processes")
+                                    "process (scan: split names), to share work between "
+                                    "processes; --only '' just rewrites the summary")
 
     export = commands.add_parser("export", help="write a dataset to files in its official format")
     export.add_argument("dataset", choices=sorted(EXPORTS), metavar="DATASET",
@@ -66,10 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "run":
             extra = {}
-            if args.only:
+            if args.only is not None:
                 if args.experiment != "scan":
                     raise ValueError("--only is supported by the scan experiment only")
-                extra["only"] = args.only.split(",")
+                extra["only"] = [part for part in args.only.split(",") if part]
             path = EXPERIMENTS[args.experiment][1](args.profile, args.out, **extra)
             print(f"results written to {path}")
         elif args.command == "export":

@@ -240,8 +240,9 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
 
     Each finished (configuration, seed) is saved at once under ``out_dir/scan/runs``; a run
     started again skips them. ``only`` restricts this invocation to some splits (so that several
-    processes can share the work). The summary ``out_dir/scan/<profile>.json`` lists every
-    finished run of the profile, and says whether all of them are there.
+    processes can share the work; ``only=[]`` just rewrites the summary). The summary
+    ``out_dir/scan/<profile>.json``, rewritten after every run, lists every finished run of the
+    profile and says whether all of them are there.
     """
     settings = profiles.settings("scan", profile)
     directory = Path(out_dir) / "scan"
@@ -267,12 +268,16 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
                                                             max_test=settings["max_test"])
         return record
 
+    def write_summary() -> Path:
+        finished = [store.record(config, seed) for config, seed in pairs if store.has(config, seed)]
+        return write_results(directory / f"{profile}.json",
+                             {"settings": settings, "complete": len(finished) == len(pairs),
+                              "runs": [r["result"] for r in finished], "paper": PAPER},
+                             profile=profile, seeds=settings["seeds"],
+                             wall_time=sum(r["seconds"] for r in finished))
+
     for config, seed in pairs:
-        if only is None or config["split"] in only:
+        if (only is None or config["split"] in only) and not store.has(config, seed):
             run_resumable(store, [config], [seed], one, progress=False)
-    finished = [store.record(config, seed) for config, seed in pairs if store.has(config, seed)]
-    return write_results(directory / f"{profile}.json",
-                         {"settings": settings, "complete": len(finished) == len(pairs),
-                          "runs": [r["result"] for r in finished], "paper": PAPER},
-                         profile=profile, seeds=settings["seeds"],
-                         wall_time=sum(r["seconds"] for r in finished))
+            write_summary()  # after every run, so a stopped process leaves a current summary
+    return write_summary()
