@@ -140,9 +140,8 @@ paper_table.round(1)
 #
 # **Where our setting differs from the paper.** Batched training with a larger, decaying learning
 # rate and more presentations (see Experiment 1); our own seeds. The length split itself is the
-# official one (same size and rule). Differences of a few points from the paper's means are
-# within what one or a few seeds vary on this split; the number of seeds behind each committed
-# row is in the table.
+# official one (same size and rule). The paper's numbers are means over five seeds; ours are
+# means over the seeds run so far (the "seeds" column), so small differences may be seed noise.
 #
 # ## Recap
 #
