@@ -25,7 +25,7 @@ PROFILE = "tutorial"
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from tutorlib import profiles, scan
+from tutorlib import profiles
 from tutorlib import scan_experiments as exps
 from tutorlib.plotting import use_book_style
 

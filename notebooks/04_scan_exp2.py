@@ -179,8 +179,5 @@ source_vocab, target_vocab = exps.vocabularies()
 seed_everything(0)
 dial = s2s.build_model(exps.architecture(settings["architecture"]), len(source_vocab), len(target_vocab))
 s2s.fit_seq2seq(dial, s2s.encode_pairs(long_train, source_vocab, target_vocab),
-                s2s.TrainSettings(presentations=settings["presentations"] // 4,
-                                  batch_size=settings["batch_size"],
-                                  learning_rate=settings["learning_rate"],
-                                  final_lr_fraction=settings["final_lr_fraction"]))
+                exps.train_settings(settings, presentations=settings["presentations"] // 4))
 round(100 * s2s.evaluate(dial, long_test, source_vocab, target_vocab).accuracy, 1)

@@ -175,10 +175,7 @@ source_vocab, target_vocab = exps.vocabularies()
 seed_everything(0)
 walker = s2s.build_model(exps.architecture(arch), len(source_vocab), len(target_vocab))
 s2s.fit_seq2seq(walker, s2s.encode_pairs(walk_train, source_vocab, target_vocab),
-                s2s.TrainSettings(presentations=settings["presentations"] // 4,
-                                  batch_size=settings["batch_size"],
-                                  learning_rate=settings["learning_rate"],
-                                  final_lr_fraction=settings["final_lr_fraction"]))
+                exps.train_settings(settings, presentations=settings["presentations"] // 4))
 round(100 * s2s.evaluate(walker, walk_test, source_vocab, target_vocab).accuracy, 2)
 
 # %% [markdown]

@@ -4,7 +4,6 @@ import subprocess
 import sys
 
 import nbformat
-import pytest
 
 from conftest import ROOT
 

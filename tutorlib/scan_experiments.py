@@ -117,6 +117,13 @@ def train_options(settings: dict) -> dict:
     return {key: settings[key] for key in keys}
 
 
+def train_settings(settings: dict, presentations: int | None = None, seed: int = 0) -> s2s.TrainSettings:
+    """The training a profile's ``scan`` settings describe (optionally with other presentations)."""
+    return s2s.TrainSettings(presentations=presentations or settings["presentations"],
+                             batch_size=settings["batch_size"], learning_rate=settings["learning_rate"],
+                             final_lr_fraction=settings["final_lr_fraction"], seed=seed)
+
+
 def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: int = 0, *,
         presentations: int = 100_000, batch_size: int = 32, learning_rate: float = 1e-3,
         final_lr_fraction: float = 1.0, max_test: int | None = None, return_model: bool = False):
