@@ -62,3 +62,20 @@ def test_paper_profile_lists_every_split_with_five_seeds():
     assert settings["seeds"] == [0, 1, 2, 3, 4]
     for c in configs:
         scan.split(c["split"])  # every name is a real split
+
+
+def test_per_example_control_uses_the_papers_training():
+    from tutorlib import profiles
+
+    settings = profiles.settings("scan", "paper")
+    batched = exps.train_options(settings)
+    assert batched["batch_size"] == 32 and batched["presentations"] == 256_000
+    control = exps.train_options(settings, "per_example")
+    assert control == {**batched, "presentations": 100_000, "batch_size": 1,
+                       "learning_rate": 1e-3, "final_lr_fraction": 1.0}
+    assert settings["per_example_splits"] == ["addprim_turn_left"]
+    config = {"split": "addprim_turn_left", "architecture": "overall_best", "training": "per_example"}
+    assert exps.part_name(config) == "addprim_turn_left@per_example"
+    assert exps.part_name({"split": "simple", "architecture": "overall_best"}) == "simple"
+    with pytest.raises(ValueError, match="unknown training 'online'"):
+        exps.train_options(settings, "online")

@@ -56,7 +56,7 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
             "presentations": 1_500, "batch_size": 32, "learning_rate": 6e-3,
             "final_lr_fraction": 0.1, "max_test": 150, "seeds": [0],
             "size_percents": [1, 8], "complex_jump_nums": [1, 8], "complex_jump_reps": 1,
-            "overall_best_splits": ["simple"], "exp2_best_splits": [],
+            "overall_best_splits": ["simple"], "exp2_best_splits": [], "per_example_splits": [],
         },
         "tutorial": {
             "architecture": "overall_best",
@@ -65,7 +65,7 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
             "size_percents": [1, 4, 16], "complex_jump_nums": [1, 8, 32],
             "complex_jump_reps": 1,
             "overall_best_splits": ["simple", "length", "addprim_jump", "addprim_turn_left"],
-            "exp2_best_splits": ["length"],
+            "exp2_best_splits": ["length"], "per_example_splits": [],
         },
         "paper": {
             "architecture": "overall_best",
@@ -80,6 +80,9 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
                                     "template_jump_around_right", "filler_num0", "filler_num1",
                                     "filler_num2", "filler_num3"],
             "exp2_best_splits": ["length"],
+            # a control: the paper's own training (one example per update, constant 1e-3,
+            # 100,000 presentations), one seed, where our batched training misses the paper
+            "per_example_splits": ["addprim_turn_left"],
         },
     },
 }

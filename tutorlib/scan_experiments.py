@@ -111,10 +111,24 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
     return {"result": result, "state_dict": {k: v.clone() for k, v in model.state_dict().items()}}
 
 
-def train_options(settings: dict) -> dict:
-    """The keyword arguments of :func:`run` that a profile's ``scan`` settings fix."""
+# The paper's training exactly: one example per update, Adam at a constant 1e-3, 100,000
+# presentations. Slow (about 40 presentations/s on one core), so only a control run uses it.
+PER_EXAMPLE_TRAINING = {"presentations": 100_000, "batch_size": 1, "learning_rate": 1e-3,
+                        "final_lr_fraction": 1.0}
+
+
+def train_options(settings: dict, training: str = "batched") -> dict:
+    """The keyword arguments of :func:`run` that a profile's ``scan`` settings fix.
+
+    ``training="per_example"`` swaps in the paper's one-example-at-a-time training.
+    """
     keys = ("presentations", "batch_size", "learning_rate", "final_lr_fraction", "max_test")
-    return {key: settings[key] for key in keys}
+    options = {key: settings[key] for key in keys}
+    if training == "per_example":
+        options.update(PER_EXAMPLE_TRAINING)
+    elif training != "batched":
+        raise ValueError(f"unknown training {training!r}: expected 'batched' or 'per_example'")
+    return options
 
 
 def train_settings(settings: dict, presentations: int | None = None, seed: int = 0) -> s2s.TrainSettings:
@@ -191,11 +205,13 @@ def nearest_neighbours(model: torch.nn.Module, queries: list[str], k: int = 3,
     return out
 
 
-def committed_runs(profile: str = "paper"):
+def committed_runs(profile: str = "paper", training: str | None = "batched"):
     """The finished runs of ``results/scan/<profile>.json`` as a DataFrame (empty if none).
 
     Columns: those of :func:`run`'s results without the per-example outcomes, plus ``network``,
-    the :data:`ARCHITECTURES` name of the run's architecture (``"custom"`` for any other).
+    the :data:`ARCHITECTURES` name of the run's architecture (``"custom"`` for any other), and
+    ``training``: ``"per_example"`` for the paper's one-at-a-time control runs, else
+    ``"batched"``. Only runs with that ``training`` are returned (all with ``training=None``).
     """
     import pandas as pd
 
@@ -207,7 +223,8 @@ def committed_runs(profile: str = "paper"):
     runs = pd.DataFrame(read_results(path)["data"]["runs"])
     names = {tuple(sorted(c.to_dict().items())): n for n, c in ARCHITECTURES.items()}
     runs["network"] = runs["architecture"].map(lambda a: names.get(tuple(sorted(a.items())), "custom"))
-    return runs
+    runs["training"] = np.where(runs["batch_size"] == 1, "per_example", "batched")
+    return runs if training is None else runs[runs["training"] == training].reset_index(drop=True)
 
 
 def compare_with_paper(splits: list[str], profile: str = "paper"):
@@ -241,6 +258,11 @@ def paper_configurations(settings: dict) -> list[dict]:
     return configs
 
 
+def part_name(config: dict) -> str:
+    """How ``--only`` names a configuration: its split, plus ``@per_example`` for the control."""
+    return config["split"] + (f"@{config['training']}" if "training" in config else "")
+
+
 def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
                    only: list[str] | None = None) -> Path:
     """``python -m tutorlib run scan``: every configuration of ``profile``, resumably.
@@ -260,13 +282,16 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
     pairs += [({"split": f"addprim_complex_jump_num{n}_rep{r}", "architecture": settings["architecture"]},
                r - 1) for n in settings["complex_jump_nums"]
               for r in range(1, settings["complex_jump_reps"] + 1)]
+    pairs += [({"split": split_name, "architecture": settings["architecture"],
+                "training": "per_example"}, 0) for split_name in settings["per_example_splits"]]
     if only is not None:
-        unknown = set(only) - {config["split"] for config, _ in pairs}
+        unknown = set(only) - {part_name(config) for config, _ in pairs}
         if unknown:
             raise ValueError(f"--only names splits this profile does not run: {', '.join(sorted(unknown))}")
 
     def one(config: dict, seed: int) -> dict:
-        result = run(config["split"], config["architecture"], seed, **train_options(settings))
+        result = run(config["split"], config["architecture"], seed,
+                     **train_options(settings, config.get("training", "batched")))
         # a compact record (committed with the results, so that later sessions resume)
         record = {k: v for k, v in result.items() if k not in ("correct", "oracle_correct")}
         if config["split"] == "length":  # Fig. 4: accuracy by action and command length
@@ -284,7 +309,7 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
                              wall_time=sum(r["seconds"] for r in finished))
 
     for config, seed in pairs:
-        if (only is None or config["split"] in only) and not store.has(config, seed):
+        if (only is None or part_name(config) in only) and not store.has(config, seed):
             run_resumable(store, [config], [seed], one, progress=False)
             write_summary()  # after every run, so a stopped process leaves a current summary
     return write_summary()

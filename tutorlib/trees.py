@@ -203,3 +203,39 @@ def draw(tree: Tree, ax=None, *, title: str | None = None, fontsize: int = 11):
     if title:
         ax.set_title(title)
     return ax
+
+
+def edit_distance(first: Tree, second: Tree) -> int:
+    """The tree edit distance Δ between two derivations (Andreas 2019, Sec. 6 and App. B).
+
+    Our implementation of the paper's Definition 2, in the form its Proposition 1 needs. Δ counts the subtree replacements that turn one derivation into the other, matching their
+    shapes from the root down: Δ(d, d) = 0; two compositions with the same number of children
+    are as far apart as the sum of their children's distances; anything else (two different
+    primitives, a primitive and a composition, compositions of different arity) is one
+    replacement, Δ = 1.
+
+    This is the distance of the paper's Proposition 1: if the composition moves a result no
+    further than it moves either argument, and all representations lie within distance 1 of each
+    other, then δ(f̂(d), f̂(d′)) ≤ Δ(d, d′) by the triangle inequality, and a representation with
+    TRE at most ε everywhere has δ(f(x), f(x′)) ≤ Δ(d(x), d(x′)) + 2ε.
+
+    Examples
+    --------
+    >>> edit_distance(("red", "circle"), ("red", "circle"))
+    0
+    >>> edit_distance(("red", "circle"), ("blue", "square"))
+    2
+    >>> edit_distance((("red", "circle"), "star"), ("red", "star"))
+    1
+    """
+    check_tree(first)
+    check_tree(second)
+    return _edit_distance(first, second)
+
+
+def _edit_distance(first: Tree, second: Tree) -> int:
+    if first == second:
+        return 0
+    if isinstance(first, tuple) and isinstance(second, tuple) and len(first) == len(second):
+        return sum(_edit_distance(a, b) for a, b in zip(first, second))
+    return 1
