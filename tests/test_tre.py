@@ -81,7 +81,7 @@ def test_remark_2_unrestricted_composition_fits_any_labelling():
     class Free(torch.nn.Module):  # a composition as flexible as a lookup table
         def __init__(self):
             super().__init__()
-            self.net = torch.nn.Sequential(torch.nn.Linear(12, 256), torch.nn.Tanh(),
+            self.net = torch.nn.Sequential(torch.nn.Linear(12, 256), torch.nn.ReLU(),
                                            torch.nn.Linear(256, 6))
 
         def forward(self, x, y):

@@ -41,6 +41,17 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
             "irregular_fractions": [round(0.05 * i, 2) for i in range(21)],
         },
     },
+    # Chapter "TRE from scratch": small colour-shape languages (tutorlib.languages).
+    "tre_intro": {
+        "ci": {"steps": 150, "seeds": [0], "exception_counts": [0, 5, 25],
+               "noise_levels": [0.0, 0.3], "free_composition_steps": 200},
+        "tutorial": {"steps": 800, "seeds": [0, 1, 2], "exception_counts": [0, 1, 2, 5, 10, 15, 25],
+                     "noise_levels": [0.0, 0.05, 0.1, 0.2, 0.3, 0.5], "free_composition_steps": 2000},
+        "paper": {"steps": 1500, "seeds": list(range(10)),
+                  "exception_counts": [0, 1, 2, 5, 10, 15, 20, 25],
+                  "noise_levels": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5],
+                  "free_composition_steps": 4000},
+    },
     # SCAN experiments 1-3 (tutorlib.scan_experiments). "architecture" is the network the
     # chapters train; ci swaps in a tiny stand-in so that every code path runs in seconds.
     # Training is batched (32 commands an update), so it makes 32 times fewer updates than the
