@@ -11,13 +11,15 @@ import json
 import sys
 from typing import Callable
 
-from tutorlib import __version__, cache, profiles, results, scan, scan_experiments, toy
+from tutorlib import __version__, cache, profiles, results, scan, scan_experiments, toy, tre_experiments
 
 # name -> (one-line description, function(profile, out_dir) -> path of the results file)
 EXPERIMENTS: dict[str, tuple[str, Callable]] = {
     "compositionality": ("colour-shape toy world: held-out accuracy against irregularity",
                          toy.run_experiment),
     "scan": ("Lake & Baroni (2018) experiments 1-3 on SCAN", scan_experiments.run_experiment),
+    "tre": ("Andreas (2019) Sec. 7: reference games, TRE against generalisation",
+            tre_experiments.run_experiment),
 }
 
 # name -> (one-line description, function(directory) -> None)

@@ -52,6 +52,16 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
                   "noise_levels": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5],
                   "free_composition_steps": 4000},
     },
+    # Chapter "Compositionality and generalisation" (Andreas 2019, Sec. 7): reference games
+    # (tutorlib.refgame) scored by TRE and the other measures (tutorlib.tre_experiments).
+    # split_seed fixes one held-out third of the referents for every run, so gaps compare.
+    "tre_generalisation": {
+        "ci": {"runs": 2, "hidden": 32, "game_steps": 30, "split_seed": 0, "tre_steps": 100},
+        "tutorial": {"runs": 8, "hidden": 256, "game_steps": 500, "split_seed": 0,
+                     "tre_steps": 600},
+        "paper": {"runs": 100, "hidden": 256, "game_steps": 500, "split_seed": 0,
+                  "tre_steps": 1000},
+    },
     # SCAN experiments 1-3 (tutorlib.scan_experiments). "architecture" is the network the
     # chapters train; ci swaps in a tiny stand-in so that every code path runs in seconds.
     # Training is batched (32 commands an update), so it makes 32 times fewer updates than the

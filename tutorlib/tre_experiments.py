@@ -1,0 +1,112 @@
+"""Andreas (2019), Sec. 7: does the compositionality of an emergent language predict how well
+it generalises? Many runs of the reference game (:mod:`tutorlib.refgame`), each scored by TRE
+and by the other measures of :mod:`tutorlib.similarity`.
+
+For every run: train the speaker and listener, decode a message for every referent (greedy),
+and measure
+
+- the rewards on training and held-out referents and the generalisation gap (train − test);
+- TRE of the messages as one-hot strings, with the linear composition and the L1 distance (the
+  composition's parameters start afresh in every run), over all referents;
+- topographic similarity (Hamming distances of attributes and of messages), positional and
+  bag-of-symbols disentanglement and context independence.
+
+``python -m tutorlib run tre --profile paper`` runs the profile's seeds resumably into
+``results/tre/``; the chapter plots the committed runs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tutorlib import profiles, refgame, similarity, tre
+from tutorlib.results import RunStore, project_results, read_results, write_results
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+# Andreas (2019), Sec. 7, over 100 runs
+PAPER = {"runs": 100, "r(TRE, generalisation gap)": 0.50, "r(TRE, absolute reward)": 0.57,
+         "Fig. 6 TRE pair": (4.30, 2.96)}
+
+
+def game_config(settings: dict, seed: int) -> refgame.GameConfig:
+    """The reference game a profile's ``tre_generalisation`` settings describe, for ``seed``."""
+    return refgame.GameConfig(hidden=settings["hidden"], steps=settings["game_steps"], seed=seed,
+                              split_seed=settings["split_seed"])
+
+
+def measure_language(result: refgame.GameResult, tre_steps: int) -> dict:
+    """TRE and the other measures of one run's language (messages of every referent)."""
+    config = refgame.GameConfig(**result.config)
+    one_hot = np.zeros((len(result.messages), config.message_length, config.vocab_size))
+    rows = np.arange(len(result.messages))[:, None]
+    one_hot[rows, np.arange(config.message_length)[None, :], result.messages] = 1.0
+    table = refgame.attributes(config)
+    scores = {"TRE": tre.tre(one_hot, result.derivations, "linear", "l1", steps=tre_steps).value}
+    try:
+        scores["topsim"] = similarity.topographic_similarity(table, result.messages,
+                                                             "hamming", "hamming")
+    except ValueError:  # a language with one message for everything: no correlation exists
+        scores["topsim"] = float("nan")
+    scores["posdis"] = similarity.posdis(table, result.messages)
+    scores["bosdis"] = similarity.bosdis(table, result.messages, config.vocab_size)
+    scores["context independence"] = similarity.context_independence(table, result.messages)
+    return scores
+
+
+def generalisation_run(settings: dict, seed: int) -> dict:
+    """One reference game and its measurements, as a JSON-friendly record."""
+    start = time.perf_counter()
+    result = refgame.train_game(game_config(settings, seed))
+    record = {"seed": seed, "train reward": result.train_reward, "test reward": result.test_reward,
+              "gap": result.gap, "train accuracy": result.train_accuracy,
+              "test accuracy": result.test_accuracy}
+    record.update(measure_language(result, settings["tre_steps"]))
+    record["messages"] = ["".join(LETTERS[s] for s in m) for m in result.messages]
+    record["seconds"] = time.perf_counter() - start
+    return record
+
+
+def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path:
+    """``python -m tutorlib run tre``: the reference-game runs of ``profile``, resumably.
+
+    Each finished seed is saved under ``out_dir/tre/runs`` at once; the summary
+    ``out_dir/tre/<profile>.json`` is rewritten after every run.
+    """
+    from tutorlib.train import progress_bar
+
+    settings = profiles.settings("tre_generalisation", profile)
+    directory = Path(out_dir) / "tre"
+    store = RunStore(directory / "runs")
+    config = {k: settings[k] for k in ("hidden", "game_steps", "split_seed", "tre_steps")}
+    seeds = list(range(settings["runs"]))
+
+    def write_summary() -> Path:
+        finished = [store.record(config, s) for s in seeds if store.has(config, s)]
+        return write_results(directory / f"{profile}.json",
+                             {"settings": settings, "complete": len(finished) == len(seeds),
+                              "runs": [r["result"] for r in finished], "paper": PAPER},
+                             profile=profile, seeds=seeds,
+                             wall_time=sum(r["seconds"] for r in finished))
+
+    for seed in progress_bar(seeds, desc="reference games"):
+        if not store.has(config, seed):
+            start = time.perf_counter()
+            store.save(config, seed, generalisation_run(settings, seed),
+                       seconds=time.perf_counter() - start)
+            write_summary()
+    return write_summary()
+
+
+def committed_runs(profile: str = "paper"):
+    """The runs of ``results/tre/<profile>.json`` as a DataFrame (empty if there are none)."""
+    import pandas as pd
+
+    path = project_results("tre", f"{profile}.json")
+    if not path.exists():
+        return pd.DataFrame(columns=["seed", "gap", "TRE"])
+    return pd.DataFrame(read_results(path)["data"]["runs"])
