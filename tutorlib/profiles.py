@@ -52,6 +52,13 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
                   "noise_levels": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5],
                   "free_composition_steps": 4000},
     },
+    # Chapter "Compositionality and similarity" (Andreas 2019, Sec. 6) and the metric zoo.
+    "tre_similarity": {
+        "ci": {"steps": 150, "seeds": [0], "proposition_noise": [0.0, 0.1]},
+        "tutorial": {"steps": 800, "seeds": [0, 1, 2], "proposition_noise": [0.0, 0.02, 0.05, 0.1]},
+        "paper": {"steps": 1500, "seeds": list(range(10)),
+                  "proposition_noise": [0.0, 0.01, 0.02, 0.05, 0.1, 0.2]},
+    },
     # Chapter "Compositionality and generalisation" (Andreas 2019, Sec. 7): reference games
     # (tutorlib.refgame) scored by TRE and the other measures (tutorlib.tre_experiments).
     # split_seed fixes one held-out third of the referents for every run, so gaps compare.

@@ -296,7 +296,10 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
     distance : {"cosine", "l1", "l2"} or callable
         δ; a callable receives (predicted, target) batches and returns one distance per row.
     steps, lr : int, float
-        Full-batch Adam steps and learning rate for minimising the mean distance (Eq. 2).
+        Full-batch Adam steps and learning rate for minimising the mean distance (Eq. 2). The
+        learning rate decays linearly to 1% of ``lr``. Adam moves each value by about ``lr`` a
+        step, so primitives can travel about ``steps * lr / 2``: for representations with values
+        far above 1, raise ``lr`` or ``steps``, or rescale the representations.
     seed : int
         Seeds the random initialisations (``init="random"``, the linear composition's noise).
     init : {"zeros", "random"}
