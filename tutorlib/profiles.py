@@ -52,6 +52,18 @@ SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
                   "noise_levels": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5],
                   "free_composition_steps": 4000},
     },
+    # Chapter "Compositionality and human judgments" (Andreas 2019, Sec. 5): CBOW vectors of a
+    # generated corpus with compounds of planted compositionality (tutorlib.wordvec).
+    "tre_judgments": {
+        "ci": {"corpus_seeds": [0], "num_topics": 6, "num_bigrams": 12, "sentences_per_word": 60,
+               "sentences_per_bigram": 90, "epochs": 1, "steps": 200},
+        "tutorial": {"corpus_seeds": [0], "num_topics": 16, "num_bigrams": 48,
+                     "sentences_per_word": 400, "sentences_per_bigram": 600, "epochs": 3,
+                     "steps": 800},
+        "paper": {"corpus_seeds": [0, 1, 2, 3, 4], "num_topics": 16, "num_bigrams": 48,
+                  "sentences_per_word": 400, "sentences_per_bigram": 600, "epochs": 3,
+                  "steps": 1500},
+    },
     # Chapter "Compositionality and similarity" (Andreas 2019, Sec. 6) and the metric zoo.
     "tre_similarity": {
         "ci": {"steps": 150, "seeds": [0], "proposition_noise": [0.0, 0.1]},

@@ -1,0 +1,237 @@
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from tutorlib import concepts, trees
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """One thread: the timings and the training test mean the same on every machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def _mask(image, colour, background):
+    """Where each pixel lies between the background (0) and digit colour (1), and how far off."""
+    ink, paper = np.array(concepts.PALETTE[colour]), np.array(concepts.PALETTE[background])
+    offset = image - paper[:, None, None]
+    mask = np.tensordot(ink - paper, offset, axes=(0, 0)) / ((ink - paper) @ (ink - paper))
+    residual = offset - mask[None] * (ink - paper)[:, None, None]
+    return mask, np.abs(residual).max()
+
+
+def test_attributes_and_primitives():
+    assert set(concepts.ATTRIBUTES) == {"digit", "colour", "background", "weight"}
+    assert concepts.ATTRIBUTES["digit"] == tuple(range(10))
+    sizes = [len(v) for v in concepts.ATTRIBUTES.values()]
+    assert len(concepts.PRIMITIVES) == sum(sizes)  # one distinct primitive per attribute value
+    for name, (attribute, value) in concepts.PRIMITIVES.items():
+        assert trees.check_tree(name) == name
+        assert concepts.primitive(attribute, value) == name
+    assert concepts.primitive("background", "blue") == "bg_blue"
+    assert concepts.primitive("digit", 3) == "3"
+
+
+def test_render_shape_dtype_range():
+    image = concepts.render(3, "red", "blue", "bold", rng=0)
+    assert image.shape == (3, 28, 28) and image.dtype == np.float32
+    assert 0.0 <= image.min() and image.max() <= 1.0
+    images, attributes = concepts.sample_images(50, rng=1)
+    assert images.shape == (50, 3, 28, 28) and images.dtype == np.float32
+    assert set(attributes) == set(concepts.ATTRIBUTES)
+    assert all(column.shape == (50,) for column in attributes.values())
+    assert (attributes["colour"] != attributes["background"]).all()
+
+
+@pytest.mark.parametrize("jitter", [False, True])
+def test_pixels_mix_digit_colour_and_background(jitter):
+    rng = np.random.default_rng(0)
+    for digit, colour, background, weight in [(1, "red", "blue", "normal"),
+                                              (8, "yellow", "purple", "bold"),
+                                              (7, "green", "orange", "normal")]:
+        image = concepts.render(digit, colour, background, weight, rng=rng, jitter=jitter)
+        mask, residual = _mask(image, colour, background)
+        assert residual < 1e-5  # every pixel is on the line from background to digit colour
+        assert mask.min() > -1e-5 and mask.max() < 1 + 1e-5
+        # The stroke's inside has exactly the digit colour, the corners the background's.
+        assert np.isclose(mask.max(), 1.0, atol=1e-5)
+        assert np.allclose(mask[[0, 0, -1, -1], [0, -1, 0, -1]], 0.0, atol=1e-5)
+        assert 40 < (mask > 0.5).sum() < 250  # a digit, not a blank or a filled square
+
+
+def test_bold_strokes_cover_more_pixels():
+    for digit in range(10):
+        ink = [(_mask(concepts.render(digit, "red", "green", w, jitter=False), "red", "green")[0]
+                > 0.5).sum() for w in ("normal", "bold")]
+        assert ink[1] > 1.3 * ink[0]
+
+
+def test_jitter_is_seeded():
+    args = (5, "blue", "yellow", "normal")
+    first = concepts.render(*args, rng=7)
+    assert np.array_equal(first, concepts.render(*args, rng=7))
+    assert not np.array_equal(first, concepts.render(*args, rng=8))
+    assert np.array_equal(concepts.render(*args, rng=7, jitter=False),
+                          concepts.render(*args, rng=8, jitter=False))
+    batch = concepts.render_batch({"digit": [5] * 20, "colour": ["blue"] * 20,
+                                   "background": ["yellow"] * 20, "weight": ["normal"] * 20}, 3)
+    assert len({image.tobytes() for image in batch}) == 20  # same attributes, all different
+
+
+def test_concepts_and_derivations():
+    every = concepts.all_concepts()
+    assert len(every) == 24 + 194
+    assert sum(len(c.parts) == 1 for c in every) == 24
+    derivations = [c.derivation for c in every]
+    assert len(set(derivations)) == len(derivations)
+    for concept, derivation in zip(every, derivations):
+        trees.check_tree(derivation)
+        if not isinstance(derivation, str):
+            assert isinstance(derivation, tuple) and len(derivation) == 2
+            assert all(isinstance(p, str) for p in derivation)
+        assert concepts.Concept.from_derivation(derivation) == concept
+    concept = concepts.Concept((("background", "blue"), ("digit", 3)))
+    assert concept.parts == (("digit", 3), ("background", "blue"))  # attribute order
+    assert concept.derivation == ("3", "bg_blue")
+    table = {"digit": np.array([3, 3, 4]), "background": np.array(["blue", "red", "blue"])}
+    assert concept.holds(table).tolist() == [True, False, False]
+
+
+@pytest.mark.parametrize("negatives", ["random", "near_miss"])
+def test_triplet_labels_follow_the_concepts(negatives):
+    data = concepts.make_triplets(2000, seed=0, negatives=negatives)
+    assert len(data) == 2000 and data.negatives == negatives
+    assert data.examples.shape == (2000, 2, 3, 28, 28) and data.queries.shape == (2000, 3, 28, 28)
+    assert set(np.unique(data.labels)) == {0, 1}
+    assert abs(data.labels.mean() - 0.5) < 0.05  # standard deviation 0.011
+    kinds = np.array([len(c.parts) for c in data.concepts])
+    assert 0.45 < (kinds == 1).mean() < 0.55
+    broken_parts = []
+    for i, concept in enumerate(data.concepts):
+        examples = {a: column[i] for a, column in data.example_attributes.items()}
+        query = {a: column[i] for a, column in data.query_attributes.items()}
+        assert concept.holds(examples).all()
+        assert bool(concept.holds(query)) == bool(data.labels[i])
+        assert (examples["colour"] != examples["background"]).all()
+        if not data.labels[i] and len(concept.parts) == 2:
+            broken_parts.append(sum(query[a] != v for a, v in concept.parts))
+    if negatives == "near_miss":
+        assert set(broken_parts) == {1}  # exactly one part of a conjunction fails
+    else:
+        assert set(broken_parts) == {1, 2}
+    assert data.derivations[0] == data.concepts[0].derivation
+
+
+def test_concept_probabilities_match_the_sampler():
+    probabilities = concepts.concept_probabilities()
+    every = concepts.all_concepts()
+    assert len(probabilities) == len(every) and math.isclose(probabilities.sum(), 1.0)
+    assert math.isclose(probabilities[every.index(concepts.Concept.from_derivation("bold"))],
+                        0.5 / 4 / 2)
+    red_on_blue = concepts.Concept.from_derivation(("red", "bg_blue"))
+    assert math.isclose(probabilities[every.index(red_on_blue)], 0.5 / 6 / 30)
+    data = concepts.make_triplets(3000, seed=1)
+    singles = np.mean([len(c.parts) == 1 and c.parts[0][0] == "weight" for c in data.concepts])
+    assert abs(singles - 0.125) < 0.025  # standard deviation 0.006
+
+
+def test_ideal_observer_is_good_but_not_perfect():
+    random = concepts.ideal_observer_accuracy(concepts.make_triplets(1000, seed=2))
+    near_miss = concepts.ideal_observer_accuracy(
+        concepts.make_triplets(1000, seed=2, negatives="near_miss"))
+    # Two examples leave the concept ambiguous; near misses are harder to tell apart.
+    assert 0.85 < near_miss < random < 0.97
+
+
+def test_triplets_are_seeded():
+    first, again, other = (concepts.make_triplets(30, seed=s) for s in (4, 4, 5))
+    assert np.array_equal(first.queries, again.queries) and first.concepts == again.concepts
+    assert not np.array_equal(first.queries, other.queries)
+
+
+def test_probe_has_every_concept_once():
+    examples, probe = concepts.make_probe(0)
+    assert examples.shape == (218, 2, 3, 28, 28)
+    assert probe == concepts.all_concepts()
+
+
+def test_model_shapes():
+    torch.manual_seed(0)
+    model = concepts.ConceptLearner()
+    examples, queries = torch.rand(5, 2, 3, 28, 28), torch.rand(5, 3, 28, 28)
+    assert model.encoder(queries).shape == (5, 64)
+    theta = model.concept(examples)
+    assert theta.shape == (5, 64) and theta.abs().max() <= 1
+    logits = model(examples, queries)
+    assert logits.shape == (5,)
+    assert torch.allclose(logits, (theta * model.encoder(queries)).sum(dim=1), atol=1e-5)
+    assert torch.allclose(model.concept(examples.flip(1)), theta, atol=1e-5)  # order-free
+
+
+def test_short_training_beats_chance():
+    config = concepts.ConceptConfig(epochs=1)  # one epoch of the paper's setting: 71 steps
+    run = concepts.train_concepts(config, snapshot_every=25)
+    assert run.steps.tolist() == [0, 25, 50, 71] and len(run.train_loss) == 71
+    assert len(run.val_accuracy) == len(run.probe_theta) == len(run.val_theta) == 4
+    assert run.probe_theta.shape[1:] == (218, 64) and run.val_theta.shape[1:] == (500, 64)
+    assert run.probe_derivations == [c.derivation for c in concepts.all_concepts()]
+    assert len(run.val_derivations) == 500
+    # Chance is 0.5 (standard deviation 0.022 on 500 triplets); with seeds 0-3 this run
+    # reached 0.59-0.63.
+    assert run.val_accuracy[-1] > 0.56
+    mi = run.mutual_information()
+    assert mi.shape == (4,) and (mi >= 0).all() and (mi <= math.log(500) + 1e-9).all()
+    again = concepts.train_concepts(config, snapshot_every=25)  # from the cache
+    assert np.array_equal(again.val_theta, run.val_theta)
+    model = run.model()
+    with torch.no_grad():
+        assert model(torch.rand(2, 2, 3, 28, 28), torch.rand(2, 3, 28, 28)).shape == (2,)
+
+
+def test_mutual_information_known_answers():
+    identical = np.full((10, 4), 0.3)
+    assert concepts.binned_mutual_information(identical) == 0.0
+    distinct = np.linspace(-1, 1, 7)[:, None]  # 7 rows, each in its own bin
+    assert math.isclose(concepts.binned_mutual_information(distinct, bins=30), math.log(7))
+    assert math.isclose(concepts.binned_mutual_information(distinct, bins=30, base=2),
+                        math.log2(7))
+    # bins of width 0.5 over [-1, 1]: rows fall in cells (2, 0), (2, 0), (3, 0), (0, 3)
+    hand = [[0.0, -1.0], [0.2, -0.6], [0.5, -0.9], [-0.9, 1.0]]
+    expected = -(0.5 * math.log(0.5) + 2 * 0.25 * math.log(0.25))
+    assert math.isclose(concepts.binned_mutual_information(hand, bins=4), expected)
+    # Coarser bins merge rows: one bin per unit puts everything in one cell.
+    assert concepts.binned_mutual_information(hand, bins=1) == 0.0
+
+
+def test_bad_inputs_say_what_was_wrong():
+    with pytest.raises(ValueError, match="unknown digit 11"):
+        concepts.render(11, "red", "blue")
+    with pytest.raises(ValueError, match="unknown colour 'pink'"):
+        concepts.render(1, "pink", "blue")
+    with pytest.raises(ValueError, match="unknown weight 'heavy'"):
+        concepts.render(1, "red", "blue", "heavy")
+    with pytest.raises(ValueError, match="must differ"):
+        concepts.render(1, "red", "red")
+    for function in (concepts.make_triplets, concepts.sample_images):
+        for n in (0, -3, 2.5):
+            with pytest.raises(ValueError, match="n must be a positive integer"):
+                function(n)
+    with pytest.raises(ValueError, match="unknown primitive 'bg_pink'"):
+        concepts.Concept.from_derivation(("3", "bg_pink"))
+    with pytest.raises(ValueError, match="two different attributes"):
+        concepts.Concept((("digit", 3), ("digit", 4)))
+    with pytest.raises(ValueError, match="both 'red'"):
+        concepts.Concept((("colour", "red"), ("background", "red")))
+    with pytest.raises(ValueError, match="epochs must be a positive integer"):
+        concepts.ConceptConfig(epochs=0)
+    with pytest.raises(ValueError, match="unknown negatives 'hard'"):
+        concepts.make_triplets(5, negatives="hard")
+    with pytest.raises(ValueError, match=r"must lie in \[-1.0, 1.0\]"):
+        concepts.binned_mutual_information([[0.0], [1.5]])
+    with pytest.raises(ValueError, match="non-empty"):
+        concepts.binned_mutual_information(np.zeros(5))
