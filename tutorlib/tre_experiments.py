@@ -110,3 +110,25 @@ def committed_runs(profile: str = "paper"):
     if not path.exists():
         return pd.DataFrame(columns=["seed", "gap", "TRE"])
     return pd.DataFrame(read_results(path)["data"]["runs"])
+
+
+def compound_tre(data, steps: int = 1000, distance: str = "cosine") -> np.ndarray:
+    """TRE of every compound of ``data`` (a :class:`tutorlib.wordvec.CompoundVectors`), Sec. 5.
+
+    The inputs are the compounds' words, each its own primitive derivation with its own vector,
+    and the compounds, derivation ``(word1, word2)`` with the vector of their joined token. The
+    fit (additive composition) learns one vector per word that must serve both as the word and
+    as a part of its compounds; a compound that its words' vectors add up to has low TRE.
+    Returns TRE(x) of the compounds, in ``data``'s order.
+    """
+    if len(data) == 0:
+        raise ValueError("no compounds: every compound's word or token is missing from the vectors")
+    vectors: dict[str, np.ndarray] = {}
+    for (first, second), v1, v2 in zip(data.compounds, data.word1, data.word2):
+        vectors.setdefault(first, v1)
+        vectors.setdefault(second, v2)
+    words = list(vectors)
+    representations = np.concatenate([np.stack([vectors[w] for w in words]), data.compound])
+    derivations = words + list(data.compounds)
+    fit = tre.tre(representations, derivations, "additive", distance, steps=steps)
+    return fit.per_datum[len(words):]
