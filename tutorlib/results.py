@@ -160,6 +160,20 @@ class RunStore:
         """Every finished record: dicts with ``config``, ``seed`` and ``result``."""
         return [json.loads(p.read_text()) for p in sorted(self.directory.glob("*.json"))]
 
+    def write_summary(self, path: str | os.PathLike, pairs: list[tuple[Any, int]],
+                      data: dict[str, Any], *, profile: str, seeds: list[int]) -> Path:
+        """Write the summary of a resumable experiment with :func:`write_results`.
+
+        ``data`` is extended with ``runs`` (the results of the finished pairs among ``pairs``,
+        in their order) and ``complete`` (whether all of them are finished); the wall time is
+        the sum of the finished runs' times.
+        """
+        finished = [self.record(config, seed) for config, seed in pairs if self.has(config, seed)]
+        return write_results(path, {**data, "complete": len(finished) == len(pairs),
+                                    "runs": [r["result"] for r in finished]},
+                             profile=profile, seeds=seeds,
+                             wall_time=sum(r["seconds"] for r in finished))
+
 
 def run_resumable(store: RunStore, configs: Iterable[Any], seeds: Iterable[int],
                   run: Callable[[Any, int], Any], progress: bool = True) -> tuple[list[Any], float]:

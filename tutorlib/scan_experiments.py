@@ -23,7 +23,7 @@ import torch
 
 from tutorlib import cache, profiles, scan
 from tutorlib import seq2seq as s2s
-from tutorlib.results import RunStore, run_resumable, write_results
+from tutorlib.results import RunStore, run_resumable
 from tutorlib.train import seed_everything
 
 ARCHITECTURES: dict[str, s2s.Seq2SeqConfig] = {
@@ -301,12 +301,9 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
         return record
 
     def write_summary() -> Path:
-        finished = [store.record(config, seed) for config, seed in pairs if store.has(config, seed)]
-        return write_results(directory / f"{profile}.json",
-                             {"settings": settings, "complete": len(finished) == len(pairs),
-                              "runs": [r["result"] for r in finished], "paper": PAPER},
-                             profile=profile, seeds=settings["seeds"],
-                             wall_time=sum(r["seconds"] for r in finished))
+        return store.write_summary(directory / f"{profile}.json", pairs,
+                                   {"settings": settings, "paper": PAPER},
+                                   profile=profile, seeds=settings["seeds"])
 
     for config, seed in pairs:
         if (only is None or part_name(config) in only) and not store.has(config, seed):

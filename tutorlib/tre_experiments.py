@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from tutorlib import profiles, refgame, similarity, tre
-from tutorlib.results import RunStore, project_results, read_results, write_results
+from tutorlib.results import RunStore, project_results, read_results
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -85,13 +85,12 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path
     config = {k: settings[k] for k in ("hidden", "game_steps", "split_seed", "tre_steps")}
     seeds = list(range(settings["runs"]))
 
+    pairs = [(config, seed) for seed in seeds]
+
     def write_summary() -> Path:
-        finished = [store.record(config, s) for s in seeds if store.has(config, s)]
-        return write_results(directory / f"{profile}.json",
-                             {"settings": settings, "complete": len(finished) == len(seeds),
-                              "runs": [r["result"] for r in finished], "paper": PAPER},
-                             profile=profile, seeds=seeds,
-                             wall_time=sum(r["seconds"] for r in finished))
+        return store.write_summary(directory / f"{profile}.json", pairs,
+                                   {"settings": settings, "paper": PAPER},
+                                   profile=profile, seeds=seeds)
 
     for seed in progress_bar(seeds, desc="reference games"):
         if not store.has(config, seed):
