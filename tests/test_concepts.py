@@ -1,3 +1,4 @@
+import json
 import math
 
 import numpy as np
@@ -235,3 +236,84 @@ def test_bad_inputs_say_what_was_wrong():
         concepts.binned_mutual_information([[0.0], [1.5]])
     with pytest.raises(ValueError, match="non-empty"):
         concepts.binned_mutual_information(np.zeros(5))
+
+
+def test_mean_unit_entropy_known_answers():
+    # one unit: the same as the joint estimate
+    column = np.array([[0.0], [0.0], [0.5], [-0.9]])
+    assert math.isclose(concepts.mean_unit_entropy(column, bins=4),
+                        concepts.binned_mutual_information(column, bins=4))
+    # unit 1 splits the rows 2/2 (log 2), unit 2 is constant (0): mean log(2) / 2
+    hand = [[-0.5, 0.3], [-0.5, 0.3], [0.5, 0.3], [0.5, 0.3]]
+    assert math.isclose(concepts.mean_unit_entropy(hand, bins=4), math.log(2) / 2)
+    with pytest.raises(ValueError, match="non-empty"):
+        concepts.mean_unit_entropy(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match=r"must lie in \[-1.0, 1.0\]"):
+        concepts.mean_unit_entropy([[0.0, 2.0]])
+
+
+def test_joint_estimate_hits_its_ceiling_where_the_per_unit_one_does_not():
+    # Small values around 0, as theta is before training: 64 units in 30 bins give every one of
+    # 500 inputs its own cell, although each unit alone uses only the two middle bins.
+    theta = np.random.default_rng(0).uniform(-0.05, 0.05, size=(500, 64))
+    assert math.isclose(concepts.binned_mutual_information(theta), math.log(500))
+    assert concepts.mean_unit_entropy(theta) <= math.log(2) + 1e-9
+    assert concepts.binned_mutual_information(theta, bins=3) == 0.0  # all in the middle bin
+
+
+def test_correlations_known_answers():
+    table = {"epoch": [0, 1, 2, 3, 4, 5, 6], "val_accuracy": [0.5, 0.6, 0.7, 0.8, 0.7, 0.6, 0.5],
+             "tre": [0.0, 0.1, 0.2, 0.3, 0.2, 0.1, 0.0]}
+    rise_fall = [0.0, 1.0, 2.0, 3.0, 2.0, 1.0, 0.0]
+    for name in concepts.INFORMATION:
+        table[name] = rise_fall
+    table["info_joint"] = [6.2] * 7  # an estimate at its ceiling: r is undefined
+    r = concepts.correlations(table)
+    assert r["info_unit"]["all"] == pytest.approx(1.0)
+    assert r["info_unit"]["compression"] == pytest.approx(1.0)
+    assert r["info_unit"]["peak_epoch"] == 3
+    assert r["info_joint"]["all"] is None and r["val_accuracy"] == pytest.approx(1.0)
+    # TRE that keeps rising while information falls: r = -1 in the compression phase
+    rising = {**table, "tre": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]}
+    assert concepts.correlations(rising)["info_unit"]["compression"] == pytest.approx(-1.0)
+    # a peak two snapshots before the end leaves too few points for a correlation
+    late = {**table, "info_unit": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 4.0]}
+    assert concepts.correlations(late)["info_unit"]["compression"] is None
+    # pooled over two runs: the same table twice gives the same correlations
+    assert concepts.correlations([table, table])["info_unit"] == r["info_unit"]
+
+
+def test_run_experiment_ci_is_resumable_small_and_committed(tmp_path, monkeypatch):
+    path = concepts.run_experiment("ci", tmp_path)
+    summary = json.loads(path.read_text())
+    data = summary["data"]
+    assert path == tmp_path / "tre_dynamics" / "ci.json"
+    assert data["complete"] and data["paper"]["validation accuracy"] == 0.752
+    settings = data["settings"]
+    (run,) = data["runs"]
+    snapshots = run["snapshots"]
+    # 2 epochs of 256 triplets (2 steps each), a snapshot every step, plus the one at step 0
+    assert snapshots["step"] == [0, 1, 2, 3, 4] and snapshots["epoch"][-1] == settings["epochs"]
+    for key in ("val_accuracy", "tre", "tre_single", "tre_conjunction", *concepts.INFORMATION,
+                "saturation"):
+        assert len(snapshots[key]) == 5, key
+    assert all(v == pytest.approx(math.log(settings["n_val"]), abs=0.1)
+               for v in snapshots["info_joint"])
+    assert all(0 <= v <= math.log(settings["bins"]) for v in snapshots["info_unit"])
+    assert set(run["correlations"]) == {*concepts.INFORMATION, "val_accuracy"}
+    assert data["pooled correlations"] == run["correlations"]
+    assert path.stat().st_size < 20_000  # small records: no theta arrays
+    assert summary["provenance"]["profile"] == "ci"
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("a finished seed was run again")
+
+    monkeypatch.setattr(concepts, "dynamics_run", must_not_run)
+    assert concepts.run_experiment("ci", tmp_path) == path  # resumes: nothing left to run
+
+    monkeypatch.setenv("TUTORLIB_RESULTS_DIR", str(tmp_path / "elsewhere"))
+    assert concepts.committed_results("ci") is None and concepts.committed_runs("ci").empty
+    monkeypatch.setenv("TUTORLIB_RESULTS_DIR", str(tmp_path))
+    runs = concepts.committed_runs("ci")
+    assert len(runs) == 5 and (runs["seed"] == 0).all()
+    assert runs["tre"].tolist() == snapshots["tre"]

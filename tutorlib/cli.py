@@ -44,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--profile", default="paper", choices=profiles.PROFILES)
     run.add_argument("--out", default="results", help="results directory (default: results)")
     run.add_argument("--only", help="comma-separated parts of the experiment to run in this "
-                                    "process (scan: split names), to share work between "
+                                    "process (scan: split names, and addprim_turn_left@per_example "
+                                    "for the paper-training control), to share work between "
                                     "processes; --only '' just rewrites the summary")
 
     export = commands.add_parser("export", help="write a dataset to files in its official format")

@@ -932,3 +932,253 @@ def binned_mutual_information(activations: Any, bins: int = 30, low: float = -1.
     _, counts = np.unique(cells, axis=0, return_counts=True)
     p = counts / counts.sum()
     return float(-(p * np.log(p)).sum() / math.log(base))
+
+
+# --------------------------------------------------------------------------------------------
+# The Sec. 4 experiment: TRE and information over training
+# --------------------------------------------------------------------------------------------
+
+import os  # noqa: E402 -- used by this section only
+from pathlib import Path  # noqa: E402
+
+#: Andreas (2019), Sec. 4 and Fig. 3 (Colour MNIST, the appendix CNN).
+PAPER = {"validation accuracy": 0.752, "r(TRE, I(theta; X)), all runs": 0.70,
+         "r(TRE, I(theta; X)), compression phase": 0.71}
+
+#: The information estimates :func:`measure_dynamics` records: the paper's joint binning
+#: estimate, the joint estimate with coarse bins, and the mean over units of each unit's own
+#: binned entropy (see :func:`mean_unit_entropy`).
+INFORMATION = ("info_joint", "info_coarse", "info_unit")
+
+
+def mean_unit_entropy(activations: Any, bins: int = 30, low: float = -1.0, high: float = 1.0,
+                      base: float = math.e) -> float:
+    """Mean over units of each unit's binned entropy: the average of ``I(T_u; X)`` over units.
+
+    :func:`binned_mutual_information` bins all units jointly: with 64 units and 30 bins there are
+    30**64 cells for a few hundred inputs, so as soon as the units vary at all every input gets a
+    cell of its own and the estimate sits at its ceiling ``log n``. Binning each unit on its own
+    (``bins`` cells for ``n`` inputs) keeps the estimate well below its ceiling ``log bins`` and
+    lets it move; the price is that it ignores what the units share (it is not ``I(T; X)``, but
+    the mean of the per-unit informations, which bounds ``I(T; X) / units`` from above).
+
+    Parameters
+    ----------
+    activations, bins, low, high, base
+        As for :func:`binned_mutual_information`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> mean_unit_entropy([[0.0, 0.9], [0.5, 0.9]], bins=4)  # log 2 for the first unit, 0 for the second
+    0.34657359027997264
+    """
+    values = np.asarray(activations, dtype=np.float64)
+    if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] == 0:
+        raise ValueError(f"activations must be a non-empty (inputs, units) array, got shape "
+                         f"{values.shape}")
+    return float(np.mean([binned_mutual_information(values[:, [unit]], bins, low, high, base)
+                          for unit in range(values.shape[1])]))
+
+
+def measure_dynamics(run: ConceptRun, tre_steps: int = 500, bins: int = 30,
+                     coarse_bins: int = 3) -> dict[str, list]:
+    """TRE and the information estimates at every snapshot of ``run``; cached on disk.
+
+    TRE is that of the probe concepts' ``theta`` (every concept once) with the additive
+    composition and the cosine distance, as in the paper, fitted afresh at each snapshot. The
+    information estimates use the validation pairs' ``theta``.
+
+    Parameters
+    ----------
+    run : ConceptRun
+    tre_steps : int
+        Optimisation steps of each TRE fit.
+    bins : int
+        Bins per unit of the paper's joint estimate and of :func:`mean_unit_entropy`.
+    coarse_bins : int
+        Bins per unit of the coarse joint estimate.
+
+    Returns
+    -------
+    dict of lists, one entry per snapshot
+        ``step``, ``epoch``, ``val_accuracy``; ``tre`` and its means over single-value concepts
+        (``tre_single``) and conjunctions (``tre_conjunction``); ``info_joint``,
+        ``info_coarse`` and ``info_unit`` (nats); ``saturation``, the share of the validation
+        pairs' ``theta`` values in the outermost bin at either end (``|theta| >= 1 - 2 / bins``).
+    """
+    from tutorlib import tre
+
+    if not isinstance(run, ConceptRun):
+        raise ValueError(f"run must be a ConceptRun, got {type(run).__name__}")
+    for name, value in (("tre_steps", tre_steps), ("bins", bins), ("coarse_bins", coarse_bins)):
+        _check_count(name, value)
+    single = np.array([isinstance(d, str) for d in run.probe_derivations])
+
+    def compute() -> dict[str, list]:
+        table: dict[str, list] = {key: [] for key in (
+            "step", "epoch", "val_accuracy", "tre", "tre_single", "tre_conjunction",
+            *INFORMATION, "saturation")}
+        for snapshot, step in enumerate(run.steps):
+            fit = tre.tre(run.probe_theta[snapshot], run.probe_derivations, "additive", "cosine",
+                          steps=tre_steps)
+            theta = run.val_theta[snapshot]
+            table["step"].append(int(step))
+            table["epoch"].append(float(run.epochs[snapshot]))
+            table["val_accuracy"].append(float(run.val_accuracy[snapshot]))
+            table["tre"].append(fit.value)
+            table["tre_single"].append(float(fit.per_datum[single].mean()))
+            table["tre_conjunction"].append(float(fit.per_datum[~single].mean()))
+            # + 0.0 turns the -0.0 of an entropy of one cell into 0.0
+            table["info_joint"].append(binned_mutual_information(theta, bins=bins) + 0.0)
+            table["info_coarse"].append(binned_mutual_information(theta, bins=coarse_bins) + 0.0)
+            table["info_unit"].append(mean_unit_entropy(theta, bins=bins) + 0.0)
+            table["saturation"].append(float((np.abs(theta) >= 1 - 2 / bins).mean()))
+        return table
+
+    key = {"config": asdict(run.config), "steps": [int(s) for s in run.steps],
+           "tre_steps": tre_steps, "bins": bins, "coarse_bins": coarse_bins}
+    return cache.cached("concept-dynamics", key, compute)
+
+
+def _pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Pearson's r, or ``None`` when it is undefined (fewer than 3 points, or a constant)."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if len(x) < 3 or np.ptp(x) < 1e-12 or np.ptp(y) < 1e-12:
+        return None
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def correlations(tables: Mapping[str, list] | Sequence[Mapping[str, list]]) -> dict[str, Any]:
+    """How TRE goes with information and with validation accuracy over training.
+
+    For every estimate of :data:`INFORMATION`: Pearson's r between TRE and the estimate over all
+    snapshots (``"all"``), and over the *compression phase* (``"compression"``), the snapshots
+    from the one where the estimate peaks to the end of training (``None`` when fewer than three),
+    and the epoch of the peak (``"peak_epoch"``); and r between TRE and validation accuracy.
+    Given several runs' tables, snapshots are pooled (each run's compression phase starting at
+    its own peak) and ``peak_epoch`` is the mean over runs.
+
+    Parameters
+    ----------
+    tables : dict of lists, or a sequence of them
+        What :func:`measure_dynamics` returns.
+
+    Returns
+    -------
+    dict
+        ``{"info_unit": {"all": r, "compression": r, "peak_epoch": e}, ...,
+        "val_accuracy": r}``.
+    """
+    tables = [tables] if isinstance(tables, Mapping) else list(tables)
+    if not tables:
+        raise ValueError("correlations need at least one table of snapshots")
+    out: dict[str, Any] = {}
+    for name in INFORMATION:
+        tre_all, info_all, tre_late, info_late, peaks = [], [], [], [], []
+        for table in tables:
+            info = np.asarray(table[name])
+            peak = int(np.argmax(info))
+            peaks.append(table["epoch"][peak])
+            tre_all += list(table["tre"])
+            info_all += list(info)
+            tre_late += list(table["tre"][peak:])
+            info_late += list(info[peak:])
+        out[name] = {"all": _pearson(tre_all, info_all),
+                     "compression": _pearson(tre_late, info_late),
+                     "peak_epoch": float(np.mean(peaks))}
+    out["val_accuracy"] = _pearson([v for t in tables for v in t["tre"]],
+                                   [v for t in tables for v in t["val_accuracy"]])
+    return out
+
+
+def dynamics_config(settings: Mapping[str, Any], seed: int) -> tuple[ConceptConfig, int]:
+    """The training run a profile's ``tre_dynamics`` settings describe, and its snapshot interval
+    in steps (``snapshots_per_epoch`` evenly spaced snapshots an epoch)."""
+    config = ConceptConfig(epochs=settings["epochs"], n_train=settings["n_train"],
+                           n_val=settings["n_val"], seed=seed)
+    every = max(1, config.steps_per_epoch // settings["snapshots_per_epoch"])
+    return config, every
+
+
+def dynamics_run(settings: Mapping[str, Any], seed: int, progress: bool = False) -> dict:
+    """Train one seed, measure every snapshot; a small JSON-friendly record (no ``theta``)."""
+    start = time.perf_counter()
+    config, every = dynamics_config(settings, seed)
+    run = train_concepts(config, progress=progress, snapshot_every=every)
+    table = measure_dynamics(run, settings["tre_steps"], settings["bins"], settings["coarse_bins"])
+    # Five decimals keep the record small; correlations use the stored numbers, so that those
+    # pooled over the saved records agree with the per-run ones.
+    table = {k: [round(v, 5) for v in values] for k, values in table.items()}
+    return {"seed": seed,
+            "final val_accuracy": table["val_accuracy"][-1],
+            "best val_accuracy": max(table["val_accuracy"]),
+            "snapshots": table,
+            "correlations": correlations(table),
+            "seconds": time.perf_counter() - start}
+
+
+def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path:
+    """The Sec. 4 runs of ``profile`` (one per seed), resumably; returns the summary's path.
+
+    Each finished seed is saved under ``out_dir/tre_dynamics/runs`` at once; the summary
+    ``out_dir/tre_dynamics/<profile>.json`` (settings, every run's record, correlations pooled
+    over the runs, the paper's numbers) is rewritten after every run.
+
+    Examples
+    --------
+    ``python -c "from tutorlib import concepts; concepts.run_experiment('paper')"``
+    """
+    from tutorlib import profiles
+    from tutorlib.results import RunStore, write_results
+    from tutorlib.train import progress_bar
+
+    settings = profiles.settings("tre_dynamics", profile)
+    directory = Path(out_dir) / "tre_dynamics"
+    store = RunStore(directory / "runs")
+    config = {k: v for k, v in settings.items() if k != "seeds"}
+    seeds = list(settings["seeds"])
+
+    def write_summary() -> Path:
+        finished = [store.record(config, s) for s in seeds if store.has(config, s)]
+        runs = [r["result"] for r in finished]
+        pooled = correlations([r["snapshots"] for r in runs]) if runs else None
+        mean_final = float(np.mean([r["final val_accuracy"] for r in runs])) if runs else None
+        return write_results(directory / f"{profile}.json",
+                             {"settings": settings, "complete": len(finished) == len(seeds),
+                              "runs": runs, "pooled correlations": pooled,
+                              "mean final val_accuracy": mean_final, "paper": PAPER},
+                             profile=profile, seeds=seeds,
+                             wall_time=sum(r["seconds"] for r in finished))
+
+    for seed in progress_bar(seeds, desc="concept learners"):
+        if not store.has(config, seed):
+            start = time.perf_counter()
+            store.save(config, seed, dynamics_run(settings, seed),
+                       seconds=time.perf_counter() - start)
+            write_summary()
+    return write_summary()
+
+
+def committed_results(profile: str = "paper") -> dict | None:
+    """The committed ``results/tre_dynamics/<profile>.json`` (provenance and data), or ``None``."""
+    from tutorlib.results import project_results, read_results
+
+    path = project_results("tre_dynamics", f"{profile}.json")
+    return read_results(path) if path.exists() else None
+
+
+def committed_runs(profile: str = "paper"):
+    """The committed runs' snapshots as one DataFrame, a row per (seed, snapshot); empty if none."""
+    import pandas as pd
+
+    columns = ["seed", "step", "epoch", "val_accuracy", "tre", "tre_single", "tre_conjunction",
+               *INFORMATION, "saturation"]
+    results = committed_results(profile)
+    if results is None or not results["data"]["runs"]:
+        return pd.DataFrame(columns=columns)
+    frames = [pd.DataFrame(r["snapshots"]).assign(seed=r["seed"]) for r in results["data"]["runs"]]
+    return pd.concat(frames, ignore_index=True)[columns]
