@@ -11,7 +11,8 @@ import json
 import sys
 from typing import Callable
 
-from tutorlib import __version__, cache, profiles, results, scan, scan_experiments, toy, tre_experiments
+from tutorlib import (__version__, cache, concepts, profiles, results, scan, scan_experiments, toy,
+                      tre_experiments)
 
 # name -> (one-line description, function(profile, out_dir) -> path of the results file)
 EXPERIMENTS: dict[str, tuple[str, Callable]] = {
@@ -20,6 +21,8 @@ EXPERIMENTS: dict[str, tuple[str, Callable]] = {
     "scan": ("Lake & Baroni (2018) experiments 1-3 on SCAN", scan_experiments.run_experiment),
     "tre": ("Andreas (2019) Sec. 7: reference games, TRE against generalisation",
             tre_experiments.run_experiment),
+    "tre_dynamics": ("Andreas (2019) Sec. 4: TRE and information over a concept learner's "
+                     "training", concepts.run_experiment),
 }
 
 # name -> (one-line description, function(directory) -> None)

@@ -1128,9 +1128,7 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path
     ``out_dir/tre_dynamics/<profile>.json`` (settings, every run's record, correlations pooled
     over the runs, the paper's numbers) is rewritten after every run.
 
-    Examples
-    --------
-    ``python -c "from tutorlib import concepts; concepts.run_experiment('paper')"``
+    From the command line: ``python -m tutorlib run tre_dynamics --profile paper``.
     """
     from tutorlib import profiles
     from tutorlib.results import RunStore, write_results
