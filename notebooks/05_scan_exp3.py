@@ -201,7 +201,7 @@ pd.DataFrame({query: [f"{command} ({similarity:.2f})" for command, similarity in
 # The comparison table above says how many seeds each committed row averages. Where our
 # `turn left` accuracy falls short of the paper's 90.0%, the table of mistakes shows how: the
 # network gets the structure of the command right and miscounts the turns, most often by one
-# `I_TURN_LEFT` too many, as if `turn` were an action of its own. Our training fits the training set as well as the paper's (see the training
+# `I_TURN_LEFT` too many. Our training fits the training set as well as the paper's (see the training
 # accuracy) but need not generalise the same way; the per-example control run, trained exactly as
 # in the paper, tests whether the batched training is the cause.
 #
