@@ -43,11 +43,12 @@ def progress_bar(iterable: Iterable[T] | None = None, *, desc: str | None = None
                  total: int | None = None, disable: bool | None = None, **kwargs: Any) -> tqdm:
     """A text tqdm progress bar (no widgets, so executed notebooks render without JavaScript).
 
-    ``disable=None`` (the default) leaves the decision to tqdm, which honours ``TQDM_DISABLE``.
+    ``disable=True`` hides the bar; otherwise (``None`` or ``False``) tqdm decides, and honours
+    ``TQDM_DISABLE``, so that ``make test`` can silence every bar, whatever a caller asked for.
     """
     options: dict[str, Any] = {"desc": desc, "total": total, "dynamic_ncols": True, **kwargs}
-    if disable is not None:
-        options["disable"] = disable
+    if disable:
+        options["disable"] = True
     return tqdm(iterable, **options)
 
 
