@@ -116,6 +116,11 @@ else:
           "(python -m tutorlib run scan --profile paper --only addprim_turn_left@per_example).")
 
 # %% [markdown]
+# Read this row against the batched runs of `addprim_turn_left` in the comparison table above: if
+# the paper's own training comes much closer to the paper's 90.0% than ours does, the way we
+# train, not the network, is what costs the accuracy.
+
+# %% [markdown]
 # The paper found a stark difference: 90.0% for `turn left`, 0.08% for `jump`. The two splits
 # are not equally hard: `turn left` is not really new, since its action `I_TURN_LEFT` occurs
 # throughout training ("walk left", "run opposite left", "turn around left"), while `jump` and its
