@@ -1131,8 +1131,7 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path
     From the command line: ``python -m tutorlib run tre_dynamics --profile paper``.
     """
     from tutorlib import profiles
-    from tutorlib.results import RunStore, write_results
-    from tutorlib.train import progress_bar
+    from tutorlib.results import RunStore, run_resumable, write_results
 
     settings = profiles.settings("tre_dynamics", profile)
     directory = Path(out_dir) / "tre_dynamics"
@@ -1152,12 +1151,8 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path
                              profile=profile, seeds=seeds,
                              wall_time=sum(r["seconds"] for r in finished))
 
-    for seed in progress_bar(seeds, desc="concept learners"):
-        if not store.has(config, seed):
-            start = time.perf_counter()
-            store.save(config, seed, dynamics_run(settings, seed),
-                       seconds=time.perf_counter() - start)
-            write_summary()
+    run_resumable(store, [config], seeds, lambda _, seed: dynamics_run(settings, seed),
+                  after_each=write_summary)
     return write_summary()
 
 

@@ -176,12 +176,14 @@ class RunStore:
 
 
 def run_resumable(store: RunStore, configs: Iterable[Any], seeds: Iterable[int],
-                  run: Callable[[Any, int], Any], progress: bool = True) -> tuple[list[Any], float]:
+                  run: Callable[[Any, int], Any], progress: bool = True,
+                  after_each: Callable[[], Any] | None = None) -> tuple[list[Any], float]:
     """Run ``run(config, seed)`` for every pair not already in ``store``.
 
-    Each result is saved the moment it finishes, so calling this again after an interruption
-    continues where it stopped. Returns the results of all pairs (configurations outer, seeds
-    inner) and the total compute time in seconds, including that of runs finished earlier.
+    Each result is saved the moment it finishes (then ``after_each()`` is called, e.g. to
+    rewrite a summary), so calling this again after an interruption continues where it stopped.
+    Returns the results of all pairs (configurations outer, seeds inner) and the total compute
+    time in seconds, including that of runs finished earlier.
     """
     from tutorlib.train import progress_bar
 
@@ -193,6 +195,8 @@ def run_resumable(store: RunStore, configs: Iterable[Any], seeds: Iterable[int],
             start = time.perf_counter()
             result = run(config, seed)
             store.save(config, seed, result, seconds=time.perf_counter() - start)
+            if after_each is not None:
+                after_each()
         saved = store.record(config, seed)
         results.append(saved["result"])
         seconds += saved["seconds"]

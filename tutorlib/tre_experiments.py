@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from tutorlib import profiles, refgame, similarity, tre
-from tutorlib.results import RunStore, project_results, read_results
+from tutorlib.results import RunStore, project_results, read_results, run_resumable
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -77,8 +77,6 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path
     Each finished seed is saved under ``out_dir/tre/runs`` at once; the summary
     ``out_dir/tre/<profile>.json`` is rewritten after every run.
     """
-    from tutorlib.train import progress_bar
-
     settings = profiles.settings("tre_generalisation", profile)
     directory = Path(out_dir) / "tre"
     store = RunStore(directory / "runs")
@@ -92,12 +90,8 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results") -> Path
                                    {"settings": settings, "paper": PAPER},
                                    profile=profile, seeds=seeds)
 
-    for seed in progress_bar(seeds, desc="reference games"):
-        if not store.has(config, seed):
-            start = time.perf_counter()
-            store.save(config, seed, generalisation_run(settings, seed),
-                       seconds=time.perf_counter() - start)
-            write_summary()
+    run_resumable(store, [config], seeds, lambda _, seed: generalisation_run(settings, seed),
+                  after_each=write_summary)
     return write_summary()
 
 
