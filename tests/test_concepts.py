@@ -8,13 +8,7 @@ import torch
 from tutorlib import concepts, trees
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    """One thread: the timings and the training test mean the same on every machine."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")  # see conftest.py
 
 
 def _mask(image, colour, background):

@@ -9,12 +9,7 @@ from tutorlib.refgame import GameConfig
 TINY = dict(num_colours=3, num_shapes=3, hidden=32, batch_size=128, lr=2e-2)
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_thread")  # see conftest.py
 
 
 @pytest.mark.parametrize("field, value, message", [

@@ -47,10 +47,12 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -937,9 +939,6 @@ def binned_mutual_information(activations: Any, bins: int = 30, low: float = -1.
 # --------------------------------------------------------------------------------------------
 # The Sec. 4 experiment: TRE and information over training
 # --------------------------------------------------------------------------------------------
-
-import os  # noqa: E402 -- used by this section only
-from pathlib import Path  # noqa: E402
 
 #: Andreas (2019), Sec. 4 and Fig. 3 (Colour MNIST, the appendix CNN).
 PAPER = {"validation accuracy": 0.752, "r(TRE, I(theta; X)), all runs": 0.70,

@@ -42,9 +42,7 @@ def game_config(settings: dict, seed: int) -> refgame.GameConfig:
 def measure_language(result: refgame.GameResult, tre_steps: int) -> dict:
     """TRE and the other measures of one run's language (messages of every referent)."""
     config = refgame.GameConfig(**result.config)
-    one_hot = np.zeros((len(result.messages), config.message_length, config.vocab_size))
-    rows = np.arange(len(result.messages))[:, None]
-    one_hot[rows, np.arange(config.message_length)[None, :], result.messages] = 1.0
+    one_hot = np.eye(config.vocab_size)[result.messages]  # (referents, length, vocabulary)
     table = refgame.attributes(config)
     scores = {"TRE": tre.tre(one_hot, result.derivations, "linear", "l1", steps=tre_steps).value}
     try:
