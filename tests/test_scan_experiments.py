@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from tutorlib import cache, scan
@@ -79,3 +80,19 @@ def test_per_example_control_uses_the_papers_training():
     assert exps.part_name({"split": "simple", "architecture": "overall_best"}) == "simple"
     with pytest.raises(ValueError, match="unknown training 'online'"):
         exps.train_options(settings, "online")
+
+
+def test_compare_with_paper_averages_the_committed_runs():
+    runs = exps.committed_runs("paper")
+    table = exps.compare_with_paper(["simple", "length", "template_right"])
+    # one row per (split, network) the paper reports; the template split (not in the paper) has one
+    assert list(table.index) == [("simple", "overall_best"), ("length", "overall_best"),
+                                 ("length", "exp2_best"), ("template_right", "overall_best")]
+    assert table.loc[("simple", "overall_best"), "paper (%)"] == 99.7
+    assert np.isnan(table.loc[("template_right", "overall_best"), "paper (%)"])
+    mine = runs[(runs["split"] == "length") & (runs["network"] == "exp2_best")]
+    row = table.loc[("length", "exp2_best")]
+    assert row["seeds run"] == len(mine) > 0
+    assert row["test accuracy (%)"] == pytest.approx(100 * mine["accuracy"].mean())
+    with pytest.raises(ValueError, match="unknown SCAN split 'simpel'"):
+        exps.compare_with_paper(["simpel"])
