@@ -241,8 +241,9 @@ done = loula[loula["seeds run"] > 0]
 ax.bar(done.index, done["test accuracy (%)"], color="#0072B2",
        yerr=done["test accuracy, sd over seeds"].fillna(0), capsize=3)
 for x, (name, row) in enumerate(done.iterrows()):
-    ax.annotate(f"{row['test accuracy (%)']:.1f}\n({int(row['seeds run'])} seeds)", (x, row["test accuracy (%)"]),
-                ha="center", va="bottom", fontsize=8, xytext=(0, 2), textcoords="offset points")
+    ax.annotate(f"{row['test accuracy (%)']:.1f}\n({int(row['seeds run'])} seeds)",
+                (x, row["test accuracy (%)"]), ha="center", va="bottom", fontsize=8,
+                xytext=(0, 2), textcoords="offset points")
 ax.set_ylabel("test accuracy (% exact match)")
 ax.set_ylim(0, 110)
 ax.tick_params(axis="x", rotation=30)
