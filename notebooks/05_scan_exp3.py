@@ -107,6 +107,7 @@ with pd.option_context("display.max_colwidth", None):
 
 # %%
 control = exps.committed_runs(training="per_example")
+control = control[control["split"] == "addprim_turn_left"]
 if len(control):
     display(control[["split", "seed", "presentations", "batch_size", "learning_rate",
                      "train_accuracy", "accuracy"]].assign(

@@ -77,7 +77,7 @@ def test_per_example_control_uses_the_papers_training():
     control = exps.train_options(settings, "per_example")
     assert control == {**batched, "presentations": 100_000, "batch_size": 1,
                        "learning_rate": 1e-3, "final_lr_fraction": 1.0}
-    assert settings["per_example_splits"] == ["addprim_turn_left"]
+    assert settings["per_example_splits"] == ["addprim_turn_left", "simple_p4"]
     config = {"split": "addprim_turn_left", "architecture": "overall_best", "training": "per_example"}
     assert exps.part_name(config) == "addprim_turn_left@per_example"
     assert exps.part_name({"split": "simple", "architecture": "overall_best"}) == "simple"
