@@ -136,7 +136,46 @@ paper_table.round(1)
 
 # %% [markdown]
 # The table shows the committed `paper`-profile runs (five seeds per network, when complete)
-# beside the paper's means.
+# beside the paper's means. Figure 3 shows every seed, and the breakdown by action length
+# averaged over the seeds:
+
+# %%
+length_runs = committed[committed["split"] == "length"]
+if len(length_runs):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), layout="constrained",
+                             gridspec_kw={"width_ratios": [1, 1.6]})
+    for i, (name, key) in enumerate(paper_key.items()):
+        runs = length_runs[length_runs["network"] == key]
+        for j, (column, paper_column, label) in enumerate(
+                [("accuracy", "length", "greedy"), ("oracle_accuracy", "length_oracle", "oracle length")]):
+            x = 2 * i + j
+            axes[0].plot([x] * len(runs), 100 * runs[column], "o", color="#0072B2", alpha=0.7,
+                         label="our seeds" if x == 0 else None)
+            axes[0].plot([x], [exps.PAPER[paper_column][key]], "s", color="#D55E00", ms=9,
+                         label="Lake & Baroni (2018)" if x == 0 else None)
+        for column, style in [("by_length", "-"), ("oracle_by_length", "--")]:
+            curves = pd.DataFrame([r["action length"] for r in runs[column]])
+            curves.columns = curves.columns.astype(int)
+            mean = curves[sorted(curves.columns)].mean()
+            axes[1].plot(mean.index, 100 * mean.values, style, marker="o", ms=3,
+                         color=["#0072B2", "#009E73"][i],
+                         label=f"{name}, {'greedy' if column == 'by_length' else 'oracle length'}")
+    axes[0].set_xticks(range(4), ["overall-best\ngreedy", "overall-best\noracle",
+                                  "Exp. 2 best\ngreedy", "Exp. 2 best\noracle"])
+    axes[0].set_ylabel("test accuracy (% exact match)")
+    axes[0].set_title("Figure 3a. Every committed seed")
+    axes[1].set_xlabel("length of the true action sequence (actions)")
+    axes[1].set_title("Figure 3b. By action length, mean over seeds")
+    for ax in axes:
+        ax.set_ylim(-2, 102)
+        ax.legend(fontsize=8)
+    plt.show()
+
+# %% [markdown]
+# *Figure 3.* The committed `paper`-profile runs on the length split. (a) Test accuracy of each
+# seed with greedy and with oracle-length decoding (dots), beside the paper's means (squares).
+# (b) Accuracy by the length of the target sequence, averaged over the seeds, for both networks
+# and both ways of decoding.
 #
 # **Where our setting differs from the paper.** Batched training with a larger, decaying learning
 # rate and more presentations (see Experiment 1); our own seeds. The length split itself is the
