@@ -58,8 +58,9 @@ pd.DataFrame([{**model_config.to_dict(), "parameters": sum(p.numel() for p in mo
 # (`benchmarks/scan_throughput.py`) but makes 32 times fewer updates. With the paper's constant
 # learning rate our batched network stalled near 90% training accuracy; we therefore start at
 # 0.006 and decay the rate linearly to a tenth, and the `paper` profile presents 256,000
-# commands (the paper reports above 99.5% training accuracy; the tables show ours). Clipping and teacher forcing are the paper's. The settings table above gives the
-# values this page ran with.
+# commands (the paper reports above 99.5% training accuracy; the tables show ours). Clipping
+# and teacher forcing are the paper's. The settings table above gives the values this page ran
+# with.
 #
 # ## The simple split
 #
