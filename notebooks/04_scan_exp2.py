@@ -146,8 +146,8 @@ if len(length_runs):
                              gridspec_kw={"width_ratios": [1, 1.6]})
     for i, (name, key) in enumerate(paper_key.items()):
         runs = length_runs[length_runs["network"] == key]
-        for j, (column, paper_column, label) in enumerate(
-                [("accuracy", "length", "greedy"), ("oracle_accuracy", "length_oracle", "oracle length")]):
+        for j, (column, paper_column) in enumerate(
+                [("accuracy", "length"), ("oracle_accuracy", "length_oracle")]):
             x = 2 * i + j
             axes[0].plot([x] * len(runs), 100 * runs[column], "o", color="#0072B2", alpha=0.7,
                          label="our seeds" if x == 0 else None)
