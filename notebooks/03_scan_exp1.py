@@ -123,7 +123,7 @@ plt.show()
 # `paper`-profile results are committed (`python -m tutorlib run scan --profile paper`), their
 # mean and standard deviation over seeds are drawn too.
 #
-# The committed `paper`-profile runs of the simple split (five seeds each), beside the
+# The committed `paper`-profile runs of the simple split (up to five seeds each), beside the
 # paper's mean (read off its Fig. 3, for 1, 2 and 4% only):
 
 # %%
@@ -149,7 +149,7 @@ exps.compare_with_paper(["simple"] + [f"simple_p{p}" for p in (1, 2, 4, 8, 16, 3
 #
 # **Where our numbers differ.** Over five seeds, the full simple split gives 100.0% (paper
 # 99.7%), and from 8% of the commands up our curve is where the paper's is, at 97-100%. At 1% we
-# agree too (4.1% against about 5%). At 2% and 4% we do not: 24.0% against about 54%, and 74.1%
+# agree too (4.4% against about 5%). At 2% and 4% we do not: 23.9% against about 54%, and 74.3%
 # against about 93% (the two columns of the table above), although our networks fit their
 # training commands just as well (at least 98.3% in every run). So the gap is not under-fitting;
 # it is in what the training makes the network do with commands it has not seen.
@@ -177,7 +177,7 @@ else:
 # %% [markdown]
 # If the per-example row comes much closer to the paper than the batched one, the way we train,
 # not the network or the split, costs the accuracy at the small end of the curve. In our committed
-# control it does: one example per update brings the 4% split to 91.4% (batched: 74.1% over five
+# control it does: one example per update brings the 4% split to 91.4% (batched: 74.3% over five
 # seeds; paper: about 93%), although that network fits its training commands *less* well than
 # the batched ones (96.4% against at least 98.3%).
 # Many small, noisy updates (100,000 of them, against 8,000 batches of 32) make a network that
@@ -191,8 +191,8 @@ else:
 #   with Adam, clipping and teacher forcing half of the time.
 # - On the simple split, once trained to fit its training commands, it generalises to the
 #   random test commands (the paper: 99.7%).
-# - Accuracy rises steeply with the share of SCAN in training: in our five-seed runs from 4.1%
-#   with 1% of the commands to 74.1% with 4% and 97.5% or more from 8% on (paper: about 5, 54
+# - Accuracy rises steeply with the share of SCAN in training: in our five-seed runs from 4.4%
+#   with 1% of the commands to 74.3% with 4%, and 97% or more from 8% on (paper: about 5, 54
 #   and 93% at 1, 2 and 4%). At 2% and 4% we fall short of the paper.
 # - Batched training needs more presentations than the paper's one-at-a-time training; the
 #   training accuracy says whether a run trained long enough. Even when it fits, it generalises

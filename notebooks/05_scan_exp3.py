@@ -247,8 +247,8 @@ pd.DataFrame({query: [f"{command} ({similarity:.2f})" for command, similarity in
 # `jump` in every other pattern. (`template_jump_around_right` is the three-filler case,
 # `filler_num3`: the same split under two names, trained once.) Lake
 # and Baroni did not run these splits, so there is no paper value beside ours; the runs are the
-# paper profile's overall-best network, trained as above, five seeds per split (the table's
-# "seeds run" column).
+# paper profile's overall-best network, trained as above, with up to five seeds per split (the
+# table's "seeds run" column counts those committed).
 
 # %%
 loula_splits = ["template_around_right", "template_opposite_right", "template_right",
@@ -283,15 +283,15 @@ plt.show()
 # before `jump` can fill it?
 #
 # **What the runs show.** A new template is as hard as a new primitive. With no
-# `X around right` in training, 0.3% of the test commands come out right; without
-# `X opposite right` 3.4%, without `X right` 8.3%, although every network fits its training
+# `X around right` in training, 0.6% of the test commands come out right; without
+# `X opposite right` 4.1%, without `X right` 6.8%, although every network fits its training
 # commands (at least 99.6%). The familiar words do not help when the pattern that combines them
 # is new. A new *filler* for a familiar pattern is a different matter, and a matter of degree:
-# with all three other actions in `around right` (`template_jump_around_right`), 97.8% of the
-# `jump around right` commands are right. With two fillers 76.9%, with one 43.9%, and with none
-# 0.4%, as low as the new template. The seeds agree closely at both ends, not in the middle:
-# with one filler they range from 37.6% to 67.9%. A single example of the pattern with some
-# other action gives the network a fair chance, not a rule.
+# with all three other actions in `around right` (`template_jump_around_right`), 94.7% of the
+# `jump around right` commands are right. With two fillers 75.3%, with one 47.4%, and with none
+# 0.3%, as low as the new template. The seeds agree at the low end, not in the middle: with one
+# filler they range from 33.7% to 67.9%, with two from 58.2% to 89.1%. A single example of the
+# pattern with some other action gives the network a fair chance, not a rule.
 #
 # ## Recap
 #
@@ -302,9 +302,9 @@ plt.show()
 #   pass 50%; in ours 32 (41.2% with 16, 80.8% with 32).
 # - The encoder's representation of `jump` can be inspected directly, through its nearest
 #   neighbours among the training commands.
-# - A held-out template (`X around right`) fails like `jump` (0.3%); a held-out filler
-#   (`jump around right`) is solved once the pattern has been seen with the other actions
-#   (97.8%), and partly with one or two of them (43.9%, 76.9%).
+# - A held-out template (`X around right`) fails like `jump` (0.6%); a held-out filler
+#   (`jump around right`) is mostly solved once the pattern has been seen with the other three
+#   actions (94.7%), and partly with one or two of them (47.4%, 75.3%).
 #
 # ## Exercises
 #
