@@ -284,12 +284,12 @@ plt.show()
 #
 # **What the runs show.** A new template is as hard as a new primitive. With no
 # `X around right` in training, 0.6% of the test commands come out right; without
-# `X opposite right` 4.1%, without `X right` 6.8%, although every network fits its training
+# `X opposite right` 4.1%, without `X right` 6.5%, although every network fits its training
 # commands (at least 99.6%). The familiar words do not help when the pattern that combines them
 # is new. A new *filler* for a familiar pattern is a different matter, and a matter of degree:
 # with all three other actions in `around right` (`template_jump_around_right`), 94.7% of the
 # `jump around right` commands are right. With two fillers 75.3%, with one 47.4%, and with none
-# 0.3%, as low as the new template. The seeds agree at the low end, not in the middle: with one
+# 0.7%, as low as the new template. The seeds agree at the low end, not in the middle: with one
 # filler they range from 33.7% to 67.9%, with two from 58.2% to 89.1%. A single example of the
 # pattern with some other action gives the network a fair chance, not a rule.
 #
