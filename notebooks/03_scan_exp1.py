@@ -123,7 +123,7 @@ plt.show()
 # `paper`-profile results are committed (`python -m tutorlib run scan --profile paper`), their
 # mean and standard deviation over seeds are drawn too.
 #
-# The committed `paper`-profile runs of the simple split (up to five seeds each), beside the
+# The committed `paper`-profile runs of the simple split (five seeds each), beside the
 # paper's mean (read off its Fig. 3, for 1, 2 and 4% only):
 
 # %%
