@@ -247,7 +247,7 @@ pd.DataFrame({query: [f"{command} ({similarity:.2f})" for command, similarity in
 # `jump` in every other pattern. (`template_jump_around_right` is the three-filler case,
 # `filler_num3`: the same split under two names, trained once.) Lake
 # and Baroni did not run these splits, so there is no paper value beside ours; the runs are the
-# paper profile's overall-best network, trained as above, with up to five seeds per split (the
+# paper profile's overall-best network, trained as above, with five seeds per split (the
 # table's "seeds run" column counts those committed).
 
 # %%
@@ -287,10 +287,10 @@ plt.show()
 # `X opposite right` 4.1%, without `X right` 6.5%, although every network fits its training
 # commands (at least 99.6%). The familiar words do not help when the pattern that combines them
 # is new. A new *filler* for a familiar pattern is a different matter, and a matter of degree:
-# with all three other actions in `around right` (`template_jump_around_right`), 94.7% of the
-# `jump around right` commands are right. With two fillers 75.3%, with one 44.5%, and with none
+# with all three other actions in `around right` (`template_jump_around_right`), 94.2% of the
+# `jump around right` commands are right. With two fillers 78.4%, with one 44.5%, and with none
 # 0.7%, as low as the new template. The seeds agree at the low end, not in the middle: with one
-# filler they range from 33.1% to 67.9%, with two from 58.2% to 89.1%. A single example of the
+# filler they range from 33.1% to 67.9%, with two from 58.2% to 90.7%. A single example of the
 # pattern with some other action gives the network a fair chance, not a rule.
 #
 # ## Recap
@@ -304,7 +304,7 @@ plt.show()
 #   neighbours among the training commands.
 # - A held-out template (`X around right`) fails like `jump` (0.6%); a held-out filler
 #   (`jump around right`) is mostly solved once the pattern has been seen with the other three
-#   actions (94.7%), and partly with one or two of them (44.5%, 75.3%).
+#   actions (94.2%), and partly with one or two of them (44.5%, 78.4%).
 #
 # ## Exercises
 #
