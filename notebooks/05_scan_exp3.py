@@ -264,12 +264,13 @@ fig, ax = plt.subplots(figsize=(8, 3.6))
 done = loula[loula["seeds run"] > 0]
 ax.bar(done.index, done["test accuracy (%)"], color="#0072B2",
        yerr=done["test accuracy, sd over seeds"].fillna(0), capsize=3)
+bar_tops = done["test accuracy (%)"] + done["test accuracy, sd over seeds"].fillna(0)
 for x, (name, row) in enumerate(done.iterrows()):
     ax.annotate(f"{row['test accuracy (%)']:.1f}\n({int(row['seeds run'])} seeds)",
-                (x, row["test accuracy (%)"]), ha="center", va="bottom", fontsize=8,
+                (x, bar_tops[name]), ha="center", va="bottom", fontsize=8,
                 xytext=(0, 2), textcoords="offset points")
 ax.set_ylabel("test accuracy (% exact match)")
-ax.set_ylim(0, 110)
+ax.set_ylim(0, 118)
 ax.tick_params(axis="x", rotation=30)
 plt.setp(ax.get_xticklabels(), ha="right")
 ax.set_title("Figure 2. Template and filler splits (paper profile, committed runs)")
