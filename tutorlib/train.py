@@ -7,7 +7,8 @@ holds only what every loop needs:
 - :func:`progress_bar` is tqdm with the book's defaults (``TQDM_DISABLE=1`` silences it);
 - :class:`EarlyStopping` tracks a validation score and says when to stop;
 - :func:`save_checkpoint` / :func:`load_checkpoint` write and read training state atomically,
-  so a killed run resumes from its last checkpoint.
+  so a killed run resumes from its last checkpoint;
+- :func:`resolve_device` turns ``"cpu"``, ``"cuda"``, ``"mps"`` or ``"auto"`` into a device.
 """
 
 from __future__ import annotations
@@ -37,6 +38,45 @@ def seed_everything(seed: int) -> torch.Generator:
     np.random.seed(int(seed) % 2**32)
     torch.manual_seed(int(seed))
     return torch.Generator().manual_seed(int(seed))
+
+
+DEVICES = ("cpu", "auto", "cuda", "mps")
+
+
+def resolve_device(device: str | torch.device = "cpu") -> torch.device:
+    """The ``torch.device`` that ``device`` names.
+
+    ``"cpu"`` (every function's default, bit-reproducible), ``"cuda"`` or ``"cuda:N"``,
+    ``"mps"`` (Apple silicon), or ``"auto"``: CUDA if present, else MPS if present, else CPU.
+
+    Examples
+    --------
+    >>> resolve_device("cpu")
+    device(type='cpu')
+    """
+    if isinstance(device, torch.device):
+        return device
+    if not isinstance(device, str):
+        raise ValueError(f"device must be one of {', '.join(DEVICES)} (or 'cuda:N'), "
+                         f"got {device!r}")
+    if device == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        mps = getattr(torch.backends, "mps", None)
+        if mps is not None and mps.is_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    kind = device.split(":", 1)[0]
+    if kind not in DEVICES or (kind != "cuda" and ":" in device):
+        raise ValueError(f"device must be one of {', '.join(DEVICES)} (or 'cuda:N'), "
+                         f"got {device!r}")
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r} asked for, but this machine has no CUDA GPU "
+                         f"(use 'cpu' or 'auto')")
+    if kind == "mps" and not (getattr(torch.backends, "mps", None)
+                              and torch.backends.mps.is_available()):
+        raise ValueError("device 'mps' asked for, but MPS is not available (use 'cpu' or 'auto')")
+    return torch.device(device)
 
 
 def progress_bar(iterable: Iterable[T] | None = None, *, desc: str | None = None,
