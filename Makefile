@@ -22,7 +22,7 @@ help:
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -qq -c constraints.txt -e '.[book,dev]'
+	$(PY) -m pip install -qq -c constraints.txt -e '.[book,dev,cluster]'
 	touch $(STAMP)
 
 venv: $(STAMP)

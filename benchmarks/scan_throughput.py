@@ -16,7 +16,7 @@ import torch
 
 from tutorlib import scan
 from tutorlib import seq2seq as s2s
-from tutorlib.scan_experiments import ARCHITECTURES, vocabularies
+from tutorlib.scan.experiments import ARCHITECTURES, vocabularies
 
 
 def throughput(data, batch_size: int, presentations: int, seed: int = 0) -> float:

@@ -35,7 +35,7 @@ PROFILE = "tutorial"
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from tutorlib import profiles, toy, trees
+from tutorlib import compositionality, profiles, trees
 from tutorlib.plotting import use_book_style
 from tutorlib.results import project_results
 
@@ -92,9 +92,9 @@ plt.show()
 # arbitrary as the word *dog* is for dogs: the name carries no trace of the parts.
 
 # %%
-world = toy.make_world(settings["num_colours"], settings["num_shapes"])
-compositional = toy.compositional_language(world, seed=0)
-holistic = toy.holistic_language(world, seed=0)
+world = compositionality.make_world(settings["num_colours"], settings["num_shapes"])
+compositional = compositionality.compositional_language(world, seed=0)
+holistic = compositionality.holistic_language(world, seed=0)
 
 sample = [(c, s) for c in world.colours[:3] for s in world.shapes[:3]]
 pd.DataFrame({"object": [f"{c} {s}" for c, s in sample],
@@ -111,16 +111,16 @@ pd.DataFrame({"object": [f"{c} {s}" for c, s in sample],
 # Suppose a learner sees the names of some objects and must name the rest. If it believes the
 # language is compositional it can read a word for every colour and every shape off the names it
 # has seen (the most frequent first word among the objects of that colour, and likewise for
-# shapes) and put the two words together for an object it has never seen. `toy.learn_lexicon`
-# and `toy.predict` do exactly that. We hold out a quarter of the objects, chosen so that every
+# shapes) and put the two words together for an object it has never seen. `compositionality.learn_lexicon`
+# and `compositionality.predict` do exactly that. We hold out a quarter of the objects, chosen so that every
 # colour and every shape still occurs in training:
 
 # %%
-train, test = toy.compound_split(world, test_fraction=0.25, seed=0)
+train, test = compositionality.compound_split(world, test_fraction=0.25, seed=0)
 pd.DataFrame({
     "language": ["compositional", "holistic"],
-    "held-out accuracy": [toy.heldout_accuracy(compositional, train, test),
-                          toy.heldout_accuracy(holistic, train, test)],
+    "held-out accuracy": [compositionality.heldout_accuracy(compositional, train, test),
+                          compositionality.heldout_accuracy(holistic, train, test)],
 }).round(3)
 
 # %% [markdown]
@@ -143,19 +143,19 @@ pd.DataFrame({
 # - an *atom* split holds out an atom entirely, or shows it only in isolation: it tests whether a
 #   new primitive is used like the old ones (SCAN's `addprim_jump` split).
 #
-# `toy.split_summary` counts, for a split, how many test atoms and test compounds the training
+# `compositionality.split_summary` counts, for a split, how many test atoms and test compounds the training
 # set never showed:
 
 # %%
 splits = {
-    "compound split (25% held out)": toy.compound_split(world, 0.25, seed=0),
-    f"atom split (every '{world.colours[0]}' object)": toy.atom_split(world, world.colours[0]),
+    "compound split (25% held out)": compositionality.compound_split(world, 0.25, seed=0),
+    f"atom split (every '{world.colours[0]}' object)": compositionality.atom_split(world, world.colours[0]),
 }
 rows = []
 for name, (train, test) in splits.items():
-    rows.append({"split": name, **toy.split_summary(train, test),
-                 "accuracy, compositional": toy.heldout_accuracy(compositional, train, test),
-                 "accuracy, holistic": toy.heldout_accuracy(holistic, train, test)})
+    rows.append({"split": name, **compositionality.split_summary(train, test),
+                 "accuracy, compositional": compositionality.heldout_accuracy(compositional, train, test),
+                 "accuracy, holistic": compositionality.heldout_accuracy(holistic, train, test)})
 pd.DataFrame(rows).set_index("split").round(3)
 
 # %% [markdown]
@@ -175,7 +175,7 @@ pd.DataFrame(rows).set_index("split").round(3)
 # outvote the regular names of an atom in training.
 
 # %% tags=["remove-stderr"]
-curve = pd.DataFrame(toy.irregularity_curve(world, settings["irregular_fractions"],
+curve = pd.DataFrame(compositionality.irregularity_curve(world, settings["irregular_fractions"],
                                             settings["num_splits"]))
 summary = (curve.groupby("irregular fraction")["accuracy"].agg(["mean", "std", "count"])
            .reset_index())
@@ -236,13 +236,13 @@ plt.show()
 
 # %% tags=["hide-cell"]
 # Solution: no. Every atom is still seen in training, so the learner still reads off every word.
-big = toy.make_world(settings["num_colours"], min(12, 2 * settings["num_shapes"]))
-big_train, big_test = toy.compound_split(big, 0.25, seed=1)
-toy.heldout_accuracy(toy.compositional_language(big, seed=1), big_train, big_test)
+big = compositionality.make_world(settings["num_colours"], min(12, 2 * settings["num_shapes"]))
+big_train, big_test = compositionality.compound_split(big, 0.25, seed=1)
+compositionality.heldout_accuracy(compositionality.compositional_language(big, seed=1), big_train, big_test)
 
 # %% [markdown]
 # **2. Hold out more.** Compound splits need every atom in training. What is the largest test
-# fraction for which `toy.compound_split` still finds such a split in this world, and what
+# fraction for which `compositionality.compound_split` still finds such a split in this world, and what
 # happens to the learner's accuracy on the compositional language as you approach it?
 
 # %% tags=["hide-cell"]
@@ -251,9 +251,9 @@ toy.heldout_accuracy(toy.compositional_language(big, seed=1), big_train, big_tes
 fraction_rows = []
 for fraction in [0.25, 0.5, 0.75, 0.8, 0.9]:
     try:
-        tr, te = toy.compound_split(world, fraction, seed=0)
+        tr, te = compositionality.compound_split(world, fraction, seed=0)
         fraction_rows.append({"test fraction": fraction,
-                              "accuracy": toy.heldout_accuracy(compositional, tr, te), "note": ""})
+                              "accuracy": compositionality.heldout_accuracy(compositional, tr, te), "note": ""})
     except ValueError as error:
         fraction_rows.append({"test fraction": fraction, "accuracy": None, "note": str(error)})
 pd.DataFrame(fraction_rows)
@@ -270,7 +270,7 @@ import random
 
 
 def shape_irregular_language(world, fraction, seed):
-    language = toy.compositional_language(world, seed)
+    language = compositionality.compositional_language(world, seed)
     rng = random.Random(seed + 1)
     for obj in rng.sample(world.objects(), round(fraction * len(world.objects()))):
         colour_word, _ = language[obj].split()
@@ -279,16 +279,16 @@ def shape_irregular_language(world, fraction, seed):
 
 
 def first_word_accuracy(language, train, test):
-    lexicon = toy.learn_lexicon({obj: language[obj] for obj in train})
-    return sum(toy.predict(lexicon, obj).split()[0] == language[obj].split()[0]
+    lexicon = compositionality.learn_lexicon({obj: language[obj] for obj in train})
+    return sum(compositionality.predict(lexicon, obj).split()[0] == language[obj].split()[0]
                for obj in test) / len(test)
 
 
-ex3_train, ex3_test = toy.compound_split(world, 0.25, seed=0)
+ex3_train, ex3_test = compositionality.compound_split(world, 0.25, seed=0)
 ex3_rows = []
 for fraction in [0.0, 0.25, 0.5]:
     language = shape_irregular_language(world, fraction, seed=0)
     ex3_rows.append({"fraction": fraction,
-                     "whole-name accuracy": toy.heldout_accuracy(language, ex3_train, ex3_test),
+                     "whole-name accuracy": compositionality.heldout_accuracy(language, ex3_train, ex3_test),
                      "colour-word accuracy": first_word_accuracy(language, ex3_train, ex3_test)})
 pd.DataFrame(ex3_rows).round(3)

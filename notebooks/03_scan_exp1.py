@@ -25,8 +25,10 @@ PROFILE = "tutorial"
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from IPython.display import display
+
 from tutorlib import profiles
-from tutorlib import scan_experiments as exps
+from tutorlib.scan import experiments as exps
 from tutorlib.plotting import use_book_style
 
 use_book_style()

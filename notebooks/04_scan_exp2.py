@@ -27,7 +27,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from tutorlib import profiles
-from tutorlib import scan_experiments as exps
+from tutorlib.scan import experiments as exps
 from tutorlib.plotting import use_book_style
 
 use_book_style()

@@ -31,7 +31,8 @@ import numpy as np
 import pandas as pd
 import torch
 
-from tutorlib import languages, profiles, tre
+from tutorlib import profiles, tre
+from tutorlib.tre import languages
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -64,7 +65,7 @@ pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
 # ## Four languages for the same objects
 #
 # Take the objects of the paper's Figure 1: coloured shapes, here 5 colours × 5 shapes. A
-# *language* names each object with a message of four symbols. `tutorlib.languages` builds
+# *language* names each object with a message of four symbols. `tutorlib.tre.languages` builds
 # languages whose structure we know:
 #
 # - **compositional**: two symbols for the colour, then two for the shape;

@@ -12,7 +12,7 @@
 # **What you will learn**
 #
 # - the few-shot concept-learning task of {cite:t}`andreas2019measuring` (Sec. 4), on coloured
-#   digits that `tutorlib.concepts` draws itself, and the model that turns two examples into a
+#   digits that `tutorlib.tre.digits` draws itself, and the model that turns two examples into a
 #   concept representation $\theta$;
 # - how to follow the compositionality of $\theta$ (TRE) snapshot by snapshot over training;
 # - how the binning estimate of the information $I(\theta; X)$ of {cite:t}`shwartzziv2017opening`
@@ -33,7 +33,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from tutorlib import concepts, profiles, tre, trees
+from IPython.display import display
+
+from tutorlib import profiles, stats, tre, trees
+from tutorlib.tre import concepts, dynamics, learner
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -49,7 +52,7 @@ pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
 # background*, and a third image, the query, and says whether the query belongs to the concept.
 #
 # The paper's images come from Colour MNIST. We cannot download MNIST here, so
-# `tutorlib.concepts` draws its own digits: a digit 0–9 in one of two stroke weights, in one of
+# `tutorlib.tre.digits` draws its own digits: a digit 0–9 in one of two stroke weights, in one of
 # six colours on a background of another, each image slightly rotated, scaled and shifted.
 # A concept is one attribute value (24 of them) or a conjunction of two values of different
 # attributes (194), and its **derivation** is a primitive or a pair of primitives: exactly the
@@ -106,7 +109,7 @@ pd.Series({"triplets": len(fresh), "ideal observer accuracy": round(ideal, 3)}).
 #
 # ## Training, with snapshots
 #
-# `concepts.train_concepts` trains the model and keeps, at every snapshot, the validation
+# `learner.train_concepts` trains the model and keeps, at every snapshot, the validation
 # accuracy and $\theta$ of the probe and validation pairs (a snapshot before the first step, the
 # others evenly spaced, as many per epoch as the settings say). Runs are cached on disk, so
 # executing this page again is fast.
@@ -114,25 +117,25 @@ pd.Series({"triplets": len(fresh), "ideal observer accuracy": round(ideal, 3)}).
 # %% tags=["remove-stderr"]
 runs = {}
 for seed in settings["seeds"]:
-    config, every = concepts.dynamics_config(settings, seed)
-    runs[seed] = concepts.train_concepts(config, progress=True, snapshot_every=every)
+    config, every = dynamics.dynamics_config(settings, seed)
+    runs[seed] = learner.train_concepts(config, progress=True, snapshot_every=every)
 pd.DataFrame([{"seed": seed, "optimiser steps": int(run.steps[-1]), "snapshots": len(run.steps),
                "best validation accuracy": run.val_accuracy.max(),
                "at epoch": run.epochs[run.val_accuracy.argmax()],
                "final validation accuracy": run.val_accuracy[-1],
-               "paper (validation accuracy)": concepts.PAPER["validation accuracy"],
+               "paper (validation accuracy)": dynamics.PAPER["validation accuracy"],
                "ideal observer": ideal}
               for seed, run in runs.items()]).set_index("seed").round(3)
 
 # %% [markdown]
 # ## TRE over training
 #
-# At every snapshot we fit TRE afresh on the probe concepts (`concepts.measure_dynamics`, which
+# At every snapshot we fit TRE afresh on the probe concepts (`dynamics.measure_dynamics`, which
 # calls `tre.tre(theta, derivations, "additive", "cosine")` and caches the results), and keep
 # the mean over all concepts, over the single-value concepts and over the conjunctions:
 
 # %%
-tables = {seed: concepts.measure_dynamics(run, settings["tre_steps"], settings["bins"],
+tables = {seed: dynamics.measure_dynamics(run, settings["tre_steps"], settings["bins"],
                                           settings["coarse_bins"])
           for seed, run in runs.items()}
 frames = {seed: pd.DataFrame(table) for seed, table in tables.items()}
@@ -142,7 +145,7 @@ fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), layout="constrained")
 for seed, frame in frames.items():
     axes[0].plot(frame["epoch"], 100 * frame["val_accuracy"], label=f"seed {seed}")
 axes[0].axhline(100 * ideal, color="grey", linestyle=":", label="ideal observer")
-axes[0].axhline(100 * concepts.PAPER["validation accuracy"], color="#D55E00", linestyle="--",
+axes[0].axhline(100 * dynamics.PAPER["validation accuracy"], color="#D55E00", linestyle="--",
                 label="paper, end of training")
 axes[0].set(xlabel="epoch", ylabel="validation accuracy (%)",
             title="Figure 2a. Validation accuracy")
@@ -194,7 +197,7 @@ pd.DataFrame([{"snapshot": name, "epoch": run.epochs[i],
 # that entropy is infinite; {cite:t}`shwartzziv2017opening` make it finite by *binning*: split
 # $[-1, 1]$ (tanh's range) into 30 equal bins, replace each of the 64 units by its bin number,
 # and take the entropy of the resulting 64-number patterns over the inputs, each input counting
-# once. `concepts.binned_mutual_information` does this.
+# once. `stats.binned_mutual_information` does this.
 #
 # With $n$ inputs the entropy of $n$ equally likely patterns is at most $\log n$, reached when
 # every input has a pattern of its own. With 64 units there are $30^{64}$ possible patterns for a
@@ -234,7 +237,7 @@ pd.DataFrame([{
 # - **coarse joint bins**: the same joint estimate with 3 bins per unit (below $-1/3$, between
 #   $-1/3$ and $1/3$, above $1/3$). Patterns are fewer, but with 64 units still plentiful;
 # - **the mean per-unit entropy**: bin each unit on its own (30 bins) and average the 64
-#   entropies (`concepts.mean_unit_entropy`). Each unit's estimate is at most $\log 30$, well
+#   entropies (`dynamics.mean_unit_entropy`). Each unit's estimate is at most $\log 30$, well
 #   estimated from a few hundred inputs. It is the mean of the per-unit informations
 #   $I(\theta_u; X)$, not $I(\theta; X)$: it ignores what the units share.
 #
@@ -303,7 +306,7 @@ plt.show()
 
 # %% [markdown]
 # The paper reports the correlation between TRE and information over all snapshots of all runs,
-# and over the compression phase. `concepts.correlations` computes both for each estimate; the
+# and over the compression phase. `dynamics.correlations` computes both for each estimate; the
 # compression phase is every snapshot from the one where the estimate peaks to the end (an
 # estimate that never moves has no correlation, shown as NaN):
 
@@ -319,12 +322,12 @@ def correlation_table(result):
     rows.append({"information estimate": "(validation accuracy instead)",
                  "r(TRE, information)": result["val_accuracy"]})
     rows.append({"information estimate": "paper (its I(θ; X))",
-                 "r(TRE, information)": concepts.PAPER["r(TRE, I(theta; X)), all runs"],
-                 "r, compression phase": concepts.PAPER["r(TRE, I(theta; X)), compression phase"]})
+                 "r(TRE, information)": dynamics.PAPER["r(TRE, I(theta; X)), all runs"],
+                 "r, compression phase": dynamics.PAPER["r(TRE, I(theta; X)), compression phase"]})
     return pd.DataFrame(rows).set_index("information estimate").astype(float).round(2)
 
 
-correlation_table(concepts.correlations(list(tables.values())))
+correlation_table(dynamics.correlations(list(tables.values())))
 
 # %% [markdown]
 # Reading the figure and the table together:
@@ -357,8 +360,8 @@ correlation_table(concepts.correlations(list(tables.values())))
 # This writes `results/tre_dynamics/paper.json`, which the rest of this section reads:
 
 # %%
-committed = concepts.committed_results("paper")
-committed_runs = concepts.committed_runs("paper")
+committed = dynamics.committed_results("paper")
+committed_runs = dynamics.committed_runs("paper")
 if committed is None:
     provenance_table = pd.DataFrame([{"paper-profile results": "not yet committed: run "
                                       "python -m tutorlib run tre_dynamics --profile paper"}])
@@ -390,7 +393,7 @@ else:
         ax.fill_between(mean.index, scale * (mean[column] - spread[column]),
                         scale * (mean[column] + spread[column]), color="#0072B2", alpha=0.25)
         ax.set(xlabel="epoch", ylabel=label)
-    axes[0].axhline(100 * concepts.PAPER["validation accuracy"], color="#D55E00", linestyle="--",
+    axes[0].axhline(100 * dynamics.PAPER["validation accuracy"], color="#D55E00", linestyle="--",
                     label="paper, end of training")
     axes[0].legend(fontsize=8)
     axes[0].set_title("Figure 5a. Accuracy")
@@ -407,7 +410,7 @@ if committed is not None and not committed_runs.empty:
         "seeds": len(data["runs"]),
         "final validation accuracy (mean)": data["mean final val_accuracy"],
         "best validation accuracy (mean)": np.mean([r["best val_accuracy"] for r in data["runs"]]),
-        "paper": concepts.PAPER["validation accuracy"]}]).round(3)
+        "paper": dynamics.PAPER["validation accuracy"]}]).round(3)
     display(accuracy)
     display(correlation_table(data["pooled correlations"]))
     per_seed = pd.DataFrame([{"seed": r["seed"],
@@ -489,9 +492,9 @@ if committed is not None and not committed_runs.empty:
 # it stays far from 0.
 theta_start = runs[first_seed].val_theta[0]
 pd.Series({
-    "first 50 inputs, 30 bins": concepts.binned_mutual_information(theta_start[:50], bins=30),
+    "first 50 inputs, 30 bins": stats.binned_mutual_information(theta_start[:50], bins=30),
     "log 50": np.log(50),
-    "all inputs, 2 bins": concepts.binned_mutual_information(theta_start, bins=2),
+    "all inputs, 2 bins": stats.binned_mutual_information(theta_start, bins=2),
     "log n": np.log(len(theta_start)),
 }).round(3).to_frame("nats")
 
@@ -529,7 +532,7 @@ pd.Series({
 # enough to have a fall), with its peak at about the same epoch. Saturation drives the fall
 # whatever the bin width, because saturated values crowd into the end bins.
 run = runs[first_seed]
-by_bins = pd.DataFrame({f"{bins} bins": [concepts.mean_unit_entropy(theta, bins=bins)
+by_bins = pd.DataFrame({f"{bins} bins": [dynamics.mean_unit_entropy(theta, bins=bins)
                                          for theta in run.val_theta] for bins in (10, 30, 100)},
                        index=pd.Index(run.epochs, name="epoch"))
 pd.DataFrame({"peak at epoch": by_bins.idxmax(), "peak (nats)": by_bins.max(),

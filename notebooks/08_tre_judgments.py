@@ -31,7 +31,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from tutorlib import profiles, similarity, tre_experiments, wordvec
+from tutorlib import profiles, stats
+from tutorlib.tre import corpora, judgments, wordvec
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -56,7 +57,7 @@ pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
 #
 # ## A corpus with planted compositionality
 #
-# `wordvec.make_corpus` writes sentences about *topics*. Every content word belongs to a topic
+# `corpora.make_corpus` writes sentences about *topics*. Every content word belongs to a topic
 # and is surrounded by that topic's context words. A compound of two words has a planted
 # compositionality $c$ between 0 and 1: a fraction $c$ of its neighbours come from its two words'
 # contexts, the rest from an unrelated *idiomatic* topic. At $c = 1$ the compound is used like
@@ -64,7 +65,7 @@ pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
 
 # %% tags=["remove-stderr"]
 def corpus_for(seed):
-    return wordvec.make_corpus(wordvec.CorpusConfig(
+    return corpora.make_corpus(corpora.CorpusConfig(
         num_topics=settings["num_topics"], num_bigrams=settings["num_bigrams"],
         sentences_per_word=settings["sentences_per_word"],
         sentences_per_bigram=settings["sentences_per_bigram"], seed=seed))
@@ -107,16 +108,16 @@ pd.DataFrame({"epoch": np.arange(1, len(vectors.losses) + 1), "training loss": v
 # with derivation `(word1, word2)` and the vector of their token. TRE (additive, cosine) learns
 # one vector per word that has to serve both as the word and as a part of its compounds, so a
 # compound whose contexts are unrelated to its words' cannot be rebuilt:
-# `tre_experiments.compound_tre` returns TRE(x) for every compound.
+# `judgments.compound_tre` returns TRE(x) for every compound.
 
 # %%
-data = wordvec.compound_vectors(vectors, corpus.bigrams)
+data = judgments.compound_vectors(vectors, corpus.bigrams)
 compound_scores = pd.DataFrame({
     "compound": ["_".join(c) for c in data.compounds],
     "planted c": data.compositionality,
-    "TRE": tre_experiments.compound_tre(data, steps=settings["steps"]),
+    "TRE": judgments.compound_tre(data, steps=settings["steps"]),
 })
-rho = similarity.spearman(compound_scores["TRE"], compound_scores["planted c"])
+rho = stats.spearman(compound_scores["TRE"], compound_scores["planted c"])
 compound_scores.sort_values("TRE").round(3).head(8)
 
 # %%
@@ -137,13 +138,13 @@ plt.show()
 rows = []
 for seed in settings["corpus_seeds"]:
     seed_corpus = corpus_for(seed)
-    seed_data = wordvec.compound_vectors(vectors_for(seed_corpus), seed_corpus.bigrams)
-    per_compound = tre_experiments.compound_tre(seed_data, steps=settings["steps"])
+    seed_data = judgments.compound_vectors(vectors_for(seed_corpus), seed_corpus.bigrams)
+    per_compound = judgments.compound_tre(seed_data, steps=settings["steps"])
     rows.append({"corpus seed": seed, "compounds": len(seed_data),
-                 "Spearman ρ(TRE, c)": similarity.spearman(per_compound,
+                 "Spearman ρ(TRE, c)": stats.spearman(per_compound,
                                                            seed_data.compositionality),
-                 "ρ(cos(word1 + word2, compound), c)": similarity.spearman(
-                     wordvec.cosine_to_sum(seed_data), seed_data.compositionality)})
+                 "ρ(cos(word1 + word2, compound), c)": stats.spearman(
+                     judgments.cosine_to_sum(seed_data), seed_data.compositionality)})
 rows.append({"corpus seed": "paper (Gigaword, human ratings)", "compounds": 90,
              "Spearman ρ(TRE, c)": -0.34, "ρ(cos(word1 + word2, compound), c)": None})
 pd.DataFrame(rows).round(3)
@@ -158,8 +159,8 @@ pd.DataFrame(rows).round(3)
 #
 # If you have word vectors in the word2vec text format (with compounds joined by `_`) and the
 # ratings of {cite:t}`reddy2011empirical` (`MeanAndDeviations.clean.txt`), the same three steps
-# run on them: `wordvec.read_vec`, `wordvec.read_compound_ratings`, `wordvec.compound_vectors`,
-# then `tre_experiments.compound_tre`. Here we write our own vectors and planted values in those
+# run on them: `wordvec.read_vec`, `judgments.read_compound_ratings`, `judgments.compound_vectors`,
+# then `judgments.compound_tre`. Here we write our own vectors and planted values in those
 # two formats and read them back, to show the calls:
 
 # %%
@@ -175,11 +176,11 @@ with tempfile.TemporaryDirectory() as folder:
         lines.append(f"{bigram.word1}-n {bigram.word2}-n\t{score:.2f} 0.0 {score:.2f} 0.0 "
                      f"{score:.2f} 0.0 {score * score:.2f}")
     ratings_path.write_text("\n".join(lines) + "\n")
-    ratings = wordvec.read_compound_ratings(ratings_path)
-    real = wordvec.compound_vectors(wordvec.read_vec(vec_path), ratings)
-per_compound = tre_experiments.compound_tre(real, steps=settings["steps"])
+    ratings = judgments.read_compound_ratings(ratings_path)
+    real = judgments.compound_vectors(wordvec.read_vec(vec_path), ratings)
+per_compound = judgments.compound_tre(real, steps=settings["steps"])
 print(f"{len(real)} compounds read back; Spearman ρ(TRE, rating) = "
-      f"{similarity.spearman(per_compound, real.compositionality):.3f}")
+      f"{stats.spearman(per_compound, real.compositionality):.3f}")
 
 # %% [markdown]
 # ## How this relates to the paper
@@ -208,12 +209,12 @@ print(f"{len(real)} compounds read back; Spearman ρ(TRE, rating) = "
 # Solution: it weakens. With no shared contexts, word2vec cannot place a compound "partly" near
 # its words: any idiomatic share already moves it far away (the module's docstring measured
 # Spearman 0.1-0.2 for the cosine score at the default sizes).
-separate = wordvec.make_corpus(wordvec.CorpusConfig(
+separate = corpora.make_corpus(corpora.CorpusConfig(
     num_topics=settings["num_topics"], num_bigrams=settings["num_bigrams"],
     sentences_per_word=settings["sentences_per_word"],
     sentences_per_bigram=settings["sentences_per_bigram"], topic_spread=0.0))
-separate_data = wordvec.compound_vectors(vectors_for(separate), separate.bigrams)
-similarity.spearman(tre_experiments.compound_tre(separate_data, steps=settings["steps"]),
+separate_data = judgments.compound_vectors(vectors_for(separate), separate.bigrams)
+stats.spearman(judgments.compound_tre(separate_data, steps=settings["steps"]),
                     separate_data.compositionality)
 
 # %% [markdown]
@@ -223,5 +224,5 @@ similarity.spearman(tre_experiments.compound_tre(separate_data, steps=settings["
 # %% tags=["hide-cell"]
 # Solution: the correlation weakens. word2vec vectors differ in length with word frequency, and
 # compounds are rarer than their words; the cosine ignores length, L2 does not.
-similarity.spearman(tre_experiments.compound_tre(data, steps=settings["steps"], distance="l2"),
+stats.spearman(judgments.compound_tre(data, steps=settings["steps"], distance="l2"),
                     data.compositionality)

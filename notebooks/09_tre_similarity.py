@@ -33,7 +33,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from tutorlib import languages, profiles, similarity, tre, trees
+from tutorlib import profiles, tre, trees
+from tutorlib.tre import languages
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -66,7 +67,7 @@ pd.DataFrame([{"d": trees.format_tree(a), "d′": trees.format_tree(b),
 #
 # {cite:t}`brighton2006understanding` measure compositionality as the correlation, over all
 # pairs of inputs, between the distance of their meanings and the distance of their messages
-# (Spearman's $\rho$): *topographic similarity*. With `similarity.topographic_similarity`, and
+# (Spearman's $\rho$): *topographic similarity*. With `tre.topographic_similarity`, and
 # the meaning distance taken to be Δ between derivations:
 
 # %%
@@ -78,7 +79,7 @@ def tree_distance(a, b):
 
 
 pd.Series({
-    label: similarity.topographic_similarity(language.derivations, language.messages,
+    label: tre.topographic_similarity(language.derivations, language.messages,
                                              meaning_distance=tree_distance,
                                              message_distance="hamming")
     for label, language in [("compositional", base), ("holistic", languages.holistic(base)),
@@ -168,7 +169,7 @@ digits = [f"n{i}" for i in range(10)]
 sums = list(itertools.product(digits, digits))
 values = np.array([[(int(a[1:]) + int(b[1:])) / 10] for a, b in sums])
 sum_tre = tre.tre(values, sums, "additive", "l2", steps=settings["steps"]).value
-sum_topsim = similarity.topographic_similarity(sums, values, meaning_distance=tree_distance,
+sum_topsim = tre.topographic_similarity(sums, values, meaning_distance=tree_distance,
                                                message_distance="euclidean")
 pd.Series({"TRE (additive, L2)": sum_tre, "topographic similarity (Δ vs |value difference|)":
            sum_topsim}).round(4).to_frame("sums of two digits")
@@ -180,7 +181,7 @@ pd.Series({"TRE (additive, L2)": sum_tre, "topographic similarity (Δ vs |value 
 #
 # ## A zoo of languages
 #
-# Now six languages over the same 25 objects, built by `tutorlib.languages` (each a variation
+# Now six languages over the same 25 objects, built by `tutorlib.tre.languages` (each a variation
 # on the compositional one of {doc}`06_tre_intro`):
 #
 # | language | messages |
@@ -216,11 +217,11 @@ for seed in settings["seeds"]:
                                       steps=settings["steps"]).value,
             "TRE linear ↓": tre.tre(one_hot, language.derivations, "linear", "l1",
                                     steps=settings["steps"]).value,
-            "topsim ↑": similarity.topographic_similarity(language.attributes, language.messages,
+            "topsim ↑": tre.topographic_similarity(language.attributes, language.messages,
                                                           "hamming", "hamming"),
-            "posdis ↑": similarity.posdis(language.attributes, language.messages),
-            "bosdis ↑": similarity.bosdis(language.attributes, language.messages),
-            "context independence ↑": similarity.context_independence(language.attributes,
+            "posdis ↑": tre.posdis(language.attributes, language.messages),
+            "bosdis ↑": tre.bosdis(language.attributes, language.messages),
+            "context independence ↑": tre.context_independence(language.attributes,
                                                                       language.messages),
         })
 scores = pd.DataFrame(zoo_rows).drop(columns="seed").groupby("language", sort=False).mean()
@@ -315,7 +316,7 @@ print(f"ε = {epsilon:.4f}; pairs breaking the bound: {int((delta > tree + 2 * e
 # shrinks the distances between unrelated messages, so the correlation barely moves. Swapping
 # whole codes is not the kind of difference an edit distance of single symbols is built for.
 order = languages.order_sensitive(base)
-pd.Series({distance: similarity.topographic_similarity(order.attributes, order.messages,
+pd.Series({distance: tre.topographic_similarity(order.attributes, order.messages,
                                                        "hamming", distance)
            for distance in ["hamming", "edit"]}).round(3)
 
@@ -328,4 +329,4 @@ pd.Series({distance: similarity.topographic_similarity(order.attributes, order.m
 # red's symbol co-occurs five times with "red" and once with each of the five shapes, so
 # p(c|v) = 5/10 = 1/2.
 single = languages.compositional(5, 5, code_length=1, seed=0)
-similarity.context_independence(single.attributes, single.messages)
+tre.context_independence(single.attributes, single.messages)

@@ -30,7 +30,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from tutorlib import profiles, refgame, tre_experiments
+from IPython.display import display
+
+from tutorlib import profiles
+from tutorlib.tre import generalisation, refgame
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -50,7 +53,7 @@ pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
 # ordinary cross-entropy. One third of the referents are held out of training.
 
 # %%
-config = tre_experiments.game_config(settings, seed=0)
+config = generalisation.game_config(settings, seed=0)
 train_index, test_index = refgame.split_referents(config)
 pd.DataFrame({"referents": [config.num_referents], "training": [len(train_index)],
               "held out": [len(test_index)], "message length": [config.message_length],
@@ -82,7 +85,7 @@ pd.DataFrame({"training reward": [game.train_reward], "held-out reward": [game.t
 # always in the same place? Is `circle` always the same symbol?
 
 # %%
-letters = tre_experiments.LETTERS
+letters = generalisation.LETTERS
 sample = [i for i, (first, second) in enumerate(game.derivations)
           if first[0] == "red" and second[1] == "star"][:8]
 pd.DataFrame({"referent": [f"{a[0]} {a[1]} + {b[0]} {b[1]}" for a, b in
@@ -91,13 +94,13 @@ pd.DataFrame({"referent": [f"{a[0]} {a[1]} + {b[0]} {b[1]}" for a, b in
               "held out": game.heldout[sample]})
 
 # %% [markdown]
-# `tre_experiments.measure_language` scores the language: TRE with the linear composition
+# `generalisation.measure_language` scores the language: TRE with the linear composition
 # $A\theta + B\theta'$ and the L1 distance on one-hot messages, as in the paper (the linear
 # composition can learn that the second object's symbols go to later positions; its parameters
 # start afresh for every language), and the other measures of {doc}`09_tre_similarity`.
 
 # %%
-pd.Series(tre_experiments.measure_language(game, settings["tre_steps"])).round(3).to_frame(
+pd.Series(generalisation.measure_language(game, settings["tre_steps"])).round(3).to_frame(
     "this language")
 
 # %% [markdown]
@@ -107,7 +110,7 @@ pd.Series(tre_experiments.measure_language(game, settings["tre_steps"])).round(3
 # committed `paper` results below have 100) each record the rewards, the gap and the measures:
 
 # %% tags=["remove-stderr"]
-live = pd.DataFrame([tre_experiments.generalisation_run(settings, seed)
+live = pd.DataFrame([generalisation.generalisation_run(settings, seed)
                      for seed in range(settings["runs"])]).drop(columns="messages")
 live["held-out error"] = 1 - live["test reward"]
 live[["seed", "train reward", "test reward", "gap", "TRE", "topsim", "posdis", "bosdis"]].round(3)
@@ -136,8 +139,8 @@ correlation_table(live).round(2)
 #
 # ## The paper profile: 100 languages
 #
-# `python -m tutorlib run tre --profile paper` trains the profile's runs, saving each as it
-# finishes, and commits them to `results/tre/`. The paper reports, over its 100 runs, Pearson
+# `python -m tutorlib run tre_generalisation --profile paper` trains the profile's runs, saving each as it
+# finishes, and commits them to `results/tre_generalisation/`. The paper reports, over its 100 runs, Pearson
 # $r = 0.50$ between TRE and the generalisation gap and $r = 0.57$ between TRE and absolute
 # performance on held-out referents, and concludes that more compositional languages (lower TRE)
 # generalise better, though the relation is far from deterministic. We report TRE against the
@@ -145,14 +148,14 @@ correlation_table(live).round(2)
 # more compositional languages generalise better.
 
 # %%
-committed = tre_experiments.committed_runs("paper")
+committed = generalisation.committed_runs("paper")
 if len(committed):
     committed["held-out error"] = 1 - committed["test reward"]
     planned = profiles.settings("tre_generalisation", "paper")["runs"]
     print(f"{len(committed)} of the paper profile's {planned} runs are committed in "
-          "results/tre/paper.json")
+          "results/tre_generalisation/paper.json")
 else:
-    print("No committed paper-profile runs yet: run `python -m tutorlib run tre --profile paper`.")
+    print("No committed paper-profile runs yet: run `python -m tutorlib run tre_generalisation --profile paper`.")
 
 # %%
 if len(committed):
@@ -217,7 +220,7 @@ else:
 #   running-average baseline, Adam at 0.001, batches of 256, 500 steps, sampled messages in
 #   training and greedy decoding in evaluation, partial credit, a third of the referents held out,
 #   TRE with the linear composition and L1. Where we could not check the paper's choices, we chose
-#   (documented in `tutorlib.refgame`): 5 colours × 5 shapes (625 referents), reward = fraction of
+#   (documented in `tutorlib.tre.refgame`): 5 colours × 5 shapes (625 referents), reward = fraction of
 #   the four attributes right, a listener trained by cross-entropy, an entropy bonus of 0.01 on
 #   the speaker (without it the speaker often stopped exploring early), and one held-out split
 #   shared by all runs so that their gaps compare.
@@ -263,4 +266,4 @@ small = refgame.train_game(refgame.GameConfig(vocab_size=5, hidden=settings["hid
                                               steps=settings["game_steps"], seed=0,
                                               split_seed=settings["split_seed"]))
 pd.Series({"training reward": small.train_reward, "held-out reward": small.test_reward,
-           **tre_experiments.measure_language(small, settings["tre_steps"])}).round(3)
+           **generalisation.measure_language(small, settings["tre_steps"])}).round(3)

@@ -95,3 +95,55 @@ def test_clear_removes_entries(tmp_path):
     assert cache.clear(tmp_path) == 4  # two values and their configurations
     with pytest.raises(KeyError):
         cache.load("a", {"x": 1}, tmp_path)
+
+
+def test_a_new_format_number_is_a_miss(tmp_path):
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return len(calls)
+
+    assert cache.cached("model", {"a": 1}, compute, tmp_path) == 1
+    assert cache.cached("model", {"a": 1}, compute, tmp_path) == 1  # a hit
+    assert cache.cached("model", {"a": 1}, compute, tmp_path, format=2) == 2  # the code changed
+    assert cache.cached("model", {"a": 1}, compute, tmp_path, format=2) == 2
+    with pytest.raises(ValueError, match="format must be a positive integer"):
+        cache.cached("model", {"a": 1}, compute, tmp_path, format=0)
+
+
+def test_an_unreadable_entry_is_a_miss_not_a_crash(tmp_path, monkeypatch):
+    # an entry pickled from a class that has since moved (here: a module that no longer exists)
+    module = tmp_path / "vanishing_module.py"
+    module.write_text("class Thing:\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import vanishing_module
+
+    cache.store("thing", {"k": 1}, vanishing_module.Thing(), tmp_path / "c")
+    module.unlink()
+    monkeypatch.delitem(__import__("sys").modules, "vanishing_module")
+    assert cache.cached("thing", {"k": 1}, lambda: "recomputed", tmp_path / "c") == "recomputed"
+    assert cache.load("thing", {"k": 1}, tmp_path / "c") == "recomputed"
+    # a truncated entry too
+    path = cache.path_for("thing", {"k": 2}, tmp_path / "c")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x80\x05\x95")
+    assert cache.cached("thing", {"k": 2}, lambda: "again", tmp_path / "c") == "again"
+
+
+def test_every_module_that_caches_passes_its_format_number():
+    """Every cached thing carries a format number next to the code that produces it."""
+    import re
+
+    from conftest import ROOT
+
+    for path in sorted((ROOT / "tutorlib").rglob("*.py")):
+        text = path.read_text()
+        calls = re.findall(r"\bcached\((?:[^()]|\([^()]*\))*\)", text)
+        calls = [c for c in calls if not c.startswith("cached(name")]
+        if path.name == "cache.py":
+            continue
+        for call in calls:
+            assert "format=CACHE_FORMAT" in call, f"{path.name}: {call[:60]}..."
+        if calls:
+            assert re.search(r"^CACHE_FORMAT = \d+", text, re.M), path.name

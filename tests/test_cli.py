@@ -1,8 +1,9 @@
 import subprocess
 import sys
 
-from tutorlib import cli, results
 from conftest import ROOT
+
+from tutorlib import cli, results
 
 
 def run(*args, **kwargs):

@@ -4,7 +4,6 @@ import subprocess
 import sys
 
 import nbformat
-
 from conftest import ROOT
 
 TOC = """format: jb-book

@@ -3,11 +3,33 @@ import pytest
 from tutorlib import profiles
 
 
-def test_every_experiment_defines_every_profile_with_the_same_keys():
-    for name, by_profile in profiles.SETTINGS.items():
-        assert set(by_profile) == set(profiles.PROFILES), name
-        keys = [set(settings) for settings in by_profile.values()]
-        assert all(k == keys[0] for k in keys), name
+def test_every_experiment_defines_every_profile_as_one_frozen_dataclass():
+    import dataclasses
+
+    for name in profiles.experiments():
+        by_profile = [profiles.settings(name, p) for p in profiles.PROFILES]
+        assert len({type(s) for s in by_profile}) == 1, name
+        assert all(dataclasses.is_dataclass(s) and isinstance(s, profiles.Settings)
+                   for s in by_profile), name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            by_profile[0].seeds = []  # noqa: B010 - frozen: settings change only in the source
+        assert set(by_profile[0]) == set(by_profile[0].to_dict()), name
+
+
+def test_settings_read_like_a_mapping_and_say_what_is_missing():
+    scan = profiles.settings("scan", "paper")
+    assert scan["presentations"] == scan.presentations == 256_000
+    assert "seeds" in scan and scan.get("nope", 3) == 3
+    with pytest.raises(KeyError, match="no setting 'nope'.*presentations"):
+        scan["nope"]
+
+
+def test_every_runnable_experiment_has_an_experiment_definition():
+    from tutorlib import cli, results
+
+    assert sorted(cli.EXPERIMENTS) == sorted(profiles.RUNNABLE)
+    for name in profiles.RUNNABLE:
+        assert results.experiment(name).name == name
 
 
 def test_ci_is_smallest_and_paper_largest():

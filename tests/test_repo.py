@@ -3,13 +3,14 @@
 import json
 import re
 import tomllib
+from pathlib import Path
 
 import jupytext
 import yaml
-
-import tutorlib
 from conftest import ROOT
 from execute import chapters
+
+import tutorlib
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.py"))
 
@@ -65,3 +66,22 @@ def test_torch_is_pinned_to_the_cpu_wheel():
     constraints = (ROOT / "constraints.txt").read_text().splitlines()
     assert "torch==2.13.0" in constraints
     assert "jupyter-book==1.0.4.post1" in constraints
+
+
+def test_browser_check_skips_without_chromium_and_exits_0(tmp_path):
+    """On a machine without Chromium, `make test`'s last step skips with a message; before, pytest
+    exited 5 (no tests collected) and `make test` failed."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "REQUIRE_BROWSER"}
+    env["PATH"] = str(Path(sys.executable).parent)  # no chromium, no chromedriver on it
+    out = subprocess.run([sys.executable, "-m", "pytest", "-rs", "tests/browser"], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-2000:]
+    assert "headless Chromium is not installed" in out.stdout and "skipped" in out.stdout
+    env["REQUIRE_BROWSER"] = "1"  # CI: the absence fails
+    out = subprocess.run([sys.executable, "-m", "pytest", "tests/browser"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode != 0 and "REQUIRE_BROWSER=1" in out.stdout

@@ -43,26 +43,116 @@ def test_bad_input_is_named(tmp_path):
         results.read_results(tmp_path / "absent.json")
 
 
-def test_resumable_run_keeps_finished_work(tmp_path):
-    store = results.RunStore(tmp_path / "runs")
-    calls = []
+def test_resumable_run_keeps_finished_work(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "sweep_demo.py").write_text(DEMO)
+    import sweep_demo
 
-    def run(config, seed):
-        calls.append((config["size"], seed))
-        if len(calls) == 3:
-            raise KeyboardInterrupt  # the run is stopped during its third job
-        return config["size"] * 10 + seed
-
-    configs = [{"size": 1}, {"size": 2}]
+    sweep_demo.CALLS.clear()
+    sweep_demo.STOP_AT = 3  # the sweep is stopped during its third run
     with pytest.raises(KeyboardInterrupt):
-        results.run_resumable(store, configs, [0, 1], run, progress=False)
+        results.run_experiment("sweep_demo:EXPERIMENT", "ci", tmp_path, progress=False)
+    store = results.RunStore(tmp_path / "demo" / "runs", "demo")
     assert len(store.records()) == 2
-    calls.clear()
-    out, seconds = results.run_resumable(store, configs, [0, 1], run, progress=False)
-    assert out == [10, 11, 20, 21]
-    assert seconds >= 0 and store.record({"size": 1}, 0)["seconds"] >= 0
-    assert calls == [(2, 0), (2, 1)]  # finished jobs were not run again
-    assert store.load({"size": 2}, 1) == 21
+    partial = results.read_results(tmp_path / "demo" / "ci.json")["data"]
+    assert not partial["complete"] and partial["runs"] == [10, 11]
+    sweep_demo.CALLS.clear()
+    sweep_demo.STOP_AT = None
+    path = results.run_experiment("sweep_demo:EXPERIMENT", "ci", tmp_path, progress=False)
+    data = results.read_results(path)["data"]
+    assert data["runs"] == [10, 11, 20, 21] and data["complete"] and data["total"] == 62
+    assert sweep_demo.CALLS == [(2, 0), (2, 1)]  # finished runs were not run again
+    assert store.load({"size": 2}, 1) == 21 and store.record({"size": 1}, 0)["seconds"] >= 0
+    # --only: a part by name; unknown parts are refused with the list of known ones
+    with pytest.raises(ValueError, match="does not run: 7"):
+        results.run_experiment("sweep_demo:EXPERIMENT", "ci", tmp_path, only=["7"])
+
+
+# A tiny experiment for the runner's tests: run (size, seed) returns 10 * size + seed.
+DEMO = """
+import os, time
+from tutorlib.results import Experiment
+
+CALLS = []
+STOP_AT = None
+
+
+def runs(settings):
+    return [({"size": size}, seed) for size in settings["sizes"] for seed in settings["seeds"]]
+
+
+def run(config, seed, device="cpu"):
+    CALLS.append((config["size"], seed))
+    if STOP_AT is not None and len(CALLS) == STOP_AT:
+        raise KeyboardInterrupt
+    if config.get("sleep"):
+        time.sleep(config["sleep"])
+    return {"pid": os.getpid(), "value": 10 * config["size"] + seed} if config.get("pid") else (
+        10 * config["size"] + seed)
+
+
+def summarise(settings, finished):
+    return {"total": sum(r if isinstance(r, int) else r["value"] for r in finished)}
+
+
+EXPERIMENT = Experiment(name="demo", runs=runs, run=run, summarise=summarise,
+                        part=lambda config, seed: str(seed),
+                        settings={"ci": {"sizes": [1, 2], "seeds": [0, 1]},
+                                  "tutorial": {"sizes": [1, 2, 3], "seeds": [0, 1, 2, 3]},
+                                  "paper": {"sizes": [1], "seeds": [0]}})
+"""
+
+
+def test_run_keys_ignore_the_version_and_find_every_committed_run(monkeypatch):
+    """Committed runs are keyed by experiment, run settings and seed: a new release of tutorlib
+    keeps all of them (before, the key held the version, and a bump orphaned every run)."""
+    import tutorlib
+    from tutorlib import profiles
+
+    monkeypatch.setattr(tutorlib, "__version__", "99.0.0")
+    monkeypatch.setattr(results, "__version__", "99.0.0")
+    counts = {}
+    for name in ("scan", "tre_generalisation", "tre_dynamics"):
+        spec = results.experiment(name)
+        store = results.RunStore(results.project_results(name, "runs"), name)
+        pairs = spec.runs(profiles.settings(name, "paper"))
+        missing = [(s, seed) for s, seed in pairs if not store.has(s, seed)]
+        assert not missing, f"{name}: {len(missing)} committed runs not found, e.g. {missing[0]}"
+        counts[name] = len(pairs)
+    assert counts == {"scan": 127, "tre_generalisation": 100, "tre_dynamics": 8}
+
+
+def test_scan_run_keys_hold_every_setting_that_changes_a_result():
+    """A tutorial SCAN run (100,000 presentations) is not a finished paper run (256,000)."""
+    from tutorlib import profiles
+    from tutorlib.scan import experiments as exps
+
+    paper = [s for s, _ in exps.runs(profiles.settings("scan", "paper"))]
+    tutorial = exps.runs(profiles.settings("scan", "tutorial"))
+    store = results.RunStore(results.project_results("scan", "runs"), "scan")
+    simple = [(s, seed) for s, seed in tutorial if s["split"] == "simple"][0]
+    assert simple[0]["presentations"] == 100_000 and not store.has(*simple)
+    assert all(not store.has(s, seed) for s, seed in tutorial)
+    base = next(s for s in paper if s["split"] == "simple")
+    key = results.run_key("scan", base, 0)
+    for field, other in [("presentations", 100_000), ("batch_size", 1), ("learning_rate", 1e-3),
+                         ("final_lr_fraction", 1.0), ("max_test", 150), ("training", "x"),
+                         ("architecture", {**base["architecture"], "hidden_size": 100})]:
+        assert results.run_key("scan", {**base, field: other}, 0) != key, field
+    assert results.run_key("tre_dynamics", base, 0) != key
+
+
+def test_worker_processes_give_the_serial_results(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    (tmp_path / "sweep_demo2.py").write_text(DEMO)
+    serial = results.run_experiment("sweep_demo2:EXPERIMENT", "tutorial", tmp_path / "a",
+                                    progress=False)
+    parallel = results.run_experiment("sweep_demo2:EXPERIMENT", "tutorial", tmp_path / "b",
+                                      jobs=2, progress=False)
+    assert results.read_results(serial)["data"] == results.read_results(parallel)["data"]
+    with pytest.raises(ValueError, match="jobs must be a positive integer"):
+        results.run_experiment("sweep_demo2:EXPERIMENT", "ci", tmp_path, jobs=0)
 
 
 def test_project_results_points_into_the_checkout(monkeypatch, tmp_path):

@@ -61,7 +61,7 @@ def test_the_grammar_generates_20910_distinct_commands():
 
 
 def test_parse_and_derivation_round_trip():
-    for tree, (command, actions) in zip(scan.derivations(), scan.all_pairs()):
+    for tree, (command, _) in zip(scan.derivations(), scan.all_pairs()):
         assert scan.parse(command) == tree
         assert scan.command_of(tree) == command
     tree = scan.parse("walk around left twice after jump")

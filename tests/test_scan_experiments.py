@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from tutorlib import cache, scan
-from tutorlib import scan_experiments as exps
+from tutorlib.scan import experiments as exps
 
 TINY = {"cell": "gru", "hidden_size": 16, "num_layers": 1, "dropout": 0.0, "attention": True}
 

@@ -1,9 +1,12 @@
 """On-disk cache for trained models and expensive intermediate results.
 
-An entry is keyed by a hash of its full configuration together with tutorlib's version, so a
-changed setting or a new release never returns a stale result. Entries are written to a
-temporary file and renamed into place (``os.replace`` is atomic), so a run killed mid-write
-leaves either the old entry or none, never a truncated one.
+An entry is keyed by a hash of its full configuration, tutorlib's version and the *format
+number* of the code that makes it: every module that caches something keeps a ``CACHE_FORMAT``
+next to that code and bumps it when the code changes what it computes, so a changed setting, a
+changed training procedure or a new release never returns a stale result. An entry that can no
+longer be read (truncated, or pickled from a class that has since moved) is a miss: it is
+computed again, never a crash. Entries are written to a temporary file and renamed into place
+(``os.replace`` is atomic), so a run killed mid-write leaves either the old entry or none.
 
 The cache lives in ``$TUTORLIB_CACHE_DIR`` if set (``make`` sets it to ``.cache/`` in the
 project), else in ``~/.cache/tutorlib``.
@@ -23,8 +26,9 @@ import json
 import os
 import pickle
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from tutorlib import __version__
 
@@ -37,7 +41,8 @@ def cache_dir() -> Path:
     return Path(root) if root else Path.home() / ".cache" / "tutorlib"
 
 
-def _canonical(config: Any) -> str:
+def canonical_json(config: Any) -> str:
+    """``config`` as canonical JSON (sorted keys, no spaces): the text that keys hash."""
     try:
         return json.dumps(config, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as error:
@@ -47,18 +52,22 @@ def _canonical(config: Any) -> str:
         ) from None
 
 
-def config_hash(name: str, config: Any) -> str:
-    """Hex digest identifying ``(name, config, tutorlib version)``."""
-    payload = _canonical({"name": name, "config": config, "version": __version__})
+def config_hash(name: str, config: Any, format: int = 1) -> str:
+    """Hex digest identifying ``(name, config, format, tutorlib version)``."""
+    payload = canonical_json({"name": name, "config": config, "version": __version__}
+                             | ({"format": format} if format != 1 else {}))
     return hashlib.sha256(payload.encode()).hexdigest()[:24]
 
 
-def path_for(name: str, config: Any, directory: str | os.PathLike | None = None) -> Path:
-    """Where the entry for ``(name, config)`` is stored."""
+def path_for(name: str, config: Any, directory: str | os.PathLike | None = None,
+             format: int = 1) -> Path:
+    """Where the entry for ``(name, config)`` made by code of format ``format`` is stored."""
     if not name or "/" in name or name.startswith("."):
         raise ValueError(f"cache name must be a non-empty plain name without '/', got {name!r}")
+    if not isinstance(format, int) or isinstance(format, bool) or format < 1:
+        raise ValueError(f"format must be a positive integer, got {format!r}")
     base = Path(directory) if directory is not None else cache_dir()
-    return base / name / f"{config_hash(name, config)}.pkl"
+    return base / name / f"{config_hash(name, config, format)}.pkl"
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
@@ -78,28 +87,38 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         raise
 
 
-def load(name: str, config: Any, directory: str | os.PathLike | None = None) -> Any:
-    """The cached value for ``(name, config)``; ``KeyError`` if there is none."""
-    path = path_for(name, config, directory)
+def load(name: str, config: Any, directory: str | os.PathLike | None = None,
+         format: int = 1) -> Any:
+    """The cached value for ``(name, config)``; ``KeyError`` if there is none or it is unreadable.
+
+    An unreadable entry (truncated, or pickled from a class that has moved or gone) is removed.
+    """
+    path = path_for(name, config, directory, format)
     try:
         with open(path, "rb") as handle:
             return pickle.load(handle)
     except FileNotFoundError:
         raise KeyError(f"no cache entry for {name!r} with this configuration ({path})") from None
+    except Exception as error:  # noqa: BLE001 - any failure to unpickle is a miss
+        path.unlink(missing_ok=True)
+        raise KeyError(f"unreadable cache entry for {name!r} ({path}): "
+                       f"{type(error).__name__}: {error}") from None
 
 
-def store(name: str, config: Any, value: Any, directory: str | os.PathLike | None = None) -> Path:
+def store(name: str, config: Any, value: Any, directory: str | os.PathLike | None = None,
+          format: int = 1) -> Path:
     """Store ``value`` under ``(name, config)`` atomically and return its path."""
-    path = path_for(name, config, directory)
+    path = path_for(name, config, directory, format)
     atomic_write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     # The configuration beside the entry lets a person see what a file holds.
-    atomic_write_bytes(path.with_suffix(".json"), _canonical({"name": name, "config": config,
-                                                              "version": __version__}).encode())
+    atomic_write_bytes(path.with_suffix(".json"), canonical_json({"name": name, "config": config,
+                                                              "version": __version__,
+                                                              "format": format}).encode())
     return path
 
 
 def cached(name: str, config: Any, compute: Callable[[], T],
-           directory: str | os.PathLike | None = None) -> T:
+           directory: str | os.PathLike | None = None, *, format: int = 1) -> T:
     """Return the cached value for ``(name, config)``, computing and storing it if absent.
 
     Parameters
@@ -112,13 +131,16 @@ def cached(name: str, config: Any, compute: Callable[[], T],
         Called with no arguments when the entry is missing.
     directory : path, optional
         Cache directory; defaults to :func:`cache_dir`.
+    format : int
+        The format number of the code that computes the value (its module's ``CACHE_FORMAT``);
+        bumping it makes earlier entries misses.
     """
     try:
-        return load(name, config, directory)
+        return load(name, config, directory, format)
     except KeyError:
         pass
     value = compute()
-    store(name, config, value, directory)
+    store(name, config, value, directory, format)
     return value
 
 

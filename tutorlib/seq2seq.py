@@ -19,8 +19,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Sequence
 
 import numpy as np
 import torch
@@ -52,7 +52,7 @@ class Vocabulary:
         self.stoi: dict[str, int] = {t: i for i, t in enumerate(self.itos)}
 
     @classmethod
-    def from_sequences(cls, sequences: Sequence[Sequence[str]]) -> "Vocabulary":
+    def from_sequences(cls, sequences: Sequence[Sequence[str]]) -> Vocabulary:
         return cls([token for seq in sequences for token in seq])
 
     def __len__(self) -> int:

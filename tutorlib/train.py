@@ -17,9 +17,10 @@ import io
 import math
 import os
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import torch

@@ -26,9 +26,8 @@ Examples
 from __future__ import annotations
 
 import re
-from typing import Union
 
-Tree = Union[str, tuple]
+Tree = str | tuple
 
 _PRIMITIVE = re.compile(r"[^\s()]+")
 
@@ -208,7 +207,8 @@ def draw(tree: Tree, ax=None, *, title: str | None = None, fontsize: int = 11):
 def edit_distance(first: Tree, second: Tree) -> int:
     """The tree edit distance Δ between two derivations (Andreas 2019, Sec. 6 and App. B).
 
-    Our implementation of the paper's Definition 2, in the form its Proposition 1 needs. Δ counts the subtree replacements that turn one derivation into the other, matching their
+    Our implementation of the paper's Definition 2, in the form its Proposition 1 needs. Δ counts
+    the subtree replacements that turn one derivation into the other, matching their
     shapes from the root down: Δ(d, d) = 0; two compositions with the same number of children
     are as far apart as the sum of their children's distances; anything else (two different
     primitives, a primitive and a composition, compositions of different arity) is one

@@ -18,16 +18,18 @@ HTML = ROOT / "_build" / "html"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
-if not (CHROMIUM and CHROMEDRIVER):
-    message = ("headless Chromium is not installed: `apt-get install chromium chromium-driver` "
-               "to run the browser check")
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        raise RuntimeError(message + " (REQUIRE_BROWSER=1)")
-    pytest.skip(message, allow_module_level=True)
+MISSING = ("headless Chromium is not installed: `apt-get install chromium chromium-driver` "
+           "to run the browser check")
+if not (CHROMIUM and CHROMEDRIVER) and os.environ.get("REQUIRE_BROWSER") == "1":
+    raise RuntimeError(MISSING + " (REQUIRE_BROWSER=1)")
+# Each test is skipped (not the module), so that pytest reports skipped tests and exits 0 rather
+# than 5 ("no tests collected") on a machine without Chromium.
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+if CHROMIUM and CHROMEDRIVER:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.support.ui import WebDriverWait
 
 
 @pytest.fixture(scope="module")
