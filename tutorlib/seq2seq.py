@@ -355,7 +355,7 @@ class RNNSeq2Seq(nn.Module):
 
     def _join(self, state: torch.Tensor, layer: nn.Linear, activation) -> torch.Tensor:
         """(layers * 2, batch, hidden) states of both directions -> (layers, batch, hidden)."""
-        both = state.view(self.config.num_layers, 2, *state.shape[1:])
+        both = state.reshape(self.config.num_layers, 2, *state.shape[1:])
         joined = layer(torch.cat([both[:, 0], both[:, 1]], dim=-1))
         return activation(joined) if activation is not None else joined
 
