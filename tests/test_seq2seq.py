@@ -39,7 +39,7 @@ def test_shapes_and_decoding(config):
     decoded = model.greedy(source, s_len, max_length=6)
     assert decoded.shape[0] == 2 and decoded.shape[1] <= 6
     oracle = model.greedy(source, s_len, max_length=8, oracle_lengths=torch.tensor([2, 5]))
-    for row, length in zip(oracle.tolist(), [2, 5]):
+    for row, length in zip(oracle.tolist(), [2, 5], strict=True):
         assert EOS not in row[:length] and row[length] == EOS
     assert s2s.encode(model, ["a b", "c"], s2s.Vocabulary(["a", "b", "c", "d"])).shape == (2, 16)
 
@@ -91,7 +91,8 @@ def test_epoch_batches_cover_every_example_once():
     batches = s2s.epoch_batches(data, 10, seed=0)
     assert sorted(torch.cat(batches).tolist()) == list(range(103))
     assert [len(b) for b in batches].count(10) == 10
-    assert [b.tolist() for b in s2s.epoch_batches(data, 10, seed=0)] == [b.tolist() for b in batches]
+    again = s2s.epoch_batches(data, 10, seed=0)
+    assert [b.tolist() for b in again] == [b.tolist() for b in batches]
 
 
 def _reverse_task(n, seed):

@@ -5,8 +5,13 @@
   encoder and decoder of 1-2 layers, dropout on the embeddings and between recurrent layers, and
   optional attention (Bahdanau et al. 2015: the previous decoder state queries the encoder
   states; the context joins the decoder's input and its output layer).
+  With ``bidirectional=True`` the encoder reads the input both ways and the decoder starts from
+  both final states: with attention, the LSTMS2S of Hupkes et al. (2020, Sec. 5.1).
 - :class:`TransformerSeq2Seq`: a Transformer encoder-decoder (Vaswani et al. 2017) with learned
-  positions, always trained with teacher forcing.
+  positions (an error past ``max_positions``) or sinusoidal ones (no length limit), always
+  trained with teacher forcing.
+- :class:`~tutorlib.seq2seq_conv.ConvSeq2Seq` (``cell="conv"``): the convolutional
+  encoder-decoder of Gehring et al. (2017, ConvS2S), in :mod:`tutorlib.seq2seq_conv`.
 - Greedy decoding, and *oracle-length* decoding (EOS is suppressed until the true length, and
   forced there: Lake & Baroni's Exp. 2).
 - :func:`fit_seq2seq`: batched training with Adam, gradient clipping and teacher forcing on a
@@ -14,6 +19,10 @@
   its 100,000 training trials.
 - :func:`evaluate`: exact-match accuracy and the prediction for every example.
 - :func:`encode`: the encoder's final hidden state, for nearest-neighbour analyses.
+
+Every function that trains or runs a model takes ``device`` (``"cpu"`` by default, ``"cuda"``,
+``"mps"`` or ``"auto"``; see :func:`tutorlib.train.resolve_device`). The model is moved there
+and the encoded data is moved there once; on the CPU results are bit-reproducible.
 """
 
 from __future__ import annotations
@@ -27,15 +36,22 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tutorlib.train import EarlyStopping, TrainLog, fit, progress_bar
+from tutorlib.train import EarlyStopping, TrainLog, fit, progress_bar, resolve_device
 
 PAD, SOS, EOS = 0, 1, 2
 SPECIALS = ("<pad>", "<sos>", "<eos>")
-CELLS = ("srn", "gru", "lstm", "transformer")
+CELLS = ("srn", "gru", "lstm", "transformer", "conv")
+RECURRENT = ("srn", "gru", "lstm")
+POSITIONS = ("learned", "sinusoidal")
 
 
 class Vocabulary:
     """Token <-> index, with ``<pad>`` = 0, ``<sos>`` = 1 and ``<eos>`` = 2.
+
+    Parameters
+    ----------
+    tokens : sequence of str
+        The tokens (repeats are fine); they get indices from 3 on, in sorted order.
 
     Examples
     --------
@@ -53,12 +69,14 @@ class Vocabulary:
 
     @classmethod
     def from_sequences(cls, sequences: Sequence[Sequence[str]]) -> Vocabulary:
+        """The vocabulary of every token in ``sequences`` (lists of tokens)."""
         return cls([token for seq in sequences for token in seq])
 
     def __len__(self) -> int:
         return len(self.itos)
 
     def encode(self, tokens: Sequence[str]) -> list[int]:
+        """The indices of ``tokens``; a ``ValueError`` names the first unknown token."""
         try:
             return [self.stoi[t] for t in tokens]
         except KeyError as error:
@@ -77,8 +95,24 @@ class Vocabulary:
         return out
 
 
-def pad_batch(sequences: Sequence[Sequence[int]], add_eos: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
-    """A (batch, max length) LongTensor padded with PAD, and the lengths (with EOS if added)."""
+def pad_batch(sequences: Sequence[Sequence[int]],
+              add_eos: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pad index sequences into one tensor.
+
+    Parameters
+    ----------
+    sequences : sequence of sequences of int
+        Token indices, none empty.
+    add_eos : bool
+        Append EOS to every sequence first.
+
+    Returns
+    -------
+    batch : torch.Tensor
+        (batch, max length) LongTensor padded with PAD, on the CPU.
+    lengths : torch.Tensor
+        The length of each sequence (EOS included when added).
+    """
     if not sequences:
         raise ValueError("cannot pad an empty batch")
     seqs = [list(s) + ([EOS] if add_eos else []) for s in sequences]
@@ -91,9 +125,48 @@ def pad_batch(sequences: Sequence[Sequence[int]], add_eos: bool = False) -> tupl
     return batch, lengths
 
 
+# Fields added after results were committed, with their defaults: ``to_dict`` leaves them out
+# while they have these values, so every earlier configuration keeps its dict (cache keys).
+_LATER_FIELDS = {"bidirectional": False, "positions": "learned", "kernel_size": 3}
+
+
 @dataclass(frozen=True)
 class Seq2SeqConfig:
-    """An architecture: ``cell`` is ``"srn"``, ``"gru"``, ``"lstm"`` or ``"transformer"``."""
+    """An architecture.
+
+    Parameters
+    ----------
+    cell : {"srn", "gru", "lstm", "transformer", "conv"}
+        Recurrent cell of :class:`RNNSeq2Seq`, or a :class:`TransformerSeq2Seq`, or a
+        convolutional :class:`~tutorlib.seq2seq_conv.ConvSeq2Seq`.
+    hidden_size : int
+        Width of embeddings and hidden states (1-4096).
+    num_layers : int
+        Layers of the encoder and of the decoder each (1-8).
+    dropout : float
+        Dropout probability, in [0, 1).
+    attention : bool
+        Recurrent models only: Bahdanau attention (the others always attend).
+    num_heads : int
+        Transformer only: attention heads (must divide ``hidden_size``).
+    max_positions : int
+        Longest sequence with ``positions="learned"`` (Transformer and ConvS2S).
+    bidirectional : bool
+        Recurrent models only: a bidirectional encoder, whose two directions are projected to
+        ``hidden_size`` for attention and for the decoder's initial state.
+    positions : {"learned", "sinusoidal"}
+        Transformer and ConvS2S: a learned embedding per position (no sequence longer than
+        ``max_positions``) or fixed sinusoids (Vaswani et al. 2017; any length).
+    kernel_size : int
+        ConvS2S only: width of the convolutions.
+
+    Examples
+    --------
+    >>> Seq2SeqConfig("lstm", 200, 2, 0.5).to_dict()["cell"]
+    'lstm'
+    >>> "positions" in Seq2SeqConfig("transformer", positions="sinusoidal").to_dict()
+    True
+    """
 
     cell: str = "lstm"
     hidden_size: int = 200
@@ -101,37 +174,144 @@ class Seq2SeqConfig:
     dropout: float = 0.5
     attention: bool = False
     num_heads: int = 4  # Transformer only
-    max_positions: int = 128  # Transformer only
+    max_positions: int = 128  # Transformer and ConvS2S with learned positions
+    bidirectional: bool = False  # recurrent only
+    positions: str = "learned"  # Transformer and ConvS2S
+    kernel_size: int = 3  # ConvS2S only
 
     def __post_init__(self) -> None:
         if self.cell not in CELLS:
             raise ValueError(f"cell must be one of {', '.join(CELLS)}, got {self.cell!r}")
-        if not isinstance(self.hidden_size, int) or not 1 <= self.hidden_size <= 4096:
-            raise ValueError(f"hidden_size must be an integer from 1 to 4096, got {self.hidden_size!r}")
-        if not isinstance(self.num_layers, int) or not 1 <= self.num_layers <= 8:
-            raise ValueError(f"num_layers must be an integer from 1 to 8, got {self.num_layers!r}")
+        _check_int("hidden_size", self.hidden_size, 1, 4096)
+        _check_int("num_layers", self.num_layers, 1, 8)
+        _check_int("num_heads", self.num_heads, 1, 4096)
+        _check_int("max_positions", self.max_positions, 1, 1_000_000)
+        _check_int("kernel_size", self.kernel_size, 1, 64)
         if not 0.0 <= self.dropout < 1.0:
             raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
+        if self.positions not in POSITIONS:
+            raise ValueError(f"positions must be one of {', '.join(POSITIONS)}, "
+                             f"got {self.positions!r}")
+        if self.bidirectional and self.cell not in RECURRENT:
+            raise ValueError(f"bidirectional is for recurrent cells ({', '.join(RECURRENT)}), "
+                             f"not {self.cell!r}")
         if self.cell == "transformer" and self.hidden_size % self.num_heads:
             raise ValueError(f"hidden_size {self.hidden_size} must be divisible by num_heads "
                              f"{self.num_heads}")
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The fields as a dict, for cache keys and results; ``Seq2SeqConfig(**d)`` rebuilds it.
+
+        Fields added later (``bidirectional``, ``positions``, ``kernel_size``) are left out
+        while they have their defaults, so configurations that predate them keep their dict.
+        """
+        return {key: value for key, value in asdict(self).items()
+                if key not in _LATER_FIELDS or value != _LATER_FIELDS[key]}
 
 
-def build_model(config: Seq2SeqConfig, source_size: int, target_size: int) -> nn.Module:
-    """The model an architecture describes, for the given vocabulary sizes."""
+def _check_int(name: str, value, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+
+
+def build_model(config: Seq2SeqConfig, source_size: int, target_size: int,
+                device: str | torch.device = "cpu") -> nn.Module:
+    """The model an architecture describes, for the given vocabulary sizes.
+
+    Parameters
+    ----------
+    config : Seq2SeqConfig
+        The architecture.
+    source_size, target_size : int
+        Sizes of the source and target vocabularies (specials included).
+    device : str or torch.device
+        Where the model goes. Its weights are always initialised on the CPU (from PyTorch's
+        global seed), so a seed gives the same initial model on every device.
+
+    Returns
+    -------
+    torch.nn.Module
+        A :class:`RNNSeq2Seq`, :class:`TransformerSeq2Seq` or
+        :class:`~tutorlib.seq2seq_conv.ConvSeq2Seq`.
+    """
+    device = resolve_device(device)
     if config.cell == "transformer":
-        return TransformerSeq2Seq(config, source_size, target_size)
-    return RNNSeq2Seq(config, source_size, target_size)
+        model: nn.Module = TransformerSeq2Seq(config, source_size, target_size)
+    elif config.cell == "conv":
+        from tutorlib.seq2seq_conv import ConvSeq2Seq  # it imports this module
+
+        model = ConvSeq2Seq(config, source_size, target_size)
+    else:
+        model = RNNSeq2Seq(config, source_size, target_size)
+    return model.to(device)
+
+
+def sinusoidal_positions(length: int, size: int,
+                         device: str | torch.device | None = None) -> torch.Tensor:
+    """The fixed positional encodings of Vaswani et al. (2017, Sec. 3.5), for any length.
+
+    Row ``p`` holds ``sin(p / 10000^(2i/size))`` in column ``2i`` and the cosine in ``2i + 1``.
+
+    Parameters
+    ----------
+    length : int
+        Number of positions (rows).
+    size : int
+        Width of each encoding (columns).
+    device : str or torch.device, optional
+        Where the tensor is made.
+
+    Returns
+    -------
+    torch.Tensor
+        (length, size) float tensor.
+
+    Examples
+    --------
+    >>> sinusoidal_positions(3, 4)[0].tolist()
+    [0.0, 1.0, 0.0, 1.0]
+    """
+    position = torch.arange(length, dtype=torch.float32, device=device).unsqueeze(1)
+    rates = torch.exp(torch.arange(0, size, 2, dtype=torch.float32, device=device)
+                      * (-math.log(10_000.0) / size))
+    table = torch.zeros(length, size, device=device)
+    table[:, 0::2] = torch.sin(position * rates)
+    table[:, 1::2] = torch.cos(position * rates)[:, : size // 2]
+    return table
+
+
+def position_vectors(config: Seq2SeqConfig, learned: nn.Embedding | None, length: int,
+                     device: torch.device) -> torch.Tensor:
+    """The (length, hidden) position vectors of ``config.positions`` (``learned`` its table)."""
+    if config.positions == "sinusoidal":
+        return sinusoidal_positions(length, config.hidden_size, device)
+    if length > config.max_positions:
+        raise ValueError(f"sequence of length {length} exceeds max_positions="
+                         f"{config.max_positions} (learned positions; use a larger "
+                         f"max_positions, or positions='sinusoidal' for any length)")
+    return learned(torch.arange(length, device=device))
 
 
 class RNNSeq2Seq(nn.Module):
-    """Recurrent encoder-decoder (SRN/GRU/LSTM), with optional Bahdanau attention."""
+    """Recurrent encoder-decoder (SRN/GRU/LSTM), with optional Bahdanau attention.
+
+    With ``config.bidirectional`` the encoder runs both ways; its states (both directions
+    concatenated) are projected to ``hidden_size`` for attention, and its final states (both
+    directions, per layer) through a tanh layer to the decoder's initial state.
+
+    Parameters
+    ----------
+    config : Seq2SeqConfig
+        The architecture (``cell`` one of ``"srn"``, ``"gru"``, ``"lstm"``).
+    source_size, target_size : int
+        Vocabulary sizes.
+    """
 
     def __init__(self, config: Seq2SeqConfig, source_size: int, target_size: int):
         super().__init__()
+        if config.cell not in RECURRENT:
+            raise ValueError(f"RNNSeq2Seq needs a recurrent cell ({', '.join(RECURRENT)}), "
+                             f"got {config.cell!r}")
         self.config = config
         hidden, layers = config.hidden_size, config.num_layers
         rnn = {"srn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}[config.cell]
@@ -139,7 +319,8 @@ class RNNSeq2Seq(nn.Module):
         self.source_embedding = nn.Embedding(source_size, hidden, padding_idx=PAD)
         self.target_embedding = nn.Embedding(target_size, hidden, padding_idx=PAD)
         self.dropout = nn.Dropout(config.dropout)
-        self.encoder = rnn(hidden, hidden, layers, dropout=between, batch_first=True)
+        self.encoder = rnn(hidden, hidden, layers, dropout=between, batch_first=True,
+                           bidirectional=config.bidirectional)
         extra = hidden if config.attention else 0
         self.decoder = rnn(hidden + extra, hidden, layers, dropout=between, batch_first=True)
         if config.attention:
@@ -147,19 +328,40 @@ class RNNSeq2Seq(nn.Module):
             self.attention_key = nn.Linear(hidden, hidden, bias=False)
             self.attention_score = nn.Linear(hidden, 1, bias=False)
         self.output = nn.Linear(hidden + extra, target_size)
+        if config.bidirectional:  # created last, so one-way models initialise as they always did
+            self.encoder_projection = nn.Linear(2 * hidden, hidden)
+            self.bridge = nn.Linear(2 * hidden, hidden)
+            if config.cell == "lstm":
+                self.bridge_cell = nn.Linear(2 * hidden, hidden)
 
     def encode(self, source: torch.Tensor, lengths: torch.Tensor):
-        """Encoder states (batch, length, hidden), final state, and the non-padding mask."""
+        """Encoder states (batch, length, hidden), the decoder's initial state, and the
+        non-padding mask (batch, length)."""
         embedded = self.dropout(self.source_embedding(source))
+        # pack_padded_sequence wants the lengths on the CPU, whatever the device
         packed = nn.utils.rnn.pack_padded_sequence(embedded, lengths.cpu(), batch_first=True,
                                                    enforce_sorted=False)
         outputs, state = self.encoder(packed)
         outputs, _ = nn.utils.rnn.pad_packed_sequence(outputs, batch_first=True,
                                                       total_length=source.shape[1])
+        if self.config.bidirectional:
+            outputs = self.encoder_projection(outputs)
+            if isinstance(state, tuple):
+                state = (self._join(state[0], self.bridge, torch.tanh),
+                         self._join(state[1], self.bridge_cell, None))
+            else:
+                state = self._join(state, self.bridge, torch.tanh)
         return outputs, state, source != PAD
 
+    def _join(self, state: torch.Tensor, layer: nn.Linear, activation) -> torch.Tensor:
+        """(layers * 2, batch, hidden) states of both directions -> (layers, batch, hidden)."""
+        both = state.reshape(self.config.num_layers, 2, *state.shape[1:])
+        joined = layer(torch.cat([both[:, 0], both[:, 1]], dim=-1))
+        return activation(joined) if activation is not None else joined
+
     def final_hidden(self, source: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """The top encoder layer's final hidden state (batch, hidden)."""
+        """The top layer of the decoder's initial state (batch, hidden): the encoder's final
+        hidden state (both directions joined, when bidirectional)."""
         _, state, _ = self.encode(source, lengths)
         h = state[0] if isinstance(state, tuple) else state
         return h[-1]
@@ -176,7 +378,8 @@ class RNNSeq2Seq(nn.Module):
         Cheaper than calling the multi-layer RNN on a length-1 sequence at every step; applies
         the same dropout between layers as the RNN does in training.
         """
-        cell = {"lstm": torch.lstm_cell, "gru": torch.gru_cell, "srn": torch.rnn_tanh_cell}[self.config.cell]
+        cell = {"lstm": torch.lstm_cell, "gru": torch.gru_cell,
+                "srn": torch.rnn_tanh_cell}[self.config.cell]
         is_lstm = self.config.cell == "lstm"
         hs, cs = (state if is_lstm else (state, None))
         new_h, new_c, x = [], [], inputs
@@ -207,7 +410,10 @@ class RNNSeq2Seq(nn.Module):
         return self.output(features), state
 
     def forward(self, source, lengths, target_in, teacher_forcing: bool = True) -> torch.Tensor:
-        """Logits (batch, target length, vocabulary) for ``target_in`` (which starts with SOS)."""
+        """Logits (batch, target length, vocabulary) for ``target_in`` (which starts with SOS).
+
+        Without teacher forcing each step is fed the previous step's most likely token.
+        """
         outputs, state, mask = self.encode(source, lengths)
         if teacher_forcing and not self.config.attention:
             # without attention the whole teacher-forced sequence is one RNN call
@@ -225,24 +431,49 @@ class RNNSeq2Seq(nn.Module):
 
     @torch.no_grad()
     def greedy(self, source, lengths, max_length: int, oracle_lengths: torch.Tensor | None = None):
-        """Greedy decoding: (batch, max_length) token ids, PAD after each sequence's EOS."""
+        """Greedy decoding: (batch, at most max_length) token ids, PAD after each EOS.
+
+        ``oracle_lengths`` (tokens before EOS) forbids EOS before them and forces it there.
+        """
         outputs, state, mask = self.encode(source, lengths)
         keys = self.attention_key(outputs) if self.config.attention else None
-        tokens = torch.full((source.shape[0],), SOS, dtype=torch.long)
-        return _greedy_loop(lambda tok, st: self._step(tok, st, outputs, keys, mask), tokens, state,
-                            max_length, oracle_lengths)
+        tokens = torch.full((source.shape[0],), SOS, dtype=torch.long, device=source.device)
+        return greedy_loop(lambda tok, st: self._step(tok, st, outputs, keys, mask), tokens, state,
+                           max_length, oracle_lengths)
 
 
-def _greedy_loop(step, tokens, state, max_length, oracle_lengths):
+def greedy_loop(step, tokens: torch.Tensor, state, max_length: int,
+                oracle_lengths: torch.Tensor | None = None) -> torch.Tensor:
+    """Greedy decoding around a model's ``step(tokens, state) -> (logits, state)``.
+
+    Parameters
+    ----------
+    step : callable
+        Given the previous tokens (batch,) and the decoder state, the next logits
+        (batch, vocabulary) and the new state.
+    tokens : torch.Tensor
+        The first input tokens (SOS), on the model's device.
+    state
+        The decoder's initial state (anything ``step`` accepts).
+    max_length : int
+        Most tokens to produce.
+    oracle_lengths : torch.Tensor, optional
+        Lake & Baroni's Exp. 2: no EOS before each true length, EOS exactly there.
+
+    Returns
+    -------
+    torch.Tensor
+        (batch, at most max_length) token ids, PAD after each sequence's EOS; it stops early
+        once every sequence has produced EOS.
+    """
     batch = tokens.shape[0]
-    result = torch.full((batch, max_length), PAD, dtype=torch.long)
-    done = torch.zeros(batch, dtype=torch.bool)
+    result = torch.full((batch, max_length), PAD, dtype=torch.long, device=tokens.device)
+    done = torch.zeros(batch, dtype=torch.bool, device=tokens.device)
     for t in range(max_length):
         logits, state = step(tokens, state)
         logits = logits.clone()
         logits[:, [PAD, SOS]] = float("-inf")  # never outputs
         if oracle_lengths is not None:
-            # Exp. 2: no EOS before the true length; EOS exactly there
             logits[oracle_lengths > t, EOS] = float("-inf")
             logits[oracle_lengths == t] = float("-inf")
             logits[oracle_lengths == t, EOS] = 0.0
@@ -255,7 +486,16 @@ def _greedy_loop(step, tokens, state, max_length, oracle_lengths):
 
 
 class TransformerSeq2Seq(nn.Module):
-    """A Transformer encoder-decoder with learned positional embeddings."""
+    """A Transformer encoder-decoder with learned or sinusoidal positions.
+
+    Parameters
+    ----------
+    config : Seq2SeqConfig
+        The architecture (``cell="transformer"``): ``num_layers`` encoder and decoder layers,
+        ``num_heads`` heads, feed-forward width ``4 * hidden_size``, ``positions``.
+    source_size, target_size : int
+        Vocabulary sizes.
+    """
 
     def __init__(self, config: Seq2SeqConfig, source_size: int, target_size: int):
         super().__init__()
@@ -263,7 +503,8 @@ class TransformerSeq2Seq(nn.Module):
         hidden = config.hidden_size
         self.source_embedding = nn.Embedding(source_size, hidden, padding_idx=PAD)
         self.target_embedding = nn.Embedding(target_size, hidden, padding_idx=PAD)
-        self.positions = nn.Embedding(config.max_positions, hidden)
+        self.positions = (nn.Embedding(config.max_positions, hidden)
+                          if config.positions == "learned" else None)
         layer = nn.TransformerEncoderLayer(hidden, config.num_heads, 4 * hidden, config.dropout,
                                            batch_first=True)
         encoder = nn.TransformerEncoder(layer, config.num_layers, norm=nn.LayerNorm(hidden),
@@ -275,13 +516,11 @@ class TransformerSeq2Seq(nn.Module):
         self.output = nn.Linear(hidden, target_size)
 
     def _embed(self, embedding: nn.Embedding, tokens: torch.Tensor) -> torch.Tensor:
-        if tokens.shape[1] > self.config.max_positions:
-            raise ValueError(f"sequence of length {tokens.shape[1]} exceeds max_positions="
-                             f"{self.config.max_positions}")
-        positions = torch.arange(tokens.shape[1], device=tokens.device)
-        return embedding(tokens) * math.sqrt(self.config.hidden_size) + self.positions(positions)
+        positions = position_vectors(self.config, self.positions, tokens.shape[1], tokens.device)
+        return embedding(tokens) * math.sqrt(self.config.hidden_size) + positions
 
     def encode(self, source, lengths):
+        """The encoder's outputs (batch, length, hidden) and the padding mask (True at PAD)."""
         mask = source == PAD
         memory = self.transformer.encoder(self._embed(self.source_embedding, source),
                                           src_key_padding_mask=mask)
@@ -295,7 +534,8 @@ class TransformerSeq2Seq(nn.Module):
 
     def _decode(self, memory, memory_mask, target_in):
         length = target_in.shape[1]
-        causal = torch.triu(torch.ones(length, length, dtype=torch.bool), diagonal=1)
+        causal = torch.triu(torch.ones(length, length, dtype=torch.bool,
+                                       device=target_in.device), diagonal=1)
         out = self.transformer.decoder(self._embed(self.target_embedding, target_in), memory,
                                        tgt_mask=causal, tgt_is_causal=True,
                                        tgt_key_padding_mask=target_in == PAD,
@@ -303,19 +543,22 @@ class TransformerSeq2Seq(nn.Module):
         return self.output(out)
 
     def forward(self, source, lengths, target_in, teacher_forcing: bool = True) -> torch.Tensor:
+        """Logits (batch, target length, vocabulary); always teacher-forced (the flag is
+        accepted for a common interface and ignored)."""
         memory, mask = self.encode(source, lengths)
         return self._decode(memory, mask, target_in)
 
     @torch.no_grad()
     def greedy(self, source, lengths, max_length: int, oracle_lengths: torch.Tensor | None = None):
+        """Greedy decoding, as :meth:`RNNSeq2Seq.greedy` (the decoder re-reads its prefix)."""
         memory, mask = self.encode(source, lengths)
-        prefix = torch.full((source.shape[0], 1), SOS, dtype=torch.long)
+        prefix = torch.full((source.shape[0], 1), SOS, dtype=torch.long, device=source.device)
 
         def step(tokens, state):
             state = torch.cat([state, tokens.unsqueeze(1)], dim=1) if state is not None else prefix
             return self._decode(memory, mask, state)[:, -1], state
 
-        return _greedy_loop(step, prefix[:, 0], None, max_length, oracle_lengths)
+        return greedy_loop(step, prefix[:, 0], None, max_length, oracle_lengths)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,10 +577,36 @@ class EncodedPairs:
     def __len__(self) -> int:
         return self.source.shape[0]
 
+    @property
+    def device(self) -> torch.device:
+        """Where the tensors are."""
+        return self.source.device
+
+    def to(self, device: str | torch.device) -> EncodedPairs:
+        """The same pairs on ``device`` (``self`` when they are there already)."""
+        device = resolve_device(device)
+        if self.device == device:
+            return self
+        return EncodedPairs(self.source.to(device), self.source_lengths.to(device),
+                            self.target.to(device), self.target_lengths.to(device))
+
 
 def encode_pairs(pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
                  target_vocab: Vocabulary) -> EncodedPairs:
-    """Encode (source, target) string pairs (tokens separated by spaces)."""
+    """Encode (source, target) string pairs (tokens separated by spaces), on the CPU.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str)
+        Source and target strings.
+    source_vocab, target_vocab : Vocabulary
+        Their vocabularies.
+
+    Returns
+    -------
+    EncodedPairs
+        Padded tensors; move them with :meth:`EncodedPairs.to` (the trainer does).
+    """
     if not pairs:
         raise ValueError("no pairs to encode")
     source, source_lengths = pad_batch([source_vocab.encode(s.split()) for s, _ in pairs])
@@ -350,13 +619,25 @@ def _batch(data: EncodedPairs, index: torch.Tensor):
     s_len, t_len = data.source_lengths[index], data.target_lengths[index]
     source = data.source[index, : int(s_len.max())]
     target = data.target[index, : int(t_len.max())]
-    target_in = torch.cat([torch.full((len(index), 1), SOS, dtype=torch.long), target[:, :-1]], 1)
-    return source, s_len, target_in, target
+    sos = torch.full((len(index), 1), SOS, dtype=torch.long, device=target.device)
+    return source, s_len, torch.cat([sos, target[:, :-1]], 1), target
 
 
 def batch_loss(model: nn.Module, data: EncodedPairs, index: torch.Tensor,
                teacher_forcing: bool = True) -> torch.Tensor:
-    """Mean cross-entropy per target token (EOS included, padding excluded)."""
+    """Mean cross-entropy per target token (EOS included, padding excluded).
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A model from :func:`build_model`, on the device of ``data``.
+    data : EncodedPairs
+        The encoded pairs.
+    index : torch.Tensor
+        The batch's example indices, on the device of ``data``.
+    teacher_forcing : bool
+        Feed the decoder the true previous tokens (recurrent models; the others always are).
+    """
     source, s_len, target_in, target = _batch(data, index)
     logits = model(source, s_len, target_in, teacher_forcing=teacher_forcing)
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1),
@@ -389,23 +670,27 @@ class TrainSettings:
         if not self.learning_rate > 0:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate!r}")
         if not 0.0 < self.final_lr_fraction <= 1.0:
-            raise ValueError(f"final_lr_fraction must be in (0, 1], got {self.final_lr_fraction!r}")
+            raise ValueError(f"final_lr_fraction must be in (0, 1], "
+                             f"got {self.final_lr_fraction!r}")
 
 
-def epoch_batches(data: EncodedPairs, batch_size: int, seed: int, pool: int = 20) -> list[torch.Tensor]:
+def epoch_batches(data: EncodedPairs, batch_size: int, seed: int,
+                  pool: int = 20) -> list[torch.Tensor]:
     """One epoch of batches: a seeded shuffle, cut into pools of ``pool`` batches whose examples
     are sorted by target length (little padding), then the batches shuffled again.
 
-    Every example appears exactly once per epoch.
+    Every example appears exactly once per epoch. The shuffles run on the CPU (the same on
+    every device); the index tensors are returned on the device of ``data``.
     """
     generator = torch.Generator().manual_seed(seed)
+    lengths = data.target_lengths.cpu()
     order = torch.randperm(len(data), generator=generator)
     batches = []
     for chunk in torch.split(order, batch_size * pool):
-        chunk = chunk[torch.argsort(data.target_lengths[chunk], stable=True)]
+        chunk = chunk[torch.argsort(lengths[chunk], stable=True)]
         batches.extend(torch.split(chunk, batch_size))
     shuffle = torch.randperm(len(batches), generator=generator).tolist()
-    return [batches[i] for i in shuffle]
+    return [batches[i].to(data.device) for i in shuffle]
 
 
 def learning_rate_at(settings: TrainSettings, step: int, num_steps: int) -> float:
@@ -417,15 +702,38 @@ def learning_rate_at(settings: TrainSettings, step: int, num_steps: int) -> floa
 
 def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *,
                 evaluate=None, eval_every: int = 500, stopper: EarlyStopping | None = None,
-                checkpoint=None, desc: str = "training") -> TrainLog:
+                checkpoint=None, desc: str = "training",
+                device: str | torch.device = "cpu") -> TrainLog:
     """Train ``model`` on ``data`` for ``settings.presentations`` examples, in batches.
 
     Each epoch is a fresh seeded permutation of the data in length-sorted batches
-    (:func:`epoch_batches`), so a run is reproducible and resumes from a checkpoint exactly. Whether a batch is teacher-forced is a seeded coin flip per batch
-    (the paper flips it per example, its batches having one example).
+    (:func:`epoch_batches`), so a run is reproducible and resumes from a checkpoint exactly.
+    Whether a batch is teacher-forced is a seeded coin flip per batch (the paper flips it per
+    example, its batches having one example).
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        From :func:`build_model`; moved to ``device`` (in place) before the optimiser is made.
+    data : EncodedPairs
+        Training pairs (:func:`encode_pairs`); copied to ``device`` once.
+    settings : TrainSettings
+        Presentations, batch size, learning rate and its schedule, clipping, seed.
+    evaluate, eval_every, stopper, checkpoint, desc
+        As :func:`tutorlib.train.fit`.
+    device : str or torch.device
+        ``"cpu"`` (default, bit-reproducible), ``"cuda"``, ``"mps"`` or ``"auto"``.
+
+    Returns
+    -------
+    TrainLog
+        The loss of every step, the evaluations, and whether it stopped early.
     """
     if len(data) == 0:
         raise ValueError("no training data")
+    device = resolve_device(device)
+    model.to(device)
+    data = data.to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=settings.learning_rate)
     size = min(settings.batch_size, len(data))
     per_epoch = math.ceil(len(data) / size)
@@ -459,10 +767,37 @@ class Evaluation:
 @torch.no_grad()
 def evaluate(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
              target_vocab: Vocabulary, *, oracle_length: bool = False, batch_size: int = 512,
-             max_length: int | None = None, progress: bool = False) -> Evaluation:
-    """Greedy (or oracle-length) decoding of every source; exact match against its target."""
-    data = encode_pairs(pairs, source_vocab, target_vocab)
-    model.eval()
+             max_length: int | None = None, progress: bool = False,
+             device: str | torch.device = "cpu") -> Evaluation:
+    """Greedy (or oracle-length) decoding of every source; exact match against its target.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A trained model; put in eval mode and moved to ``device`` (in place).
+    pairs : sequence of (str, str)
+        Sources and their targets.
+    source_vocab, target_vocab : Vocabulary
+        The vocabularies the model was trained with.
+    oracle_length : bool
+        Decode with each target's true length (Lake & Baroni's Exp. 2).
+    batch_size : int
+        Sources decoded at once (longest first).
+    max_length : int, optional
+        Most tokens to produce (default: the longest target plus 10, and never fewer).
+    progress : bool
+        Show a progress bar.
+    device : str or torch.device
+        ``"cpu"`` (default), ``"cuda"``, ``"mps"`` or ``"auto"``.
+
+    Returns
+    -------
+    Evaluation
+        Accuracy, per-example correctness and predictions (in the order of ``pairs``).
+    """
+    device = resolve_device(device)
+    data = encode_pairs(pairs, source_vocab, target_vocab).to(device)
+    model.to(device).eval()
     longest = int(data.target_lengths.max())
     max_length = max_length or longest + 10
     order = torch.argsort(data.source_lengths, descending=True)
@@ -473,15 +808,44 @@ def evaluate(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: V
         source = data.source[index, : int(s_len.max())]
         oracle = data.target_lengths[index] - 1 if oracle_length else None  # tokens before EOS
         decoded = model.greedy(source, s_len, max(max_length, longest), oracle_lengths=oracle)
-        for i, row in zip(index.tolist(), decoded.tolist()):
+        for i, row in zip(index.tolist(), decoded.tolist(), strict=True):
             predictions[i] = " ".join(target_vocab.decode(row))
-    correct = np.array([p == t for p, (_, t) in zip(predictions, pairs)])
+    correct = np.array([p == t for p, (_, t) in zip(predictions, pairs, strict=True)])
     return Evaluation(float(correct.mean()), correct, predictions)
 
 
 @torch.no_grad()
-def encode(model: nn.Module, sources: Sequence[str], source_vocab: Vocabulary) -> torch.Tensor:
-    """The encoder's final hidden state for each source string (rows of a (n, hidden) tensor)."""
-    model.eval()
+def encode(model: nn.Module, sources: Sequence[str], source_vocab: Vocabulary, *,
+           device: str | torch.device = "cpu") -> torch.Tensor:
+    """The encoder's final hidden state for each source string.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A model from :func:`build_model`; put in eval mode and moved to ``device`` (in place).
+    sources : sequence of str
+        Source strings (tokens separated by spaces).
+    source_vocab : Vocabulary
+        The model's source vocabulary.
+    device : str or torch.device
+        ``"cpu"`` (default), ``"cuda"``, ``"mps"`` or ``"auto"``.
+
+    Returns
+    -------
+    torch.Tensor
+        (len(sources), hidden) on ``device``: ``model.final_hidden`` of each source (recurrent:
+        the encoder's final state; Transformer and ConvS2S: the mean of the encoder's outputs).
+    """
+    device = resolve_device(device)
+    model.to(device).eval()
     source, lengths = pad_batch([source_vocab.encode(s.split()) for s in sources])
-    return model.final_hidden(source, lengths)
+    return model.final_hidden(source.to(device), lengths.to(device))
+
+
+def __getattr__(name: str):
+    # ConvSeq2Seq lives in its own module, which imports this one: re-export it lazily
+    if name == "ConvSeq2Seq":
+        from tutorlib.seq2seq_conv import ConvSeq2Seq
+
+        return ConvSeq2Seq
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
