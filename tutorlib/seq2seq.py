@@ -36,7 +36,14 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tutorlib.train import EarlyStopping, TrainLog, fit, progress_bar, resolve_device
+from tutorlib.train import (
+    EarlyStopping,
+    TrainLog,
+    fit,
+    linear_decay,
+    progress_bar,
+    resolve_device,
+)
 
 PAD, SOS, EOS = 0, 1, 2
 SPECIALS = ("<pad>", "<sos>", "<eos>")
@@ -696,8 +703,7 @@ def epoch_batches(data: EncodedPairs, batch_size: int, seed: int,
 def learning_rate_at(settings: TrainSettings, step: int, num_steps: int) -> float:
     """The learning rate of ``step``: linear from ``learning_rate`` to ``learning_rate *
     final_lr_fraction`` over ``num_steps`` steps (constant when the fraction is 1)."""
-    progress = step / max(1, num_steps - 1)
-    return settings.learning_rate * (1.0 - (1.0 - settings.final_lr_fraction) * progress)
+    return linear_decay(settings.learning_rate, settings.final_lr_fraction, step, num_steps)
 
 
 def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *,

@@ -80,6 +80,20 @@ def resolve_device(device: str | torch.device = "cpu") -> torch.device:
     return torch.device(device)
 
 
+def linear_decay(learning_rate: float, final_fraction: float, step: int, num_steps: int) -> float:
+    """The learning rate of ``step`` when it decays linearly from ``learning_rate`` at the first
+    step to ``learning_rate * final_fraction`` at the last of ``num_steps`` (constant when the
+    fraction is 1): the one schedule of every training loop in tutorlib.
+
+    Examples
+    --------
+    >>> [linear_decay(1.0, 0.1, step, 3) for step in range(3)]
+    [1.0, 0.55, 0.1]
+    """
+    progress = step / max(1, num_steps - 1)
+    return learning_rate * (1.0 - (1.0 - final_fraction) * progress)
+
+
 def progress_bar(iterable: Iterable[T] | None = None, *, desc: str | None = None,
                  total: int | None = None, disable: bool | None = None, **kwargs: Any) -> tqdm:
     """A text tqdm progress bar (no widgets, so executed notebooks render without JavaScript).

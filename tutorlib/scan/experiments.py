@@ -24,7 +24,7 @@ import torch
 from tutorlib import cache, results, scan
 from tutorlib import seq2seq as s2s
 from tutorlib.profiles import Settings
-from tutorlib.train import seed_everything
+from tutorlib.train import resolve_device, seed_everything
 
 # Bump when the code below changes what it computes, so that cached results of the old code
 # are not reused (tutorlib.cache).
@@ -83,7 +83,8 @@ def test_subset(split_name: str, max_test: int | None, seed: int = 0) -> list[sc
 
 
 def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
-                        settings: s2s.TrainSettings, max_test: int | None) -> dict:
+                        settings: s2s.TrainSettings, max_test: int | None,
+                        device: str = "cpu") -> dict:
     source_vocab, target_vocab = vocabularies()
     train, _ = scan.split(split_name, seed=seed)
     test = test_subset(split_name, max_test, seed)
@@ -91,28 +92,32 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
     model = s2s.build_model(config, len(source_vocab), len(target_vocab))
     start = time.perf_counter()
     log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, source_vocab, target_vocab), settings,
-                          desc=f"{split_name}, seed {seed}")
+                          desc=f"{split_name}, seed {seed}", device=device)
     seconds = time.perf_counter() - start
     # training accuracy on a sample of distinct training commands (as large as the test subset)
     sample_size = min(max_test or 2_000, 2_000, len(set(train)))
     train_sample = random.Random(seed).sample(sorted(set(train)), sample_size)
-    evaluation = s2s.evaluate(model, test, source_vocab, target_vocab)
+    evaluation = s2s.evaluate(model, test, source_vocab, target_vocab, device=device)
     result = {
         "split": split_name, "architecture": config.to_dict(), "seed": seed,
         "presentations": settings.presentations, "batch_size": settings.batch_size,
         "learning_rate": settings.learning_rate, "final_lr_fraction": settings.final_lr_fraction,
         "train_seconds": round(seconds, 1),
         "accuracy": evaluation.accuracy,
-        "train_accuracy": s2s.evaluate(model, train_sample, source_vocab, target_vocab).accuracy,
+        "train_accuracy": s2s.evaluate(model, train_sample, source_vocab, target_vocab,
+                                       device=device).accuracy,
         "test_size": len(test),
         "correct": evaluation.correct.astype(int).tolist(),
         "final_loss": float(np.mean(log.losses[-100:])),
     }
     if split_name == "length":
-        oracle = s2s.evaluate(model, test, source_vocab, target_vocab, oracle_length=True)
+        oracle = s2s.evaluate(model, test, source_vocab, target_vocab, oracle_length=True,
+                              device=device)
         result["oracle_accuracy"] = oracle.accuracy
         result["oracle_correct"] = oracle.correct.astype(int).tolist()
-    return {"result": result, "state_dict": {k: v.clone() for k, v in model.state_dict().items()}}
+    # on the CPU, so that an entry trained on a GPU loads on any machine
+    return {"result": result,
+            "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
 
 
 # The paper's training exactly: one example per update, Adam at a constant 1e-3, 100,000
@@ -144,12 +149,15 @@ def train_settings(settings: dict, presentations: int | None = None, seed: int =
 
 def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: int = 0, *,
         presentations: int = 100_000, batch_size: int = 32, learning_rate: float = 1e-3,
-        final_lr_fraction: float = 1.0, max_test: int | None = None, return_model: bool = False):
+        final_lr_fraction: float = 1.0, max_test: int | None = None, return_model: bool = False,
+        device: str = "cpu"):
     """Train ``arch`` on ``split_name`` with ``seed`` and evaluate it (cached on disk).
 
     The defaults are the paper's training (100,000 presentations, Adam 1e-3), batched. Returns
     the result dict (accuracy, train_accuracy, per-test-example ``correct``, ...) and, with
-    ``return_model=True``, also the trained model (in eval mode).
+    ``return_model=True``, also the trained model (in eval mode, on the CPU). ``device`` is where
+    it trains (:func:`tutorlib.train.resolve_device`); the cache does not depend on it, and on
+    the CPU results are bit-reproducible.
     """
     scan.split(split_name)  # fails early, with the list of names, on an unknown split
     config = architecture(arch)
@@ -158,7 +166,8 @@ def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: i
     key = {"split": split_name, "architecture": config.to_dict(), "seed": seed,
            "settings": asdict(settings), "max_test": max_test}
     entry = cache.cached("scan-run", key, format=CACHE_FORMAT, compute=
-                         lambda: _train_and_evaluate(split_name, config, seed, settings, max_test))
+                         lambda: _train_and_evaluate(split_name, config, seed, settings, max_test,
+                                                     device))
     if not return_model:
         return entry["result"]
     source_vocab, target_vocab = vocabularies()
@@ -363,7 +372,8 @@ def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
     but accuracy by length for the length split: the paper's Fig. 4)."""
     options = {k: config[k] for k in ("presentations", "batch_size", "learning_rate",
                                       "final_lr_fraction", "max_test")}
-    result = run(config["split"], config["architecture"], seed, **options)
+    result = run(config["split"], config["architecture"], seed, device=device, **options)
+    result = {**result, "device": str(resolve_device(device))}
     record = {k: v for k, v in result.items() if k not in ("correct", "oracle_correct")}
     if config["split"] == "length":
         record["by_length"] = accuracy_by_length("length", result, max_test=config["max_test"])

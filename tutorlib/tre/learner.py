@@ -19,7 +19,7 @@ from torch import nn
 from tutorlib import cache
 from tutorlib.checks import check_scalar
 from tutorlib.stats import binned_mutual_information
-from tutorlib.train import progress_bar, seed_everything
+from tutorlib.train import progress_bar, resolve_device, seed_everything
 from tutorlib.tre.concepts import NEGATIVES, Triplets, make_probe, make_triplets
 
 # Bump when the code below changes what it computes, so that cached results of the old code
@@ -189,34 +189,43 @@ class ConceptRun:
         return model.eval()
 
 
+def _device_of(model: nn.Module) -> torch.device:
+    return next(model.parameters()).device
+
+
 def _theta(model: ConceptLearner, examples: np.ndarray, batch_size: int = 500) -> np.ndarray:
-    return np.concatenate([model.concept(torch.from_numpy(examples[s:s + batch_size])).numpy()
-                           for s in range(0, len(examples), batch_size)])
+    where = _device_of(model)
+    return np.concatenate([model.concept(torch.from_numpy(examples[s:s + batch_size]).to(where))
+                           .cpu().numpy() for s in range(0, len(examples), batch_size)])
 
 
 def _accuracy(model: ConceptLearner, theta: np.ndarray, data: Triplets,
               batch_size: int = 500) -> float:
     """Validation accuracy, reusing the concepts ``theta`` already computed for ``data``."""
     correct = 0
+    where = _device_of(model)
     for start in range(0, len(data), batch_size):
         part = slice(start, start + batch_size)
-        z = model.encoder(torch.from_numpy(data.queries[part]))
-        logits = (torch.from_numpy(theta[part]) * z).sum(dim=1)
-        correct += int(((logits > 0).long() == torch.from_numpy(data.labels[part])).sum())
+        z = model.encoder(torch.from_numpy(data.queries[part]).to(where))
+        logits = (torch.from_numpy(theta[part]).to(where) * z).sum(dim=1)
+        correct += int(((logits > 0).long().cpu() == torch.from_numpy(data.labels[part])).sum())
     return correct / len(data)
 
 
-def _train(config: ConceptConfig, snapshot_every: int, progress: bool) -> dict:
+def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
+           where: torch.device) -> dict:
     started = time.perf_counter()
     data_seeds = np.random.SeedSequence(config.data_seed).spawn(3)
     train = make_triplets(config.n_train, np.random.default_rng(data_seeds[0]), config.negatives)
     val = make_triplets(config.n_val, np.random.default_rng(data_seeds[1]), config.negatives)
     probe, probe_concepts = make_probe(np.random.default_rng(data_seeds[2]))
     generator = seed_everything(config.seed)
-    model = ConceptLearner(config.representation_size)
+    model = ConceptLearner(config.representation_size).to(where)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
-    examples, queries = torch.from_numpy(train.examples), torch.from_numpy(train.queries)
-    labels = torch.from_numpy(train.labels).float()
+    # the training set moves to the device once
+    examples = torch.from_numpy(train.examples).to(where)
+    queries = torch.from_numpy(train.queries).to(where)
+    labels = torch.from_numpy(train.labels).float().to(where)
     num_steps = config.epochs * config.steps_per_epoch
     steps, accuracy, probe_theta, val_theta, losses = [], [], [], [], []
 
@@ -231,7 +240,7 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool) -> dict:
     snapshot(0)
     bar = progress_bar(total=num_steps, desc="concept learner", disable=None if progress else True)
     for _ in range(config.epochs):
-        order = torch.randperm(config.n_train, generator=generator)
+        order = torch.randperm(config.n_train, generator=generator).to(where)
         for start in range(0, config.n_train, config.batch_size):
             batch = order[start:start + config.batch_size]
             model.train()
@@ -255,13 +264,15 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool) -> dict:
         "probe_theta": np.stack(probe_theta),
         "val_derivations": val.derivations,
         "val_theta": np.stack(val_theta),
-        "final_state": {k: v.detach().numpy().copy() for k, v in model.state_dict().items()},
+        "final_state": {k: v.detach().cpu().numpy().copy()
+                        for k, v in model.state_dict().items()},
         "seconds": time.perf_counter() - started,
     }
 
 
 def train_concepts(config: ConceptConfig | None = None, progress: bool = False,
-                   snapshot_every: int | None = None) -> ConceptRun:
+                   snapshot_every: int | None = None,
+                   device: str | torch.device = "cpu") -> ConceptRun:
     """Train the concept learner, snapshotting it along the way; cached on disk.
 
     Parameters
@@ -273,6 +284,8 @@ def train_concepts(config: ConceptConfig | None = None, progress: bool = False,
     snapshot_every : int, optional
         Optimiser steps between snapshots; by default one per epoch. There is always a snapshot
         before the first step and one after the last.
+    device : str or torch.device
+        Where to train (:func:`tutorlib.train.resolve_device`); ``"cpu"`` is bit-reproducible.
 
     Returns
     -------
@@ -284,6 +297,8 @@ def train_concepts(config: ConceptConfig | None = None, progress: bool = False,
     snapshot_every = config.steps_per_epoch if snapshot_every is None else snapshot_every
     check_scalar(snapshot_every, "snapshot_every", int, min_val=1)
     key = {**asdict(config), "snapshot_every": snapshot_every}
-    stored = cache.cached("concepts", key, lambda: _train(config, snapshot_every, progress),
+    where = resolve_device(device)
+    stored = cache.cached("concepts", key,
+                          lambda: _train(config, snapshot_every, progress, where),
                           format=CACHE_FORMAT)
     return ConceptRun(**{**stored, "config": ConceptConfig(**stored["config"])})

@@ -37,7 +37,7 @@ first attribute followed by the symbol ``5 + b`` for the second.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +51,7 @@ from tutorlib.stats import (
     pearson,
 )
 
-Distance = Union[str, Callable[[Any, Any], float]]
+Distance = str | Callable[[Any, Any], float]
 
 DISTANCES = ("hamming", "edit", "cosine", "euclidean")
 

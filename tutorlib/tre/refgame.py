@@ -57,7 +57,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from tutorlib import cache
-from tutorlib.train import progress_bar, seed_everything
+from tutorlib.train import progress_bar, resolve_device, seed_everything
 from tutorlib.world import COLOURS, SHAPES
 
 Object = tuple[str, str]
@@ -256,7 +256,8 @@ class Speaker(nn.Module):
         probability of the whole message and ``entropy`` the summed per-position entropies.
         """
         state = torch.tanh(self.encode(features))
-        symbol = torch.full((features.shape[0],), self.vocab_size, dtype=torch.long)
+        symbol = torch.full((features.shape[0],), self.vocab_size, dtype=torch.long,
+                            device=features.device)
         symbols, log_prob, entropy = [], 0.0, 0.0
         for _ in range(self.message_length):
             state = _gru_step(self.cell, self.embed, symbol, state)
@@ -341,7 +342,8 @@ class GameResult:
     seconds: float = 0.0
 
 
-def train_game(config: GameConfig, progress: bool = False, use_cache: bool = True) -> GameResult:
+def train_game(config: GameConfig, progress: bool = False, use_cache: bool = True,
+               device: str | torch.device = "cpu") -> GameResult:
     """Train a speaker and a listener on the training referents and evaluate both splits.
 
     Each step draws ``batch_size`` training referents; the speaker samples a message for each,
@@ -359,6 +361,9 @@ def train_game(config: GameConfig, progress: bool = False, use_cache: bool = Tru
         Show a progress bar.
     use_cache : bool
         Return the cached result for ``config`` if there is one, and store a new one.
+    device : str or torch.device
+        Where to train (:func:`tutorlib.train.resolve_device`); ``"cpu"`` is bit-reproducible.
+        The networks start from the same weights on every device.
 
     Returns
     -------
@@ -374,30 +379,36 @@ def train_game(config: GameConfig, progress: bool = False, use_cache: bool = Tru
     True
     """
     config = _check_config(config)
+    where = resolve_device(device)
     if not use_cache:
-        return _train(config, progress)
+        return _train(config, progress, where)
     key = {"config": config.to_dict(), "format": CACHE_FORMAT}
-    return cache.cached("refgame", key, lambda: _train(config, progress), format=CACHE_FORMAT)
+    return cache.cached("refgame", key, lambda: _train(config, progress, where),
+                        format=CACHE_FORMAT)
 
 
-def _train(config: GameConfig, progress: bool) -> GameResult:
+def _train(config: GameConfig, progress: bool, where: torch.device) -> GameResult:
     start = time.perf_counter()
     train_index, test_index = split_referents(config)
     table = attributes(config)
-    features = one_hot_features(config, table)
-    targets = torch.as_tensor(table)
+    features = one_hot_features(config, table).to(where)
+    targets = torch.as_tensor(table).to(where)
 
     generator = seed_everything(config.seed)
     speaker = Speaker(features.shape[1], config.vocab_size, config.hidden, config.message_length)
     listener = Listener(config.vocab_size, config.hidden, _attribute_sizes(config))
+    speaker.to(where)
+    listener.to(where)
+    if where.type != "cpu":  # sampling on the device needs a generator there
+        generator = torch.Generator(device=where).manual_seed(config.seed)
     optimizer = torch.optim.Adam([*speaker.parameters(), *listener.parameters()], lr=config.lr)
 
-    train_tensor = torch.as_tensor(train_index)
+    train_tensor = torch.as_tensor(train_index).to(where)
     baseline, history = None, []
     bar = progress_bar(range(config.steps), desc="reference game", disable=not progress)
     for step in bar:
         batch = train_tensor[torch.randint(len(train_tensor), (config.batch_size,),
-                                           generator=generator)]
+                                           generator=generator, device=where)]
         message, log_prob, entropy = speaker(features[batch], generator=generator)
         loss, correct = _reconstruction(listener(message), targets[batch])
         reward = correct.float().mean(dim=1)
@@ -421,14 +432,14 @@ def _train(config: GameConfig, progress: bool) -> GameResult:
     with torch.no_grad():
         messages, _, _ = speaker(features, greedy=True)
         _, correct = _reconstruction(listener(messages), targets)
-    rewards = correct.float().mean(dim=1).numpy()
-    exact = correct.all(dim=1).float().numpy()
+    rewards = correct.float().mean(dim=1).cpu().numpy()
+    exact = correct.all(dim=1).float().cpu().numpy()
     heldout = np.zeros(config.num_referents, dtype=bool)
     heldout[test_index] = True
     train_reward, test_reward = float(rewards[~heldout].mean()), float(rewards[heldout].mean())
     return GameResult(
         config=config.to_dict(), train_reward=train_reward, test_reward=test_reward,
         gap=train_reward - test_reward, train_accuracy=float(exact[~heldout].mean()),
-        test_accuracy=float(exact[heldout].mean()), messages=messages.numpy().astype(np.int64),
+        test_accuracy=float(exact[heldout].mean()), messages=messages.cpu().numpy().astype(np.int64),
         derivations=referents(config), heldout=heldout, rewards=rewards,
         history=np.asarray(history, dtype=np.float64), seconds=time.perf_counter() - start)

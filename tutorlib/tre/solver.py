@@ -43,17 +43,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Union
 
 import numpy as np
 import torch
 from torch import nn
 
-from tutorlib.train import progress_bar
+from tutorlib.train import linear_decay, progress_bar, resolve_device
 
 Derivation = str | tuple
-Composition = Union[str, Callable[[torch.Tensor, torch.Tensor], torch.Tensor]]
-Distance = Union[str, Callable[[torch.Tensor, torch.Tensor], torch.Tensor]]
+Composition = str | Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
+Distance = str | Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 COMPOSITIONS = ("additive", "linear")
 DISTANCES = ("cosine", "l1", "l2")
@@ -197,6 +196,11 @@ class _Plan:
             levels.append((left, right))
         return cls(primitives, levels, index)
 
+    def to(self, device: torch.device) -> _Plan:
+        """The same plan with its index tensors on ``device``."""
+        levels = [(left.to(device), right.to(device)) for left, right in self.levels]
+        return type(self)(self.primitives, levels, self.index)
+
     def evaluate(self, lexicon: torch.Tensor, compose: Callable) -> torch.Tensor:
         """Representations of every node (rows in node order)."""
         values = lexicon
@@ -282,7 +286,7 @@ def _as_representations(representations, dtype: torch.dtype) -> torch.Tensor:
 def tre(representations, derivations: Sequence[Derivation], composition: Composition = "additive",
         distance: Distance = "cosine", *, steps: int = 1000, lr: float = 0.01, seed: int = 0,
         init: str = "zeros", solver: str = "batched", dtype: torch.dtype = torch.float32,
-        progress: bool = False) -> TREResult:
+        progress: bool = False, device: str | torch.device = "cpu") -> TREResult:
     """Tree Reconstruction Error of ``representations`` with respect to ``derivations``.
 
     Parameters
@@ -312,6 +316,10 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
         Precision of the optimisation.
     progress : bool
         Show a progress bar over the steps.
+    device : str or torch.device
+        Where to optimise: ``"cpu"`` (the default, bit-reproducible), ``"cuda"``, ``"mps"`` or
+        ``"auto"`` (:func:`tutorlib.train.resolve_device`). The starting point is drawn on the
+        CPU, so it is the same on every device; the results come back as NumPy arrays.
 
     Returns
     -------
@@ -345,11 +353,13 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
         lexicon = torch.zeros((len(names), *shape), dtype=dtype)
     else:
         lexicon = 0.1 * torch.randn((len(names), *shape), generator=generator, dtype=dtype)
-    lexicon.requires_grad_(True)
+    where = resolve_device(device)
+    target = target.to(where)
+    lexicon = lexicon.to(where).requires_grad_(True)
     if composition == "additive":
         compose: Callable = Additive()
     elif composition == "linear":
-        compose = Linear(shape, generator, dtype)
+        compose = Linear(shape, generator, dtype).to(where)
     elif callable(composition):
         compose = composition
     else:
@@ -360,11 +370,11 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
     # linear decay to 1% of lr: the L1 distance is not smooth, and at a constant learning rate
     # Adam keeps oscillating around its minimum at a distance of about lr
     schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: 1.0 - 0.99 * step / max(1, steps))
+        optimizer, lambda step: linear_decay(1.0, 0.01, step, steps + 1))
 
     if solver == "batched":
-        plan = _Plan.build(derivations, names)
-        roots = torch.tensor([plan.index[d] for d in derivations])
+        plan = _Plan.build(derivations, names).to(where)
+        roots = torch.tensor([plan.index[d] for d in derivations], device=where)
 
         def predict() -> torch.Tensor:
             return plan.evaluate(lexicon, compose)[roots]
@@ -389,9 +399,9 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
             schedule.step()
             losses[step] = loss.item()
         with torch.no_grad():
-            per_datum = measure(predict(), target).numpy().astype(np.float64)
-    lexicon_out = {p: lexicon[i].detach().numpy().copy() for i, p in enumerate(names)}
-    learned = ({k: v.detach().numpy().copy() for k, v in compose.state_dict().items()}
+            per_datum = measure(predict(), target).cpu().numpy().astype(np.float64)
+    lexicon_out = {p: lexicon[i].detach().cpu().numpy().copy() for i, p in enumerate(names)}
+    learned = ({k: v.detach().cpu().numpy().copy() for k, v in compose.state_dict().items()}
                if isinstance(compose, nn.Module) else {})
     return TREResult(float(per_datum.mean()), per_datum, lexicon_out, learned, losses, compose)
 

@@ -19,7 +19,7 @@ from torch import nn
 from tutorlib.cache import cached
 from tutorlib.checks import check_scalar
 from tutorlib.stats import cosine
-from tutorlib.train import progress_bar, seed_everything
+from tutorlib.train import linear_decay, progress_bar, resolve_device, seed_everything
 from tutorlib.tre.corpora import Corpus
 
 # Bump when the code below changes what it computes, so that cached results of the old code
@@ -168,7 +168,7 @@ def corpus_digest(corpus: Corpus) -> str:
 
 
 def train_cbow(corpus: Corpus, config: CBOWConfig | None = None,
-               progress: bool = False) -> WordVectors:
+               progress: bool = False, device: str | torch.device = "cpu") -> WordVectors:
     """Train CBOW word2vec on ``corpus`` and return its input vectors (word2vec's output).
 
     Every position of every sentence is one example; its context is up to ``window`` words on
@@ -178,33 +178,40 @@ def train_cbow(corpus: Corpus, config: CBOWConfig | None = None,
     Parameters
     ----------
     corpus : Corpus
-        From :func:`make_corpus`.
+        From :func:`tutorlib.tre.corpora.make_corpus`.
     config : CBOWConfig, optional
         Hyperparameters; defaults train the default corpus in about half a minute on one thread.
     progress : bool
         Show a progress bar.
+    device : str or torch.device
+        Where to train (:func:`tutorlib.train.resolve_device`); ``"cpu"`` is bit-reproducible.
     """
     config = config or CBOWConfig()
     if corpus.sentences.ndim != 2 or corpus.sentences.shape[1] < 2:
         raise ValueError(f"corpus.sentences must be a (num_sentences, length >= 2) array, "
                          f"got shape {corpus.sentences.shape}")
     key = {"corpus": corpus_digest(corpus), "cbow": asdict(config)}
-    arrays = cached("cbow", key, lambda: _train_cbow(corpus, config, progress),
+    where = resolve_device(device)
+    arrays = cached("cbow", key, lambda: _train_cbow(corpus, config, progress, where),
                     format=CACHE_FORMAT)
     return WordVectors(arrays["vocab"].tolist(), arrays["vectors"], arrays["losses"].tolist())
 
 
-def _train_cbow(corpus: Corpus, config: CBOWConfig, progress: bool) -> dict[str, np.ndarray]:
+def _train_cbow(corpus: Corpus, config: CBOWConfig, progress: bool,
+                where: torch.device) -> dict[str, np.ndarray]:
     generator = seed_everything(config.seed)
-    sentences = torch.as_tensor(corpus.sentences, dtype=torch.long)
+    # the corpus moves to the device once; the random draws stay on the CPU's generator, so
+    # every device sees the same batches
+    sentences = torch.as_tensor(corpus.sentences, dtype=torch.long).to(where)
     num_sentences, length = sentences.shape
     vocab_size = len(corpus.vocab)
-    offsets = torch.tensor([o for o in range(-config.window, config.window + 1) if o != 0])
+    offsets = torch.tensor([o for o in range(-config.window, config.window + 1) if o != 0],
+                           device=where)
     counts = torch.bincount(sentences.flatten(), minlength=vocab_size).double()
     noise_cdf = torch.cumsum(counts ** 0.75 / (counts ** 0.75).sum(), 0)
     noise_cdf[-1] = 1.0  # no rounding gap above the last word
 
-    model = CBOW(vocab_size, config.embedding_dim)
+    model = CBOW(vocab_size, config.embedding_dim).to(where)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
     num_examples = num_sentences * length
     steps_per_epoch = math.ceil(num_examples / config.batch_size)
@@ -214,10 +221,10 @@ def _train_cbow(corpus: Corpus, config: CBOWConfig, progress: bool) -> dict[str,
     for _ in range(config.epochs):
         order = torch.randperm(num_examples, generator=generator)
         total = 0.0
-        for batch in order.split(config.batch_size):
-            fraction = step / max(1, num_steps - 1)
+        for batch in order.to(where).split(config.batch_size):
             for group in optimizer.param_groups:
-                group["lr"] = config.learning_rate * (1 - (1 - config.final_lr_fraction) * fraction)
+                group["lr"] = linear_decay(config.learning_rate, config.final_lr_fraction, step,
+                                           num_steps)
             row, position = batch // length, batch % length
             centre = sentences[row, position]
             where = position.unsqueeze(1) + offsets
@@ -226,7 +233,7 @@ def _train_cbow(corpus: Corpus, config: CBOWConfig, progress: bool) -> dict[str,
             context = torch.where(inside, context, model.padding)
             # Inverse-CDF sampling: faster than torch.multinomial, the same distribution.
             uniform = torch.rand(len(batch), config.negatives, generator=generator,
-                                 dtype=torch.float64)
+                                 dtype=torch.float64).to(where)
             noise = torch.searchsorted(noise_cdf, uniform)
             loss = model(context, centre, noise)
             optimizer.zero_grad()
@@ -239,5 +246,5 @@ def _train_cbow(corpus: Corpus, config: CBOWConfig, progress: bool) -> dict[str,
         bar.set_postfix(loss=f"{losses[-1]:.3f}")
     bar.close()
     return {"vocab": np.array(corpus.vocab),
-            "vectors": model.input_vectors.weight[:vocab_size].detach().numpy().astype(np.float32),
+            "vectors": model.input_vectors.weight[:vocab_size].detach().cpu().numpy().astype(np.float32),
             "losses": np.array(losses)}
