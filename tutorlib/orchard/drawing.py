@@ -30,9 +30,11 @@ def _label(node: Item, reference: list[int] | None, values: bool) -> tuple[str, 
 
 
 def _layout(tree: Operator, x0: float, width_of) -> tuple[dict[int, tuple[float, float]], float]:
-    """x, y of every node (keyed by ``id``), one unit down per level, and the total width. Each subtree gets a strip as
-    wide as its own label or its children's strips side by side, whichever is wider, and each
-    node sits above the middle of its children, so that labels never overlap."""
+    """x, y of every node (keyed by ``id``), one unit down per level, and the total width.
+
+    Each subtree gets a strip as wide as its own label or as its children's strips side by side,
+    whichever is wider, and each node sits above the middle of its children, so that labels
+    never overlap."""
     extent: dict[int, float] = {}
 
     def measure(node: Item) -> float:

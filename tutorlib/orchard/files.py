@@ -60,7 +60,7 @@ def write_part(directory: str | os.PathLike, part: str, pairs: list[Pair]) -> tu
 def export(directory: str | os.PathLike, variant_name: str, *, size: int = RELEASE_SIZE,
            part_sizes: dict[str, int] | None = None, seed: int = 0,
            parts: list[str] | None = None) -> Path:
-    """Write one variant in the release's layout: ``{train,valid,test,test3..test12}.{input,label}``.
+    """Write one variant in the release's layout, ``{train,valid,test,test3..12}.{input,label}``.
 
     Parameters
     ----------
@@ -129,7 +129,7 @@ def read_part(directory: str | os.PathLike, part: str, *, check: bool = False) -
     if len(inputs) != len(labels):
         raise ValueError(f"{paths[0]} has {len(inputs)} lines but {paths[1]} has {len(labels)}: "
                          f"they must match line for line")
-    pairs = list(zip(inputs, labels))
+    pairs = list(zip(inputs, labels, strict=True))
     if check:
         for number, (line, label) in enumerate(pairs, start=1):
             try:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 OPERATOR_SETS = {"minmax": ("MIN", "MAX"), "firstlast": ("FIRST", "LAST")}
 DIFFICULTIES = {"easy": 0.0, "medium": 0.5, "hard": 1.0}
@@ -85,7 +85,7 @@ def part_depths(part: str) -> tuple[int, int]:
 # Sampling a tree conditioned on its depth
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(max_depth: int) -> tuple[list[list[float]], list[list[float]], list[list[float]]]:
     """Probabilities that steer the sampler to a tree of a given depth.
 
@@ -279,7 +279,7 @@ def generate(num_examples: int, *, operators: str = "minmax", copy_prob: float =
     second_depths = balanced_depths(num_examples, min_depth, max_depth, rng)
     sampler = _Sampler(operators, float(copy_prob), max_depth, rng)
     out: list[Pair] = []
-    for d1, d2 in zip(first_depths, second_depths):
+    for d1, d2 in zip(first_depths, second_depths, strict=True):
         first, second, v1, v2 = sampler.pair(d1, d2)
         out.append((" ".join(first) + " X " + " ".join(second), f"{v1},{v2}"))
     return out

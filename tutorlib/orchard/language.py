@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
 
 OPERATORS = ("FIRST", "LAST", "MIN", "MAX")
 SEPARATOR = "X"
@@ -75,8 +74,8 @@ class Operator:
     position: int = -1
 
 
-Argument = Union[Digit, Copy, Operator]
-Item = Union[Digit, Copy, Operator]
+Argument = Digit | Copy | Operator
+Item = Digit | Copy | Operator
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,7 +102,7 @@ def parse(line: str) -> tuple[Operator, Operator]:
     Examples
     --------
     >>> parse("[MIN 3 ] X [MAX [COPY 0 ] 7 ]")[1]
-    Operator(name='MAX', arguments=(Copy(index=0, position=6), Digit(value=7, position=8)), \
+    Operator(name='MAX', arguments=(Copy(index=0, position=5), Digit(value=7, position=8)), \
 position=4)
     """
     tokens = tokenize(line)
@@ -111,12 +110,16 @@ position=4)
     if not separators:
         raise ValueError(f"no {SEPARATOR!r} in {line!r}: an input is two trees separated by "
                          f"{SEPARATOR!r}")
-    depth = 0
-    for token in tokens[:separators[0]]:
-        depth += token.startswith("[") - (token == "]")
-    if depth > 0:
+    open_positions: list[int] = []
+    for i, token in enumerate(tokens[:separators[0]]):
+        if token.startswith("["):
+            open_positions.append(i)
+        elif token == "]" and open_positions:
+            open_positions.pop()
+    if open_positions:
+        i = open_positions[-1]
         raise ValueError(f"{SEPARATOR!r} at position {separators[0]} in {line!r} comes before the "
-                         f"first tree is closed ({depth} bracket(s) still open)")
+                         f"first tree is closed: {tokens[i]!r} at position {i} is still open")
     if len(separators) > 1:
         raise ValueError(f"extra {SEPARATOR!r} at position {separators[1]} in {line!r}: an input "
                          f"has exactly two trees and one {SEPARATOR!r}")
