@@ -121,3 +121,15 @@ def test_draw_has_one_arrow_per_copy():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_plot_lengths_by_depth_draws_every_bin():
+    import matplotlib.pyplot as plt
+
+    rows = orchard.lengths_by_depth("firstlast_easy", num_examples=20,
+                                    parts=["train", "test3", "test4", "test5"])
+    ax = orchard.plot_lengths_by_depth(rows, title="lengths")
+    assert list(ax.get_xticks()) == [3, 4, 5]
+    assert ax.get_ylabel() == "input length (tokens)"
+    assert any("train" in t.get_text() for t in ax.get_legend().get_texts())
+    plt.close("all")

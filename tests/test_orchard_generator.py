@@ -158,8 +158,8 @@ def _chi_square_ok(observed, expected_probs, num):
     return stat, critical
 
 
-@pytest.mark.parametrize("max_depth, depth", [(3, 3), (6, 3), (6, 4), (6, 5), (6, 6), (9, 9),
-                                              (12, 12)])
+@pytest.mark.parametrize("max_depth, depth", [(3, 3), (6, 3), (6, 4), (6, 5), (6, 6), (8, 8),
+                                              (10, 10)])
 def test_trees_of_a_depth_have_the_release_distribution(max_depth, depth):
     pairs = orchard.generate(1500, operators="minmax", min_depth=depth, max_depth=depth,
                              seed=depth) if max_depth == depth else None
@@ -169,7 +169,8 @@ def test_trees_of_a_depth_have_the_release_distribution(max_depth, depth):
     counts = Counter()
     for line, _ in pairs:
         for tree in line.split(" X "):
-            if orchard.depth(orchard.parse_tree(tree)) == depth:
+            # Test bins hold only trees of their depth (another test checks it); parse the rest.
+            if max_depth == depth or orchard.depth(orchard.parse_tree(tree)) == depth:
                 counts[sum(t.startswith("[") for t in tree.split())] += 1
     num = sum(counts.values())
     assert num >= 2900

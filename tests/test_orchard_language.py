@@ -1,3 +1,6 @@
+import doctest
+import importlib
+
 import pytest
 
 from tutorlib import orchard
@@ -105,3 +108,10 @@ def test_malformed_input_names_the_problem_and_position(line, words):
 def test_non_string_input_is_rejected():
     with pytest.raises(ValueError, match="a string"):
         orchard.evaluate(["[MAX", "1", "]"])
+
+
+@pytest.mark.parametrize("module", ["__init__", "language", "generator", "files", "stats"])
+def test_docstring_examples_run(module):
+    name = "tutorlib.orchard" if module == "__init__" else f"tutorlib.orchard.{module}"
+    failed, tried = doctest.testmod(importlib.import_module(name))
+    assert failed == 0 and tried > 0

@@ -90,6 +90,7 @@ __all__ = [
     "length_stats", "lengths_by_depth", "tree_depths", "value_slots",
     # drawing
     "draw",
+    "plot_lengths_by_depth",
 ]
 
 
@@ -99,3 +100,10 @@ def draw(line: str, ax=None, **kwargs):
     from tutorlib.orchard.drawing import draw as _draw
 
     return _draw(line, ax, **kwargs)
+
+
+def plot_lengths_by_depth(rows, ax=None, **kwargs):
+    """Input length against depth: :func:`tutorlib.orchard.drawing.plot_lengths_by_depth`."""
+    from tutorlib.orchard.drawing import plot_lengths_by_depth as _plot
+
+    return _plot(rows, ax, **kwargs)

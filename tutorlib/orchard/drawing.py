@@ -13,6 +13,7 @@ from matplotlib.patches import FancyArrowPatch
 from tutorlib.orchard.language import Copy, Digit, Item, Operator, depth, item_values, level_order
 from tutorlib.orchard.language import parse as parse_input
 from tutorlib.orchard.language import value as value_of
+from tutorlib.orchard.stats import LengthStats
 from tutorlib.plotting import PALETTE
 
 _OPERATOR_STYLE = {"boxstyle": "round,pad=0.3", "fc": "#E8F1FA", "ec": PALETTE[0]}
@@ -142,6 +143,37 @@ def draw(line: str, ax=None, *, values: bool = True, indices: bool = True, arrow
     ax.set_xlim(0.0, total)
     ax.set_ylim(bottom - 0.6, top)
     ax.set_axis_off()
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_lengths_by_depth(rows: list[LengthStats], ax=None, *, title: str | None = None):
+    """Input length against tree depth, from :func:`~tutorlib.orchard.lengths_by_depth`.
+
+    One point per test bin (mean, with a bar from the median to the 95th percentile and a cross
+    at the longest input); a ``train`` row, if present, is drawn as a band over its depth range.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    if ax is None:
+        _, ax = plt.subplots()
+    bins = [r for r in rows if r.min_depth == r.max_depth and r.min_depth > 0]
+    depths = [r.min_depth for r in bins]
+    ax.plot(depths, [r.mean for r in bins], "o-", color=PALETTE[0], label="mean")
+    ax.vlines(depths, [r.median for r in bins], [r.p95 for r in bins], color=PALETTE[0],
+              alpha=0.5, lw=3, label="median to 95th percentile")
+    ax.plot(depths, [r.maximum for r in bins], "x", color=PALETTE[3], label="longest")
+    for r in rows:
+        if r.min_depth < r.max_depth:
+            ax.axvspan(r.min_depth - 0.3, r.max_depth + 0.3, color=PALETTE[2], alpha=0.12,
+                       label=f"{r.part} (mean {r.mean:.0f} tokens)")
+    ax.set_xlabel("depth of both trees")
+    ax.set_ylabel("input length (tokens)")
+    ax.set_xticks(depths)
+    ax.legend()
     if title:
         ax.set_title(title)
     return ax

@@ -1,7 +1,7 @@
 """ORCHARD's seeded generator: random trees, COPY, the six variants and the depth bins.
 
 The rules of the release's ``generate_tree.py`` (https://github.com/billptw/Orchard), which the
-paper (Pung & Chan 2021, Sec. 3) describes:
+paper (Pung & Chan 2021, the dataset's description) summarises:
 
 - the root (depth 0) is an operator, drawn uniformly from the variant's two operators;
 - each of an operator's two children is independently an operator with probability 0.5, else a

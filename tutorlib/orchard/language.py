@@ -1,4 +1,8 @@
-"""The ORCHARD language: two cross-referencing trees and their values (Pung & Chan 2021, Sec. 3).
+"""The ORCHARD language: two cross-referencing trees and their values.
+
+Pung & Chan (2021), "ORCHARD: A Benchmark For Measuring Systematic Generalization of
+Multi-Hierarchical Reasoning": the dataset's description and its Fig. 1, with the details of the
+release's ``generate_tree.py`` (https://github.com/billptw/Orchard) where the paper is silent.
 
 An input is two trees in prefix notation separated by ``X``; every token is separated by a
 space. In the grammar below ``d`` is one digit and ``k`` a non-negative integer::
