@@ -93,6 +93,8 @@ ERRORS = [
     ("3 X [MIN 3 ]", ["must start with an operator", "'3' at position 0"]),
     ("[MAX 1 ] 2 X [MIN 3 ]", ["unexpected '2' at position 3", "one root operator"]),
     ("[MAX 1 ] X [MIN 3 ] [MAX 4 ]", ["unexpected '[MAX' at position 7"]),
+    ("[COPY 0 ] X [MIN 3 ]", ["first tree must start with an operator", "position 0"]),
+    ("[MAX 1 ] X [COPY 0 ]", ["second tree must start with an operator", "position 4"]),
 ]
 
 

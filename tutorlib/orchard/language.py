@@ -128,8 +128,8 @@ position=4)
         raise ValueError(f"extra {SEPARATOR!r} at position {separators[1]} in {line!r}: an input "
                          f"has exactly two trees and one {SEPARATOR!r}")
     cut = separators[0]
-    first = _parse_tree(tokens, 0, cut, line, allow_copy=False)
-    second = _parse_tree(tokens, cut + 1, len(tokens), line, allow_copy=True)
+    first = _parse_tree(tokens, 0, cut, line, "the first tree", allow_copy=False)
+    second = _parse_tree(tokens, cut + 1, len(tokens), line, "the second tree", allow_copy=True)
     size = num_items(first)
     for node in _walk(second):
         if isinstance(node, Copy) and node.index >= size:
@@ -143,33 +143,31 @@ def parse_tree(text: str, *, allow_copy: bool = True) -> Operator:
     """One tree on its own (COPY indices are not checked: there is no first tree to check them
     against). Positions count the tokens of ``text``."""
     tokens = tokenize(text)
-    return _parse_tree(tokens, 0, len(tokens), text, allow_copy=allow_copy)
+    return _parse_tree(tokens, 0, len(tokens), text, "the tree", allow_copy=allow_copy)
 
 
 def _is_index(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
 
-def _parse_tree(tokens: list[str], start: int, end: int, line: str, *,
+def _parse_tree(tokens: list[str], start: int, end: int, line: str, which: str, *,
                 allow_copy: bool) -> Operator:
-    which = "first" if start == 0 else "second"
     if start == end:
-        raise ValueError(f"the {which} tree is empty in {line!r}")
-    if not tokens[start].startswith("["):
-        raise ValueError(f"the {which} tree must start with an operator such as '[MAX', got "
+        raise ValueError(f"{which} is empty in {line!r}")
+    if not tokens[start].startswith("[") or tokens[start] == "[" + COPY:
+        raise ValueError(f"{which} must start with an operator such as '[MAX', got "
                          f"{tokens[start]!r} at position {start} in {line!r}")
-    # An explicit stack: trees of depth 12 and more would be deep recursions for no gain.
+    # An explicit stack: trees of depth 12 and more would be deep recursions for no gain. The
+    # first token opens an operator, so the stack is empty only once the root has closed.
     stack: list[tuple[str, int, list[Argument]]] = []
     root: Operator | None = None
     i = start
     while i < end:
         token = tokens[i]
         if root is not None:
-            raise ValueError(f"unexpected {token!r} at position {i} in {line!r}: the {which} tree "
-                             f"ended at position {i - 1} (a tree has one root operator)")
+            raise ValueError(f"unexpected {token!r} at position {i} in {line!r}: {which} ended "
+                             f"at position {i - 1} (a tree has one root operator)")
         if token == "]":
-            if not stack:
-                raise ValueError(f"unexpected ']' at position {i} in {line!r}: no operator is open")
             name, position, arguments = stack.pop()
             if not arguments:
                 raise ValueError(f"operator '[{name}' at position {position} in {line!r} has no "
@@ -183,8 +181,6 @@ def _parse_tree(tokens: list[str], start: int, end: int, line: str, *,
             if not allow_copy:
                 raise ValueError(f"COPY at position {i} in {line!r} is in the first tree; COPY "
                                  f"may only appear in the second tree")
-            if not stack:
-                raise ValueError(f"COPY at position {i} in {line!r} is outside any operator")
             if i + 2 >= end or not _is_index(tokens[i + 1]) or tokens[i + 2] != "]":
                 got = " ".join(tokens[i:min(i + 3, end)])
                 raise ValueError(f"COPY at position {i} in {line!r} must read '[COPY k ]' with k "
@@ -199,9 +195,6 @@ def _parse_tree(tokens: list[str], start: int, end: int, line: str, *,
                                  + (" and [COPY" if allow_copy else ""))
             stack.append((name, i, []))
         elif token in DIGITS:
-            if not stack:
-                raise ValueError(f"digit {token!r} at position {i} in {line!r} is outside any "
-                                 f"operator")
             stack[-1][2].append(Digit(int(token), i))
         else:
             hint = (" (each digit is its own token: write '1 2', not '12')" if token.isdigit()
