@@ -147,11 +147,14 @@ class _Sampler:
         self.max_depth = max_depth
         self.at_most, self.exactly, self.left_first = _tables(max_depth)
         self.random = rng.random
+        self.tokens: list[str] = []  # of the tree being drawn
+        self.levels: list[list[int]] | None = None  # item values by depth, first tree only
+        self.reference: list[int] = []  # the first tree's item values in level order
 
     def pair(self, first_depth: int, second_depth: int) -> tuple[list[str], list[str], int, int]:
         """Tokens of both trees and their values."""
-        self.tokens: list[str] = []
-        self.levels: list[list[int]] | None = [[] for _ in range(self.max_depth + 1)]
+        self.tokens = []
+        self.levels = [[] for _ in range(self.max_depth + 1)]
         first_value = self._operator(0, first_depth, True)
         first = self.tokens
         self.reference = [v for level in self.levels for v in level]
@@ -166,11 +169,13 @@ class _Sampler:
         name = self.names[rand() < 0.5]
         self.tokens.append(name)
         levels = self.levels
-        if levels is not None:  # the first tree: remember every item's value by level
+        if levels is not None:
+            # Drawing left to right visits each level's items in level order, so appending
+            # per level builds the level order; an operator's value is filled in below.
             slot = len(levels[h])
             levels[h].append(0)
         values: list[int] = []
-        if h == self.max_depth - 1:
+        if h == self.max_depth - 1:  # the release's depth limit: a single value child
             self._leaf(h + 1, values)
         else:
             if not exact:
@@ -202,7 +207,7 @@ class _Sampler:
             values.append(self.reference[k])
             return
         for _ in range(1 if rand() < 0.5 else 2):
-            digit = int(rand() * 10)
+            digit = int(rand() * 10)  # uniform to within 2**-50, and faster than randrange
             self.tokens.append(str(digit))
             values.append(digit)
             if self.levels is not None:
