@@ -31,6 +31,8 @@ EXPERIMENTS: dict[str, str] = {
 EXPORTS: dict[str, tuple[str, str]] = {
     "scan": ("SCAN's tasks.txt and every split, in the official layout",
              "tutorlib.scan.files:export"),
+    "orchard": ("ORCHARD's six variants in the release's layout, one subdirectory each",
+                "tutorlib.orchard.files:export_all"),
 }
 
 # Names the command line accepted before each experiment had one name everywhere.

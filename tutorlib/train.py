@@ -87,7 +87,7 @@ def linear_decay(learning_rate: float, final_fraction: float, step: int, num_ste
 
     Examples
     --------
-    >>> [linear_decay(1.0, 0.1, step, 3) for step in range(3)]
+    >>> [round(linear_decay(1.0, 0.1, step, 3), 6) for step in range(3)]
     [1.0, 0.55, 0.1]
     """
     progress = step / max(1, num_steps - 1)

@@ -198,20 +198,20 @@ def train_cbow(corpus: Corpus, config: CBOWConfig | None = None,
 
 
 def _train_cbow(corpus: Corpus, config: CBOWConfig, progress: bool,
-                where: torch.device) -> dict[str, np.ndarray]:
+                on: torch.device) -> dict[str, np.ndarray]:
     generator = seed_everything(config.seed)
     # the corpus moves to the device once; the random draws stay on the CPU's generator, so
     # every device sees the same batches
-    sentences = torch.as_tensor(corpus.sentences, dtype=torch.long).to(where)
+    sentences = torch.as_tensor(corpus.sentences, dtype=torch.long).to(on)
     num_sentences, length = sentences.shape
     vocab_size = len(corpus.vocab)
     offsets = torch.tensor([o for o in range(-config.window, config.window + 1) if o != 0],
-                           device=where)
+                           device=on)
     counts = torch.bincount(sentences.flatten(), minlength=vocab_size).double()
     noise_cdf = torch.cumsum(counts ** 0.75 / (counts ** 0.75).sum(), 0)
     noise_cdf[-1] = 1.0  # no rounding gap above the last word
 
-    model = CBOW(vocab_size, config.embedding_dim).to(where)
+    model = CBOW(vocab_size, config.embedding_dim).to(on)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
     num_examples = num_sentences * length
     steps_per_epoch = math.ceil(num_examples / config.batch_size)
@@ -221,7 +221,7 @@ def _train_cbow(corpus: Corpus, config: CBOWConfig, progress: bool,
     for _ in range(config.epochs):
         order = torch.randperm(num_examples, generator=generator)
         total = 0.0
-        for batch in order.to(where).split(config.batch_size):
+        for batch in order.to(on).split(config.batch_size):
             for group in optimizer.param_groups:
                 group["lr"] = linear_decay(config.learning_rate, config.final_lr_fraction, step,
                                            num_steps)
@@ -233,7 +233,7 @@ def _train_cbow(corpus: Corpus, config: CBOWConfig, progress: bool,
             context = torch.where(inside, context, model.padding)
             # Inverse-CDF sampling: faster than torch.multinomial, the same distribution.
             uniform = torch.rand(len(batch), config.negatives, generator=generator,
-                                 dtype=torch.float64).to(where)
+                                 dtype=torch.float64).to(on)
             noise = torch.searchsorted(noise_cdf, uniform)
             loss = model(context, centre, noise)
             optimizer.zero_grad()
