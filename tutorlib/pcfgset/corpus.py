@@ -11,10 +11,11 @@ distribution of depth and length resembles English sentences. We do the same in 
    string argument of 2-5 symbols (lengths drawn with ``string_lengths``' weights).
 2. **Shaping.** An input is kept only while the quota of its depth (:data:`TARGET_DEPTH`, the
    published corpus's depth distribution) is not full, and only within the published ranges
-   (depth 1-17, 1-30 functions, 3-71 tokens). The quotas make the depth distribution exact;
-   the sampler's settings are chosen so that the lengths come out like the published corpus's
-   (median 16, mean 18.5 tokens; median 4 functions; median output 8 symbols), which
-   :func:`statistics` measures and ``tests/test_pcfgset_corpus.py`` checks.
+   (depth 1-17, 1-30 functions, 3-71 tokens, outputs of at most 224 symbols: ``repeat``
+   chains would otherwise make outputs of over a thousand). The quotas make the depth
+   distribution exact; the sampler's settings are chosen so that the lengths come out like the
+   published corpus's (median 16, mean 18.5 tokens; median 4 functions; median output 8
+   symbols), which :func:`statistics` measures and ``tests/test_pcfgset_corpus.py`` checks.
 
 Every string argument is drawn afresh until it differs from every string argument before it,
 so no string argument repeats across the corpus, and no two inputs are the same.
@@ -78,6 +79,7 @@ class SamplerSettings:
     max_depth: int = 17
     max_functions: int = 30
     max_input_length: int = 71
+    max_output_length: int = 224
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.binary_probability <= 1.0:
@@ -126,24 +128,59 @@ class StringSource:
                          f"{len(self.symbols)} symbols; use a larger alphabet")
 
 
-def _skeleton(rng: random.Random, settings: SamplerSettings, nest: float, level: int,
-              strings: StringSource) -> tuple[object, int, int, int]:
-    """A tree whose string arguments are still lengths, with its depth, function count and
-    number of tokens."""
-    binary = rng.random() < settings.binary_probability
-    name = rng.choice(BINARY if binary else UNARY)
-    room = level < settings.max_depth
-    chances = (nest, nest * settings.second_argument_factor) if binary else (nest,)
-    children, deepest, count, tokens = [], 0, 1, 1 + binary  # the function and its comma
-    for chance in chances:
-        if room and rng.random() < chance:
-            child, d, c, t = _skeleton(rng, settings, nest, level + 1, strings)
-        else:
-            child, d, c, t = strings.length(), 0, 0, 0
-            t = child
-        children.append(child)
-        deepest, count, tokens = max(deepest, d), count + c, tokens + t
-    return (name, *children), deepest + 1, count, tokens
+class _TooLarge(Exception):
+    """A sampled input outgrew the shaping step's limits (stop building it early)."""
+
+
+def _skeleton(rng: random.Random, settings: SamplerSettings, nest: float,
+              strings: StringSource) -> tuple[object, int, int]:
+    """A tree whose string arguments are still lengths, with its depth and function count.
+
+    Raises ``_TooLarge`` as soon as it has more functions or tokens than the limits allow: most
+    rejected samples are large, and abandoning them early makes the sampler fast.
+    """
+    draw = rng.random
+    budget = [settings.max_functions, settings.max_input_length]
+    second = nest * settings.second_argument_factor
+
+    def node(level: int) -> tuple[object, int]:
+        binary = draw() < settings.binary_probability
+        name = BINARY[int(draw() * len(BINARY))] if binary else UNARY[int(draw() * len(UNARY))]
+        budget[0] -= 1
+        budget[1] -= 1 + binary  # the function and its comma
+        children, deepest = [name], 0
+        for chance in ((nest, second) if binary else (nest,)):
+            if level < settings.max_depth and draw() < chance:
+                child, d = node(level + 1)
+                deepest = max(deepest, d)
+            else:
+                child = strings.length()
+                budget[1] -= child
+            children.append(child)
+        if budget[0] < 0 or budget[1] < 0:
+            raise _TooLarge
+        return tuple(children), deepest + 1
+
+    tree, d = node(1)
+    return tree, d, settings.max_functions - budget[0]
+
+
+_GROWTH = {"copy": 0, "reverse": 0, "shift": 0, "swap_first_last": 0, "echo": 1}
+
+
+def _output_length(skeleton: object) -> int:
+    """The output's length, which the string arguments' lengths alone decide."""
+    if isinstance(skeleton, int):
+        return skeleton
+    name, *children = skeleton
+    lengths = [_output_length(child) for child in children]
+    if name in _GROWTH:
+        return lengths[0] + _GROWTH[name]
+    if name == "repeat":
+        return 2 * lengths[0]
+    if name in ("append", "prepend"):
+        return lengths[0] + lengths[1]
+    return lengths[1] if name == "remove_first" else lengths[0]
 
 
 def _fill(skeleton: object, strings: StringSource) -> Tree:
@@ -195,10 +232,12 @@ def sample_inputs(n: int, seed: int = 0, settings: SamplerSettings = SamplerSett
     out: list[Tree] = []
     low, high = settings.nesting_range
     for _ in range(200 * n):
-        skeleton, d, count, tokens = _skeleton(rng, settings, rng.uniform(low, high), 1, strings)
+        try:
+            skeleton, d, _ = _skeleton(rng, settings, rng.uniform(low, high), strings)
+        except _TooLarge:
+            continue
         key = min(d, last)
-        if (quotas.get(key, 0) == 0 or count > settings.max_functions
-                or tokens > settings.max_input_length):
+        if quotas.get(key, 0) == 0 or _output_length(skeleton) > settings.max_output_length:
             continue
         quotas[key] -= 1
         out.append(_fill(skeleton, strings))
@@ -235,7 +274,7 @@ CORPUS_FORMAT = 1  # bump when the generator changes what it makes
 def generate(seed: int = 0, settings: SamplerSettings = SamplerSettings()) -> Corpus:
     """Generate the base corpus of 97,203 pairs (82,622 / 4,860 / 9,721) from ``seed``.
 
-    Use :func:`corpus`, which caches the result, unless timing the generator.
+    Use :func:`base_corpus`, which caches the result, unless timing the generator.
     """
     strings = StringSource(random.Random(f"pcfgset-strings-{seed}"),
                            lengths=settings.string_lengths)
@@ -246,7 +285,7 @@ def generate(seed: int = 0, settings: SamplerSettings = SamplerSettings()) -> Co
 
 
 @lru_cache(maxsize=4)
-def corpus(seed: int = 0) -> Corpus:
+def base_corpus(seed: int = 0) -> Corpus:
     """The base corpus of ``seed`` (generated once, then cached in memory and on disk)."""
     from tutorlib.cache import cached
 

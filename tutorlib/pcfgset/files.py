@@ -25,7 +25,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from tutorlib.pcfgset.corpus import Pair, corpus
+from tutorlib.pcfgset.corpus import Pair, base_corpus
 from tutorlib.pcfgset.language import unroll
 from tutorlib.pcfgset.splits import (
     overgeneralisation_split,
@@ -100,7 +100,7 @@ def read_unrolled(path: str | os.PathLike) -> list[tuple[list[str], Pair]]:
 
 def _export_one(directory: Path, name: str, seed: int) -> None:
     if name == "pcfgset":
-        data = corpus(seed)
+        data = base_corpus(seed)
         for part in ("train", "dev", "test"):
             write_pairs(directory / "pcfgset", part, list(getattr(data, part)))
     elif name in ("systematicity", "productivity"):
@@ -113,7 +113,7 @@ def _export_one(directory: Path, name: str, seed: int) -> None:
             write_pairs(directory / "substitutivity" / result.condition, part,
                         getattr(result, part))
     elif name == "localism":
-        data = corpus(seed)
+        data = base_corpus(seed)
         write_pairs(directory / "localism", "train", list(data.train))
         write_pairs(directory / "localism", "test", list(data.test))
         _write(directory / "localism" / "unrolled_test.tsv", unrolled_lines(list(data.test)))

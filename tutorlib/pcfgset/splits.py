@@ -4,7 +4,7 @@
 name (:func:`split`)                       train / test
 =========================================  ===============================================
 ``pcfgset``                                the base corpus: 82,622 / 9,721 (and 4,860 dev,
-                                           ``corpus(seed).dev``)
+                                           ``base_corpus(seed).dev``)
 ``systematicity``                          no input with a held-out adjacent pair /
                                            every input with one (Sec. 5.1)
 ``productivity``                           inputs with at most 8 functions / 9 or more
@@ -20,21 +20,22 @@ name (:func:`split`)                       train / test
 =========================================  ===============================================
 
 Sizes depend on the corpus's seed; ``tests/test_pcfgset_splits.py`` checks every constraint.
-All splits are drawn from the same base corpus (:func:`~.corpus.corpus`), and every pair or
+All splits are drawn from the same base corpus (:func:`~.corpus.base_corpus`), and every pair or
 string a split adds is new: its string arguments differ from every one in the corpus.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from tutorlib.pcfgset.corpus import Pair, StringSource, corpus, pair_of
+from tutorlib.pcfgset.corpus import Pair, StringSource, base_corpus, pair_of
 from tutorlib.pcfgset.language import (
     BINARY,
     EXCEPTIONS,
     TWINS,
-    adjacent_pairs,
     evaluate,
     num_functions,
     parse,
@@ -61,7 +62,7 @@ def _check_seed(seed: int) -> int:
 
 def _fresh_strings(seed: int, purpose: str) -> StringSource:
     """String arguments for pairs a split adds: new, and different from the corpus's."""
-    return StringSource(random.Random(f"pcfgset-{purpose}-{seed}"), used=corpus(seed).strings)
+    return StringSource(random.Random(f"pcfgset-{purpose}-{seed}"), used=base_corpus(seed).strings)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,21 +71,22 @@ def _fresh_strings(seed: int, purpose: str) -> StringSource:
 
 def pcfgset_split(seed: int = 0) -> tuple[list[Pair], list[Pair]]:
     """The base corpus's train (82,622) and test (9,721) pairs; the dev set is
-    ``corpus(seed).dev`` (4,860)."""
-    data = corpus(_check_seed(seed))
+    ``base_corpus(seed).dev`` (4,860)."""
+    data = base_corpus(_check_seed(seed))
     return list(data.train), list(data.test)
 
 
 def has_held_out_pair(source: str) -> bool:
     """Whether an input contains one of the four held-out adjacent pairs of systematicity."""
-    return not adjacent_pairs(source).isdisjoint(HELD_OUT_PAIRS)
+    padded = f" {source} "  # adjacent pairs as whole tokens: faster than adjacent_pairs()
+    return any(f" {first} {second} " in padded for first, second in HELD_OUT_PAIRS)
 
 
 def systematicity_split(seed: int = 0) -> tuple[list[Pair], list[Pair]]:
     """Systematicity: train on every pair of the corpus without a held-out adjacent pair
     (``swap_first_last repeat``, ``append remove_second``, ``repeat remove_second``,
     ``append swap_first_last``), test on every pair with at least one."""
-    pairs = corpus(_check_seed(seed)).pairs
+    pairs = base_corpus(_check_seed(seed)).pairs
     test = [p for p in pairs if has_held_out_pair(p[0])]
     return [p for p in pairs if not has_held_out_pair(p[0])], test
 
@@ -92,7 +94,7 @@ def systematicity_split(seed: int = 0) -> tuple[list[Pair], list[Pair]]:
 def productivity_split(seed: int = 0) -> tuple[list[Pair], list[Pair]]:
     """Productivity: train on every pair of the corpus with at most 8 functions, test on the
     pairs with 9 or more."""
-    pairs = corpus(_check_seed(seed)).pairs
+    pairs = base_corpus(_check_seed(seed)).pairs
     train = [p for p in pairs if num_functions(p[0]) <= PRODUCTIVITY_MAX_FUNCTIONS]
     return train, [p for p in pairs if num_functions(p[0]) > PRODUCTIVITY_MAX_FUNCTIONS]
 
@@ -138,7 +140,14 @@ def substitutivity_split(condition: str, seed: int = 0) -> SubstitutivitySplit:
     if condition not in SUBSTITUTIVITY_CONDITIONS:
         raise ValueError(f"condition must be one of {', '.join(SUBSTITUTIVITY_CONDITIONS)}, got "
                          f"{condition!r}")
-    data = corpus(_check_seed(seed))
+    result = _substitutivity(condition, _check_seed(seed))
+    return replace(result, train=list(result.train), test=list(result.test),
+                   test_twin=list(result.test_twin), functions=list(result.functions))
+
+
+@lru_cache(maxsize=4)
+def _substitutivity(condition: str, seed: int) -> SubstitutivitySplit:
+    data = base_corpus(seed)
     rng = random.Random(f"pcfgset-substitutivity-{condition}-{seed}")
     if condition == "equally_distributed":
         train = [(" ".join(ORIGINALS[t] if t in ORIGINALS and rng.random() < 0.5 else t
@@ -177,7 +186,8 @@ class OvergeneralisationSplit:
 
     ``exceptions[i]`` and ``originals[i]`` have the same input; the first pair's output follows
     the exception (what a model that memorised it says), the second's the rules (what a model
-    that overgeneralises says). ``patterns[i]`` names the exception.
+    that overgeneralises says). ``patterns[i]`` names the exception; ``primitive[i]`` says
+    whether the input is the bare exception (``reverse echo X``) rather than a longer input.
     """
 
     ratio: float
@@ -185,11 +195,13 @@ class OvergeneralisationSplit:
     exceptions: list[Pair]
     originals: list[Pair]
     patterns: list[tuple[str, str]]
+    primitive: list[bool]
 
 
 def exception_patterns(source: str) -> set[tuple[str, str]]:
     """The overgeneralisation exceptions (adjacent pairs) that occur in an input."""
-    return adjacent_pairs(source) & set(EXCEPTIONS)
+    padded = f" {source} "
+    return {pattern for pattern in EXCEPTIONS if f" {pattern[0]} {pattern[1]} " in padded}
 
 
 def _primitive_exception(pattern: tuple[str, str], strings: StringSource) -> str:
@@ -197,6 +209,43 @@ def _primitive_exception(pattern: tuple[str, str], strings: StringSource) -> str
     arity = {("reverse", "echo"): 1, ("prepend", "reverse"): 2, ("echo", "remove_first"): 2,
              ("prepend", "remove_first"): 3}[pattern]
     return " ".join(pattern) + " " + " , ".join(" ".join(strings.draw()) for _ in range(arity))
+
+
+def _exception_counts(occurrences: Counter, ratio: float) -> dict[tuple[str, str], int]:
+    return {pattern: max(1, round(ratio * min(occurrences[f] for f in pattern)))
+            for pattern in EXCEPTIONS}
+
+
+def _is_exceptional(source: str) -> bool:
+    """Whether the exception's output differs from the rules' (else it teaches nothing)."""
+    tree = parse(source)
+    return evaluate(tree, exceptions=True) != evaluate(tree)
+
+
+@lru_cache(maxsize=4)
+def _exception_candidates(seed: int) -> tuple[tuple[Pair, ...], Counter, dict]:
+    """What every ratio draws from: the training pairs without exceptions, the functions'
+    counts, and per exception its bare and longer exceptional inputs for the largest ratio, in
+    the order the ratios take them (so that a smaller ratio's exceptions are a prefix)."""
+    data = base_corpus(seed)
+    kept = tuple(p for p in data.train if not exception_patterns(p[0]))
+    occurrences = Counter(token for source, _ in data.train for token in source.split())
+    largest = _exception_counts(occurrences, max(OVERGENERALISATION_RATIOS))
+    order = random.Random(f"pcfgset-overgeneralisation-{seed}")
+    strings = _fresh_strings(seed, "overgeneralisation")
+    candidates = {}
+    for pattern in EXCEPTIONS:
+        bare: list[str] = []
+        while len(bare) < (largest[pattern] + 1) // 2:
+            source = _primitive_exception(pattern, strings)
+            if _is_exceptional(source):  # reverse echo A1 A1 would not be
+                bare.append(source)
+        longer = [s for s, _ in data.train if exception_patterns(s) == {pattern}
+                  and len(s.split()) > len(bare[0].split())]
+        order.shuffle(longer)
+        candidates[pattern] = (bare, [s for s in longer[:4 * largest[pattern]]
+                                      if _is_exceptional(s)][:largest[pattern] // 2])
+    return kept, occurrences, candidates
 
 
 def overgeneralisation_split(ratio: float, seed: int = 0) -> OvergeneralisationSplit:
@@ -207,36 +256,26 @@ def overgeneralisation_split(ratio: float, seed: int = 0) -> OvergeneralisationS
     exception comes back in ``max(1, round(ratio * n))`` inputs, ``n`` being how often the rarer
     of its two functions occurs in the base training set: half (rounded up) the bare exception
     with new string arguments (``reverse echo X``), half removed training inputs that contain
-    it (and no other exception), with the exception's output. The exceptions of a smaller ratio
+    it (and no other exception), with the exception's output. Only inputs whose exceptional
+    output differs from the rule-following one are chosen. The exceptions of a smaller ratio
     are among those of a larger one.
     """
     if ratio not in OVERGENERALISATION_RATIOS:
         raise ValueError(f"ratio must be one of {', '.join(map(str, OVERGENERALISATION_RATIOS))}, "
                          f"got {ratio!r}")
-    data = corpus(_check_seed(seed))
-    kept = [p for p in data.train if not exception_patterns(p[0])]
-    occurrences: dict[str, int] = {}
-    for source, _ in data.train:
-        for token in source.split():
-            occurrences[token] = occurrences.get(token, 0) + 1
-    order = random.Random(f"pcfgset-overgeneralisation-{seed}")  # the same for every ratio
-    strings = _fresh_strings(seed, "overgeneralisation")
-    sources, patterns = [], []
-    for pattern in EXCEPTIONS:
-        count = max(1, round(ratio * min(occurrences.get(f, 0) for f in pattern)))
-        largest = max(1, round(max(OVERGENERALISATION_RATIOS) * min(occurrences.get(f, 0)
-                                                                   for f in pattern)))
-        primitive = [_primitive_exception(pattern, strings) for _ in range((largest + 1) // 2)]
-        complex_ = [s for s, _ in data.train if exception_patterns(s) == {pattern}]
-        order.shuffle(complex_)
-        chosen = primitive[:(count + 1) // 2] + complex_[:count // 2]
+    kept, occurrences, candidates = _exception_candidates(_check_seed(seed))
+    sources, patterns, bare = [], [], []
+    for pattern, count in _exception_counts(occurrences, ratio).items():
+        primitive, longer = candidates[pattern]
+        chosen = primitive[:(count + 1) // 2] + longer[:count // 2]
         sources += chosen
         patterns += [pattern] * len(chosen)
+        bare += [True] * ((count + 1) // 2) + [False] * (len(chosen) - (count + 1) // 2)
     exceptions = [(s, " ".join(evaluate(parse(s), exceptions=True))) for s in sources]
     originals = [(s, " ".join(evaluate(parse(s)))) for s in sources]
-    train = kept + exceptions
+    train = [*kept, *exceptions]
     random.Random(f"pcfgset-overgeneralisation-{ratio}-{seed}").shuffle(train)
-    return OvergeneralisationSplit(ratio, train, exceptions, originals, patterns)
+    return OvergeneralisationSplit(ratio, train, exceptions, originals, patterns, bare)
 
 
 # ---------------------------------------------------------------------------------------------
