@@ -191,3 +191,12 @@ def test_the_function_set():
     assert pcfgset.UNARY == ("copy", "reverse", "shift", "echo", "swap_first_last", "repeat")
     assert pcfgset.BINARY == ("append", "prepend", "remove_first", "remove_second")
     assert len(pcfgset.FUNCTIONS) == 10
+
+
+def test_derivations_for_tutorlib_trees():
+    from tutorlib import trees
+
+    tree = pcfgset.derivation("echo append repeat A1 B2 , prepend C3 , D4")
+    assert trees.check_tree(tree) == ("echo", ("append", ("repeat", ("A1", "B2")),
+                                               ("prepend", "C3", "D4")))
+    assert trees.depth(tree) == 4  # trees counts the string argument as a level too

@@ -2,10 +2,10 @@
 decomposed: how do neural networks generalise?*, JAIR 67).
 
 - :mod:`~tutorlib.pcfgset.language`: the ten functions, the parser, :func:`interpret`,
-  :func:`unroll` (Sec. 4.1);
+  :func:`unroll` (the paper's section on PCFG SET);
 - :mod:`~tutorlib.pcfgset.corpus`: the seeded PCFG sampler, the shaping step, the base corpus
-  and its statistics (Sec. 4.2);
-- :mod:`~tutorlib.pcfgset.splits`: :func:`split` and the five tests (Sec. 5);
+  and its statistics (the same section, on data construction);
+- :mod:`~tutorlib.pcfgset.splits`: :func:`split` and the five tests (the sections on each test);
 - :mod:`~tutorlib.pcfgset.scores`: consistency, localism and overgeneralisation scores;
 - :mod:`~tutorlib.pcfgset.files`: :func:`read_pairs` and :func:`export` in the published layout
   (``python -m tutorlib.pcfgset export DIR``).
@@ -45,6 +45,7 @@ from tutorlib.pcfgset.language import (
     alphabet,
     apply,
     depth,
+    derivation,
     evaluate,
     format_input,
     functions,
@@ -81,8 +82,8 @@ __all__ = [
     "NUM_TEST", "NUM_TRAIN", "OVERGENERALISATION_RATIOS", "PRODUCTIVITY_MAX_FUNCTIONS",
     "PUBLISHED_STATISTICS", "TARGET_DEPTH", "TWINS", "UNARY", "Corpus", "CorpusStatistics",
     "OvergeneralisationSplit", "SamplerSettings", "SubstitutivitySplit", "accuracy", "alphabet",
-    "apply", "base_corpus", "consistency", "depth", "evaluate", "export", "format_input",
-    "functions", "generate", "interpret", "localism_score", "num_functions",
+    "apply", "base_corpus", "consistency", "depth", "derivation", "evaluate", "export",
+    "format_input", "functions", "generate", "interpret", "localism_score", "num_functions",
     "overgeneralisation_rates", "overgeneralisation_split", "parse", "peak", "read_pairs",
     "read_unrolled", "sample_inputs", "split", "split_names", "statistics", "string_arguments",
     "substitute", "substitutivity_split", "twin_of", "unroll", "unrolled_lines",

@@ -1,4 +1,6 @@
-"""The PCFG SET corpus: a seeded PCFG sampler and the shaping step (Hupkes et al. 2020, Sec. 4.2).
+"""The PCFG SET corpus: a seeded PCFG sampler and the shaping step.
+
+Hupkes et al. (2020), *Compositionality decomposed*, the section on PCFG SET (data construction).
 
 The paper samples inputs from a probabilistic grammar, then reshapes the sample so that its
 distribution of depth and length resembles English sentences. We do the same in two steps:

@@ -1,4 +1,7 @@
-"""The PCFG SET language: string-editing functions in prefix notation (Hupkes et al. 2020, Sec. 4).
+"""The PCFG SET language: string-editing functions in prefix notation.
+
+Hupkes et al. (2020), *Compositionality decomposed*, the section on PCFG SET (its input
+sequences, syntax, and output sequences, semantics).
 
 An input is a prefix expression without brackets; a binary function's two arguments are
 separated by ``,``; a string argument is a run of alphabet symbols (``A1`` ... ``Z20``, 520 of
@@ -9,7 +12,7 @@ them by default)::
     B  -> append | prepend | remove_first | remove_second
     S  -> a | a S          (a: an alphabet symbol)
 
-and an input is an ``X`` that starts with a function. The interpretation (Sec. 4.1, exact)::
+and an input is an ``X`` that starts with a function. The interpretation (exact)::
 
     copy(s) = s                       append(a, b)        = a + b
     reverse(s) = s reversed           prepend(a, b)       = b + a
@@ -28,11 +31,11 @@ is ``(function, argument)`` or ``(function, first, second)``::
 
 Synonyms (``append_twin`` ...) exist only in the substitutivity splits: :func:`parse` and
 :func:`interpret` accept them only when given ``synonyms=TWINS`` (or another mapping from a
-synonym to the function it stands for). The overgeneralisation test's exceptions (Sec. 5.5) are
+synonym to the function it stands for). The overgeneralisation test's exceptions are
 an alternative interpretation, ``interpret(source, exceptions=True)``.
 
 :func:`unroll` writes an input as the post-order sequence of single-function steps that the
-localism test (Sec. 5.4) feeds to a model one at a time.
+localism test feeds to a model one at a time.
 """
 
 from __future__ import annotations
@@ -46,11 +49,11 @@ BINARY = ("append", "prepend", "remove_first", "remove_second")
 FUNCTIONS = UNARY + BINARY
 COMMA = ","
 
-# The substitutivity test's synonyms (Sec. 5.3): same meaning as the function they stand for.
+# The substitutivity test's synonyms: same meaning as the function they stand for.
 TWINS = {"append_twin": "append", "swap_first_last_twin": "swap_first_last",
          "repeat_twin": "repeat", "remove_second_twin": "remove_second"}
 
-# The overgeneralisation test's exceptions (Sec. 5.5): a function applied directly to another
+# The overgeneralisation test's exceptions: a function applied directly to another
 # one (the second is the head of the first's first argument) takes a new meaning.
 EXCEPTIONS = (("reverse", "echo"), ("prepend", "reverse"), ("echo", "remove_first"),
               ("prepend", "remove_first"))
@@ -309,6 +312,24 @@ def string_arguments(tree: Tree) -> list[tuple[str, ...]]:
     return [s for argument in tree[1:] for s in string_arguments(argument)]
 
 
+def derivation(source: str | Tree, *, synonyms: Mapping[str, str] | None = None) -> object:
+    """The input as a :mod:`tutorlib.trees` derivation, e.g. to draw it with ``trees.draw``.
+
+    A string argument of one symbol becomes that symbol (a derivation's compositions have two
+    or more children).
+
+    Examples
+    --------
+    >>> from tutorlib import trees
+    >>> trees.format_tree(derivation("append A1 , reverse B2 C3"))
+    '(append A1 (reverse (B2 C3)))'
+    """
+    tree = parse(source, synonyms=synonyms) if isinstance(source, str) else source
+    if not is_application(tree):
+        return tree if len(tree) > 1 else tree[0]
+    return (tree[0], *(derivation(argument) for argument in tree[1:]))
+
+
 def adjacent_pairs(source: str) -> set[tuple[str, str]]:
     """The pairs of function names that follow each other directly in an input.
 
@@ -331,7 +352,7 @@ _PLACEHOLDER = re.compile(r"\*([1-9][0-9]*)")
 
 
 def unroll(source: str | Tree, *, synonyms: Mapping[str, str] | None = None) -> list[str]:
-    """The input as single-function steps in post-order, left to right (localism, Sec. 5.4).
+    """The input as single-function steps in post-order, left to right (the localism test).
 
     An argument that an earlier step computes is written ``*k``, ``k`` being that step's
     1-based number; the last step computes the whole input.

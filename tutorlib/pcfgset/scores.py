@@ -1,4 +1,7 @@
-"""Scores of the five tests, computed from a model's predictions (Hupkes et al. 2020, Sec. 5).
+"""Scores of the five tests, computed from a model's predictions.
+
+Hupkes et al. (2020), *Compositionality decomposed*, the sections on substitutivity, localism and
+overgeneralisation.
 
 Predictions are strings (space-separated symbols, as a model decodes them) or lists of symbols;
 an empty prediction never counts as correct or consistent. Models live elsewhere
@@ -37,7 +40,7 @@ def accuracy(predictions: Sequence, targets: Sequence) -> float:
 
 
 def consistency(predictions_a: Sequence, predictions_b: Sequence) -> float:
-    """Substitutivity (Sec. 5.3): the fraction of pairs (an input and its twin) whose two
+    """Substitutivity: the fraction of pairs (an input and its twin) whose two
     predictions are identical and non-empty, correct or not.
 
     Examples
@@ -52,7 +55,7 @@ def consistency(predictions_a: Sequence, predictions_b: Sequence) -> float:
 
 def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], Sequence],
                          *, synonyms: dict[str, str] | None = None) -> list[str]:
-    """Localism (Sec. 5.4): each input's prediction when the model computes it step by step.
+    """Localism: each input's prediction when the model computes it step by step.
 
     Every input is unrolled (:func:`~.language.unroll`); the model predicts each step, and its
     prediction replaces the step's ``*k`` in later steps. ``predict`` gets one batch per step
@@ -78,7 +81,7 @@ def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], 
 
 
 def localism_score(whole: Sequence, unrolled: Sequence) -> float:
-    """Localism (Sec. 5.4): the fraction of inputs whose unrolled prediction (from
+    """Localism: the fraction of inputs whose unrolled prediction (from
     :func:`unrolled_predictions`) equals the model's prediction for the whole input."""
     _check_lengths(whole, unrolled, "whole and unrolled predictions")
     same = sum(_same(a, b, non_empty=False) for a, b in zip(whole, unrolled, strict=True))
@@ -87,7 +90,7 @@ def localism_score(whole: Sequence, unrolled: Sequence) -> float:
 
 def overgeneralisation_rates(predictions: Sequence, exceptions: Sequence[tuple[str, str]],
                              originals: Sequence[tuple[str, str]]) -> tuple[float, float]:
-    """Overgeneralisation (Sec. 5.5): for predictions on the exception inputs, the fraction that
+    """Overgeneralisation: for predictions on the exception inputs, the fraction that
     match the exception outputs (memorisation) and the fraction that match the rule-following
     outputs (overgeneralisation), as in :func:`~.splits.overgeneralisation_split`."""
     _check_lengths(predictions, exceptions, "predictions and exceptions")

@@ -1,4 +1,7 @@
-"""The base corpus split and the five compositionality tests (Hupkes et al. 2020, Sec. 5).
+"""The base corpus split and the five compositionality tests.
+
+Hupkes et al. (2020), *Compositionality decomposed*, the sections on systematicity, productivity,
+substitutivity, localism and overgeneralisation.
 
 =========================================  ===============================================
 name (:func:`split`)                       train / test
@@ -6,17 +9,16 @@ name (:func:`split`)                       train / test
 ``pcfgset``                                the base corpus: 82,622 / 9,721 (and 4,860 dev,
                                            ``base_corpus(seed).dev``)
 ``systematicity``                          no input with a held-out adjacent pair /
-                                           every input with one (Sec. 5.1)
+                                           every input with one
 ``productivity``                           inputs with at most 8 functions / 9 or more
-                                           (Sec. 5.2)
 ``substitutivity_equally_distributed``     half of the synonymous functions' occurrences in
                                            training replaced by their twin / test inputs
-                                           with one of the four functions (Sec. 5.3)
+                                           with one of the four functions
 ``substitutivity_primitive``               twins only in single-function inputs / as above
 ``localism``                               the base corpus; :func:`~.language.unroll` gives
-                                           the steps (Sec. 5.4)
+                                           the steps
 ``overgeneralisation_R``                   exceptions at ratio R (0.0001, 0.0005, 0.001,
-                                           0.005) / the exceptions (Sec. 5.5)
+                                           0.005) / the exceptions
 =========================================  ===============================================
 
 Sizes depend on the corpus's seed; ``tests/test_pcfgset_splits.py`` checks every constraint.
@@ -41,11 +43,11 @@ from tutorlib.pcfgset.language import (
     parse,
 )
 
-# Systematicity (Sec. 5.1): no training input has one of these adjacent pairs.
+# Systematicity: no training input has one of these adjacent pairs.
 HELD_OUT_PAIRS = (("swap_first_last", "repeat"), ("append", "remove_second"),
                   ("repeat", "remove_second"), ("append", "swap_first_last"))
 
-# Productivity (Sec. 5.2): train on inputs with at most this many functions.
+# Productivity: train on inputs with at most this many functions.
 PRODUCTIVITY_MAX_FUNCTIONS = 8
 
 SUBSTITUTIVITY_CONDITIONS = ("equally_distributed", "primitive")
