@@ -136,3 +136,14 @@ def test_published_statistics_are_kept_for_the_chapter():
     published = pcfgset.PUBLISHED_STATISTICS
     assert sum(published["depth"]["fractions"].values()) == pytest.approx(1.0)
     assert published["input_length"] == {"min": 3, "median": 16, "mean": 18.5, "max": 71}
+
+
+def test_a_smaller_alphabet():
+    settings = pcfgset.SamplerSettings(letters=3, numbers=30)
+    trees = pcfgset.sample_inputs(100, seed=0, settings=settings)
+    pairs = [(pcfgset.format_input(t), " ".join(pcfgset.evaluate(t))) for t in trees]
+    used = {x for t in trees for s in pcfgset.string_arguments(t) for x in s}
+    assert used <= set(settings.symbols) and any(x.endswith("30") for x in used)
+    with pytest.raises(ValueError, match="unknown token"):
+        pcfgset.statistics(pairs)
+    assert sum(pcfgset.statistics(pairs, symbols=settings.symbols).depth.values()) == 100

@@ -41,6 +41,7 @@ from tutorlib.pcfgset.language import (
     BINARY,
     UNARY,
     Tree,
+    alphabet,
     depth,
     evaluate,
     format_input,
@@ -82,6 +83,13 @@ class SamplerSettings:
     max_functions: int = 30
     max_input_length: int = 71
     max_output_length: int = 224
+    letters: int = 26  # the alphabet: A1 ... Z20 (see language.alphabet)
+    numbers: int = 20
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        """The alphabet the string arguments are drawn from."""
+        return alphabet(self.letters, self.numbers)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.binary_probability <= 1.0:
@@ -227,8 +235,8 @@ def sample_inputs(n: int, seed: int = 0, settings: SamplerSettings = SamplerSett
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
     rng = random.Random(f"pcfgset-sampler-{seed}")
-    strings = strings or StringSource(random.Random(f"pcfgset-strings-{seed}"),
-                                      lengths=settings.string_lengths)
+    strings = strings or StringSource(random.Random(f"pcfgset-strings-{seed}"), settings.symbols,
+                                      settings.string_lengths)
     quotas = _quotas(n, target_depth)
     last = max(quotas)
     out: list[Tree] = []
@@ -278,8 +286,8 @@ def generate(seed: int = 0, settings: SamplerSettings = SamplerSettings()) -> Co
 
     Use :func:`base_corpus`, which caches the result, unless timing the generator.
     """
-    strings = StringSource(random.Random(f"pcfgset-strings-{seed}"),
-                           lengths=settings.string_lengths)
+    strings = StringSource(random.Random(f"pcfgset-strings-{seed}"), settings.symbols,
+                           settings.string_lengths)
     pairs = [pair_of(t) for t in sample_inputs(NUM_PAIRS, seed, settings, strings=strings)]
     random.Random(f"pcfgset-split-{seed}").shuffle(pairs)
     return Corpus(seed, tuple(pairs[:NUM_TRAIN]), tuple(pairs[NUM_TRAIN:NUM_TRAIN + NUM_DEV]),
@@ -329,12 +337,15 @@ class CorpusStatistics:
                 "mean": round(stats.fmean(values), 2), "max": values[-1]}
 
 
-def statistics(pairs: Iterable[Pair], synonyms: dict[str, str] | None = None) -> CorpusStatistics:
+def statistics(pairs: Iterable[Pair], synonyms: dict[str, str] | None = None,
+               symbols: tuple[str, ...] | None = None) -> CorpusStatistics:
     """Depth, input length (tokens), function count, output length and string-argument length
-    distributions of ``pairs``, to set beside :data:`PUBLISHED_STATISTICS`."""
+    distributions of ``pairs``, to set beside :data:`PUBLISHED_STATISTICS` (``synonyms`` and
+    ``symbols`` as in :func:`~.language.parse`)."""
+    symbols = frozenset(symbols) if symbols is not None else None
     counters = {name: Counter() for name in CorpusStatistics.__dataclass_fields__}
     for source, target in pairs:
-        tree = parse(source, synonyms=synonyms)
+        tree = parse(source, synonyms=synonyms, symbols=symbols)
         counters["depth"][depth(tree)] += 1
         counters["input_length"][len(source.split())] += 1
         counters["num_functions"][len(functions(tree))] += 1
