@@ -136,7 +136,7 @@ def substitutivity_split(condition: str, seed: int = 0) -> SubstitutivitySplit:
     ``equally_distributed``: each occurrence of the four functions in the base training set is
     replaced by its synonym with probability 1/2. ``primitive``: the base training set unchanged,
     plus, for each synonym, as many single-function inputs with it as its original has in the
-    training set (new string arguments). Test: for each of the four functions, every base test
+    training set (new string arguments), shuffled in. Test: for each of the four functions, every base test
     pair that contains it, beside its twin (every occurrence of that function replaced).
     """
     if condition not in SUBSTITUTIVITY_CONDITIONS:
@@ -149,6 +149,7 @@ def substitutivity_split(condition: str, seed: int = 0) -> SubstitutivitySplit:
 
 @lru_cache(maxsize=4)
 def _substitutivity(condition: str, seed: int) -> SubstitutivitySplit:
+    """The split, computed once per process (callers get copies of its lists)."""
     data = base_corpus(seed)
     rng = random.Random(f"pcfgset-substitutivity-{condition}-{seed}")
     if condition == "equally_distributed":
