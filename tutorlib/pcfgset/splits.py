@@ -136,8 +136,9 @@ def substitutivity_split(condition: str, seed: int = 0) -> SubstitutivitySplit:
     ``equally_distributed``: each occurrence of the four functions in the base training set is
     replaced by its synonym with probability 1/2. ``primitive``: the base training set unchanged,
     plus, for each synonym, as many single-function inputs with it as its original has in the
-    training set (new string arguments), shuffled in. Test: for each of the four functions, every base test
-    pair that contains it, beside its twin (every occurrence of that function replaced).
+    training set (new string arguments), shuffled in. Test: for each of the four functions,
+    every base test pair that contains it, beside its twin (every occurrence of that function
+    replaced).
     """
     if condition not in SUBSTITUTIVITY_CONDITIONS:
         raise ValueError(f"condition must be one of {', '.join(SUBSTITUTIVITY_CONDITIONS)}, got "
