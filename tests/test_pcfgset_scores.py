@@ -1,0 +1,77 @@
+import pytest
+
+from tutorlib import pcfgset
+
+
+def interpreter(batch):
+    """A perfect model."""
+    return [" ".join(pcfgset.interpret(source)) for source in batch]
+
+
+def test_consistency_counts_identical_non_empty_predictions():
+    assert pcfgset.consistency(["A1 B2", "C3", ""], ["A1 B2", "D4", ""]) == pytest.approx(1 / 3)
+    assert pcfgset.consistency([["A1", "B2"]], ["A1  B2"]) == 1.0
+    with pytest.raises(ValueError, match="same length, got 2 and 1"):
+        pcfgset.consistency(["A1", "B2"], ["A1"])
+    with pytest.raises(ValueError, match="empty"):
+        pcfgset.consistency([], [])
+
+
+def test_accuracy():
+    assert pcfgset.accuracy(["A1 B2", "C3", ""], ["A1 B2", "C4", ""]) == pytest.approx(1 / 3)
+
+
+SOURCES = ["reverse shift append V12 P3 R9 J8 , repeat K19 C16 P13", "copy A1 B2",
+           "echo append repeat A1 B2 , prepend C3 , D4"]
+
+
+def test_a_perfect_model_is_local():
+    whole = interpreter(SOURCES)
+    unrolled = pcfgset.unrolled_predictions(SOURCES, interpreter)
+    assert unrolled == whole
+    assert pcfgset.localism_score(whole, unrolled) == 1.0
+
+
+def test_unrolled_predictions_feed_each_step_the_previous_predictions():
+    seen = []
+
+    def model(batch):
+        seen.append(list(batch))
+        return ["Z1 Z2" for _ in batch]  # ignores its input
+
+    unrolled = pcfgset.unrolled_predictions(SOURCES, model)
+    assert unrolled == ["Z1 Z2"] * 3
+    assert seen[0] == ["repeat K19 C16 P13", "copy A1 B2", "repeat A1 B2"]
+    assert seen[1] == ["append V12 P3 R9 J8 , Z1 Z2", "prepend C3 , D4"]
+    assert seen[2] == ["shift Z1 Z2", "append Z1 Z2 , Z1 Z2"]
+    assert seen[3] == ["reverse Z1 Z2", "echo Z1 Z2"]
+    assert len(seen) == 4
+
+
+def test_a_model_that_errs_on_long_inputs_is_not_local():
+    def model(batch):  # right on single steps, wrong on longer inputs
+        return [" ".join(pcfgset.interpret(s)) if pcfgset.num_functions(s) == 1 else "A1"
+                for s in batch]
+
+    whole = model(SOURCES)
+    unrolled = pcfgset.unrolled_predictions(SOURCES, model)
+    assert unrolled == interpreter(SOURCES)
+    assert pcfgset.localism_score(whole, unrolled) == pytest.approx(1 / 3)
+
+
+def test_unrolled_predictions_check_the_batch_size():
+    with pytest.raises(ValueError, match="returned 0 predictions for a batch of 3"):
+        pcfgset.unrolled_predictions(SOURCES, lambda batch: [])
+
+
+def test_overgeneralisation_rates_and_peak():
+    exceptions = [("prepend reverse R1 J11 , K8 L16 Y18", "R1 J11 J11"),
+                  ("reverse echo A1 B2", "A1 B2 B2")]
+    originals = [("prepend reverse R1 J11 , K8 L16 Y18", "K8 L16 Y18 J11 R1"),
+                 ("reverse echo A1 B2", "B2 B2 A1")]
+    assert pcfgset.overgeneralisation_rates(["K8 L16 Y18 J11 R1", "A1 B2 B2"], exceptions,
+                                            originals) == (0.5, 0.5)
+    assert pcfgset.overgeneralisation_rates(["", "B2 B2 A1"], exceptions, originals) == (0.0, 0.5)
+    assert pcfgset.peak([0.1, 0.6, 0.6, 0.2]) == (0.6, 2)
+    with pytest.raises(ValueError, match="curve is empty"):
+        pcfgset.peak([])
