@@ -84,7 +84,7 @@ def test_the_lengths_are_close_to_the_published_corpus(shape):
 
 def test_the_corpus_is_the_same_in_every_run(data):
     # A fingerprint of the first 100 training pairs of seed 0: if the generator changes on
-    # purpose, bump CORPUS_FORMAT (the on-disk cache's key) and this number.
+    # purpose, bump CACHE_FORMAT (the on-disk cache's key) and this number.
     text = "\n".join(f"{s}\t{t}" for s, t in data.train[:100])
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == FINGERPRINT
 

@@ -31,6 +31,8 @@ EXPERIMENTS: dict[str, str] = {
 EXPORTS: dict[str, tuple[str, str]] = {
     "scan": ("SCAN's tasks.txt and every split, in the official layout",
              "tutorlib.scan.files:export"),
+    "pcfgset": ("PCFG SET's base corpus and every test split, in the published layout",
+                "tutorlib.pcfgset.files:export"),
     "orchard": ("ORCHARD's six variants in the release's layout, one subdirectory each",
                 "tutorlib.orchard.files:export_all"),
 }

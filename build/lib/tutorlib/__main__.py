@@ -1,0 +1,5 @@
+import sys
+
+from tutorlib.cli import main
+
+sys.exit(main())

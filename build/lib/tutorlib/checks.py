@@ -1,0 +1,87 @@
+"""Argument checking at the public boundary, in one place (after scikit-learn's ``check_scalar``).
+
+Every public function and configuration of tutorlib checks its arguments with
+:func:`check_scalar`, so a bad value gets the same kind of message everywhere: the argument's
+name, what was expected and what was given.
+
+Examples
+--------
+>>> check_scalar(3, "num_layers", int, min_val=1)
+3
+>>> check_scalar(0, "num_layers", int, min_val=1)
+Traceback (most recent call last):
+...
+ValueError: num_layers must be a positive integer, got 0
+>>> check_scalar(0.5, "dropout", float, min_val=0.0, max_val=1.0, include_boundaries="left")
+0.5
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+_BOUNDARIES = ("both", "left", "right", "neither")
+
+
+def check_scalar(value: Any, name: str, target_type: type | tuple[type, ...], *,
+                 min_val: float | None = None, max_val: float | None = None,
+                 include_boundaries: str = "both") -> Any:
+    """Check that ``value`` is a scalar of ``target_type`` within the given bounds.
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name : str
+        The argument's name, for the message.
+    target_type : type or tuple of types
+        ``int`` accepts Python and NumPy integers but not booleans; ``float`` accepts any finite
+        real number (integers included).
+    min_val, max_val : float, optional
+        Bounds; ``None`` leaves that side open.
+    include_boundaries : {"both", "left", "right", "neither"}
+        Which bounds are allowed values.
+
+    Returns
+    -------
+    object
+        ``value`` unchanged (an ``int`` for integers, so NumPy integers become plain ones).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, what was expected and what was given.
+    """
+    if include_boundaries not in _BOUNDARIES:
+        raise ValueError(f"include_boundaries must be one of {', '.join(_BOUNDARIES)}, "
+                         f"got {include_boundaries!r}")
+    types = target_type if isinstance(target_type, tuple) else (target_type,)
+    wants_int = types == (int,)
+    if wants_int:
+        ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+        kind = "an integer"
+    elif float in types:
+        ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
+              and math.isfinite(float(value)))
+        kind = "a finite number"
+    else:
+        ok = isinstance(value, types)
+        kind = "of type " + " or ".join(t.__name__ for t in types)
+    low_ok = min_val is None or (value >= min_val if include_boundaries in ("both", "left")
+                                 else value > min_val) if ok else False
+    high_ok = max_val is None or (value <= max_val if include_boundaries in ("both", "right")
+                                  else value < max_val) if ok else False
+    if not (ok and low_ok and high_ok):
+        if wants_int and max_val is None and min_val in (0, 1) and include_boundaries in ("both", "left"):
+            kind = "a positive integer" if min_val == 1 else "a non-negative integer"
+            raise ValueError(f"{name} must be {kind}, got {value!r}")
+        bounds = []
+        if min_val is not None:
+            bounds.append((">= " if include_boundaries in ("both", "left") else "> ") + f"{min_val}")
+        if max_val is not None:
+            bounds.append(("<= " if include_boundaries in ("both", "right") else "< ") + f"{max_val}")
+        raise ValueError(f"{name} must be {kind}" + (" " + " and ".join(bounds) if bounds else "")
+                         + f", got {value!r}")
+    return int(value) if wants_int else value

@@ -1,0 +1,132 @@
+"""``python -m tutorlib``: run experiments at a profile, inspect profiles, results and the cache.
+
+Every experiment of :data:`tutorlib.profiles.RUNNABLE` runs with ``run NAME`` through the one
+runner, :func:`tutorlib.results.run_experiment`: in this process, in ``--jobs N`` worker
+processes, or on a Dask cluster (``--scheduler ADDRESS``). Datasets with an official file
+format are written with ``export NAME DIR``.
+
+This module imports nothing heavy at start-up (``--help`` does not load torch): each command
+imports what it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from tutorlib import __version__
+from tutorlib.profiles import PROFILES
+
+# name -> one-line description (the experiment itself: tutorlib.results.experiment(name))
+EXPERIMENTS: dict[str, str] = {
+    "compositionality": "colour-shape toy world: held-out accuracy against irregularity",
+    "scan": "Lake & Baroni (2018) experiments 1-3 on SCAN",
+    "tre_dynamics": "Andreas (2019) Sec. 4: TRE and information over a concept learner's training",
+    "tre_generalisation": "Andreas (2019) Sec. 7: reference games, TRE against generalisation",
+}
+
+# name -> (one-line description, "module:function" writing the dataset into a directory)
+EXPORTS: dict[str, tuple[str, str]] = {
+    "scan": ("SCAN's tasks.txt and every split, in the official layout",
+             "tutorlib.scan.files:export"),
+    "pcfgset": ("PCFG SET's base corpus and every test split, in the published layout",
+                "tutorlib.pcfgset.files:export"),
+    "orchard": ("ORCHARD's six variants in the release's layout, one subdirectory each",
+                "tutorlib.orchard.files:export_all"),
+}
+
+# Names the command line accepted before each experiment had one name everywhere.
+ALIASES = {"tre": "tre_generalisation"}
+
+
+def _load(target: str):
+    module, function = target.split(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tutorlib",
+        description="Companion package of the book 'Measuring Compositionality'.",
+        epilog="Experiments: " + "; ".join(f"{k} ({v})" for k, v in EXPERIMENTS.items()),
+    )
+    parser.add_argument("--version", action="version", version=f"tutorlib {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    run = commands.add_parser("run", help="run an experiment at a profile, saving results with "
+                                          "provenance (resumable)")
+    run.add_argument("experiment", choices=sorted([*EXPERIMENTS, *ALIASES]), metavar="EXPERIMENT",
+                     help="one of: " + ", ".join(sorted(EXPERIMENTS)))
+    run.add_argument("--profile", default="paper", choices=PROFILES)
+    run.add_argument("--out", default="results", help="results directory (default: results)")
+    run.add_argument("--only", help="comma-separated parts of the experiment to run in this "
+                                    "process (scan: split names, and addprim_turn_left@per_example "
+                                    "for the paper-training control; the others: seeds), to share "
+                                    "work by hand; --only '' just rewrites the summary")
+    run.add_argument("--jobs", type=int, default=1,
+                     help="worker processes, one thread each (default 1: this process)")
+    run.add_argument("--scheduler", metavar="ADDRESS",
+                     help="send the runs to a Dask cluster (e.g. tcp://host:8786); needs "
+                          "pip install -e '.[cluster]'")
+    run.add_argument("--device", default="cpu",
+                     help="cpu (default), cuda, mps, or auto (CUDA or MPS when present)")
+    run.add_argument("--quiet", action="store_true", help="no progress bars")
+
+    export = commands.add_parser("export", help="write a dataset to files in its official format")
+    export.add_argument("dataset", choices=sorted(EXPORTS), metavar="DATASET",
+                        help="one of: " + ", ".join(sorted(EXPORTS)))
+    export.add_argument("directory")
+
+    show = commands.add_parser("profiles", help="show the settings of every experiment at each "
+                                                "profile")
+    show.add_argument("experiment", nargs="?", help="only this experiment")
+
+    info = commands.add_parser("results", help="print a results file's provenance")
+    info.add_argument("path")
+
+    clear = commands.add_parser("cache", help="show where the cache is, or clear it")
+    clear.add_argument("--clear", action="store_true", help="delete every cache entry")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "run":
+            from tutorlib import results
+
+            only = None if args.only is None else [p for p in args.only.split(",") if p]
+            name = ALIASES.get(args.experiment, args.experiment)
+            path = results.run_experiment(name, args.profile, args.out, only=only,
+                                          jobs=args.jobs, scheduler=args.scheduler,
+                                          device=args.device, progress=not args.quiet)
+            print(f"results written to {path}")
+        elif args.command == "export":
+            _load(EXPORTS[args.dataset][1])(args.directory)
+            print(f"{args.dataset} written to {args.directory}")
+        elif args.command == "profiles":
+            from tutorlib import profiles
+
+            names = [args.experiment] if args.experiment else profiles.experiments()
+            for name in names:
+                for profile in PROFILES:
+                    print(f"{name} [{profile}]: "
+                          f"{json.dumps(profiles.settings(name, profile).to_dict())}")
+        elif args.command == "results":
+            from tutorlib import results
+
+            record = results.read_results(args.path)
+            print(json.dumps(record["provenance"], indent=2))
+        elif args.command == "cache":
+            from tutorlib import cache
+
+            if args.clear:
+                print(f"removed {cache.clear()} files from {cache.cache_dir()}")
+            else:
+                print(cache.cache_dir())
+    except (ValueError, FileNotFoundError, KeyError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,108 @@
+"""Scores of the five tests, computed from a model's predictions.
+
+Hupkes et al. (2020), *Compositionality decomposed*, the sections on substitutivity, localism and
+overgeneralisation.
+
+Predictions are strings (space-separated symbols, as a model decodes them) or lists of symbols;
+an empty prediction never counts as correct or consistent. Models live elsewhere
+(``tutorlib.seq2seq``): :func:`unrolled_predictions` takes any ``predict`` function that maps a
+batch of input strings to a batch of predictions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from tutorlib.pcfgset.language import substitute, unroll
+
+
+def _text(prediction) -> str:
+    return prediction if isinstance(prediction, str) else " ".join(prediction)
+
+
+def _same(first, second, *, non_empty: bool = True) -> bool:
+    tokens = _text(first).split()
+    return tokens == _text(second).split() and (bool(tokens) or not non_empty)
+
+
+def _check_lengths(first: Sequence, second: Sequence, names: str) -> None:
+    if len(first) != len(second):
+        raise ValueError(f"{names} must have the same length, got {len(first)} and {len(second)}")
+    if not first:
+        raise ValueError(f"{names} are empty: a score needs at least one prediction")
+
+
+def accuracy(predictions: Sequence, targets: Sequence) -> float:
+    """The fraction of predictions equal to their target (sequence accuracy)."""
+    _check_lengths(predictions, targets, "predictions and targets")
+    hits = sum(_same(p, t) for p, t in zip(predictions, targets, strict=True))
+    return hits / len(predictions)
+
+
+def consistency(predictions_a: Sequence, predictions_b: Sequence) -> float:
+    """Substitutivity: the fraction of pairs (an input and its twin) whose two
+    predictions are identical and non-empty, correct or not.
+
+    Examples
+    --------
+    >>> consistency(["A1 B2", "C3", ""], ["A1 B2", "D4", ""])
+    0.3333333333333333
+    """
+    _check_lengths(predictions_a, predictions_b, "predictions_a and predictions_b")
+    same = sum(_same(a, b) for a, b in zip(predictions_a, predictions_b, strict=True))
+    return same / len(predictions_a)
+
+
+def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], Sequence],
+                         *, synonyms: dict[str, str] | None = None) -> list[str]:
+    """Localism: each input's prediction when the model computes it step by step.
+
+    Every input is unrolled (:func:`~.language.unroll`); the model predicts each step, and its
+    prediction replaces the step's ``*k`` in later steps. ``predict`` gets one batch per step
+    number (the k-th steps of every input that has one) and returns one prediction per input.
+
+    Returns
+    -------
+    list of str
+        The prediction of each input's last step.
+    """
+    programs = [unroll(source, synonyms=synonyms) for source in sources]
+    outputs: list[list[str]] = [[] for _ in programs]
+    for k in range(max((len(p) for p in programs), default=0)):
+        active = [i for i, steps in enumerate(programs) if k < len(steps)]
+        batch = [substitute(programs[i][k], outputs[i]) for i in active]
+        predictions = list(predict(batch))
+        if len(predictions) != len(batch):
+            raise ValueError(f"predict returned {len(predictions)} predictions for a batch of "
+                             f"{len(batch)} inputs")
+        for i, prediction in zip(active, predictions, strict=True):
+            outputs[i].append(_text(prediction))
+    return [steps[-1] for steps in outputs]
+
+
+def localism_score(whole: Sequence, unrolled: Sequence) -> float:
+    """Localism: the fraction of inputs whose unrolled prediction (from
+    :func:`unrolled_predictions`) equals the model's prediction for the whole input."""
+    _check_lengths(whole, unrolled, "whole and unrolled predictions")
+    same = sum(_same(a, b, non_empty=False) for a, b in zip(whole, unrolled, strict=True))
+    return same / len(whole)
+
+
+def overgeneralisation_rates(predictions: Sequence, exceptions: Sequence[tuple[str, str]],
+                             originals: Sequence[tuple[str, str]]) -> tuple[float, float]:
+    """Overgeneralisation: for predictions on the exception inputs, the fraction that
+    match the exception outputs (memorisation) and the fraction that match the rule-following
+    outputs (overgeneralisation), as in :func:`~.splits.overgeneralisation_split`."""
+    _check_lengths(predictions, exceptions, "predictions and exceptions")
+    _check_lengths(exceptions, originals, "exceptions and originals")
+    return (accuracy(predictions, [t for _, t in exceptions]),
+            accuracy(predictions, [t for _, t in originals]))
+
+
+def peak(curve: Sequence[float]) -> tuple[float, int]:
+    """The highest value of a per-epoch curve and its epoch (1-based; the first if tied), e.g.
+    the overgeneralisation peak of the paper's Fig. 5."""
+    if not curve:
+        raise ValueError("the curve is empty: give one value per epoch")
+    best = max(range(len(curve)), key=lambda i: (curve[i], -i))
+    return float(curve[best]), best + 1

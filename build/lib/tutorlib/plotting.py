@@ -1,0 +1,58 @@
+"""The book's figure style: one look for every chapter, PNG output, colour-blind-safe colours.
+
+Call :func:`use_book_style` once at the top of a chapter. Figures are shown inline as PNG (the
+notebooks are executed without a display) and :func:`save_png` writes the same figure to a file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+import matplotlib.pyplot as plt
+
+# Okabe & Ito's colour-blind-safe palette.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+
+BOOK_STYLE = {
+    "figure.figsize": (6.4, 4.0),
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "savefig.bbox": "tight",
+    "font.size": 11,
+    "axes.titlesize": 12,
+    "axes.labelsize": 11,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
+    "legend.frameon": False,
+    "image.cmap": "viridis",
+}
+
+
+def use_book_style() -> None:
+    """Apply the book's matplotlib style and show inline figures as PNG."""
+    plt.rcParams.update(BOOK_STYLE)
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    if shell is not None:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+        set_matplotlib_formats("png")
+
+
+def save_png(fig: plt.Figure, path: str | os.PathLike) -> Path:
+    """Save ``fig`` as a PNG (without a creation timestamp, so reruns give identical files)."""
+    path = Path(path)
+    if path.suffix.lower() != ".png":
+        raise ValueError(f"figures are saved as PNG; got a path ending in {path.suffix!r}: {path}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png", metadata={"Software": None})
+    return path

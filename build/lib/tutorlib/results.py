@@ -1,0 +1,493 @@
+"""Results with provenance, the one experiment runner, and the one reader of committed results.
+
+A ``paper``-profile run writes small JSON files into ``results/`` that the book plots beside the
+paper's numbers. Each file says how it was produced: the command, the profile, the seeds,
+tutorlib's version, the git commit, the date, the wall time and the number of CPUs.
+
+:func:`run_experiment` runs any experiment: an experiment (an :class:`Experiment`) supplies only
+the (run settings, seed) pairs a profile asks for, how to run one pair, and how to summarise the
+finished ones. Runs are resumable: :class:`RunStore` saves each pair's record the moment it
+finishes, keyed by the experiment, the run's full settings and its seed (never tutorlib's
+version), and the runner skips finished pairs when started again. The runs go to this process,
+to ``jobs`` worker processes, or to a Dask cluster (``scheduler``); only this process writes.
+
+:func:`committed` and :func:`committed_runs` read the committed results that the chapters plot.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "demo.json"
+>>> _ = write_results(path, {"accuracy": 0.97}, profile="ci", seeds=[0], wall_time=1.5)
+>>> read_results(path)["data"]
+{'accuracy': 0.97}
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import hashlib
+import importlib
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tutorlib import __version__
+from tutorlib.cache import atomic_write_bytes, canonical_json
+from tutorlib.profiles import RUNNABLE, check_profile
+from tutorlib.profiles import settings as profile_settings
+
+PROVENANCE_KEYS = ("command", "profile", "seeds", "tutorlib_version", "git_commit", "date",
+                   "wall_time_seconds", "cpu_count")
+
+
+def project_results(*parts: str) -> Path:
+    """Path of a committed results file, under ``$TUTORLIB_RESULTS_DIR`` or the checkout's ``results/``.
+
+    Examples
+    --------
+    >>> project_results("compositionality", "paper.json").name
+    'paper.json'
+    """
+    root = os.environ.get("TUTORLIB_RESULTS_DIR")
+    base = Path(root) if root else Path(__file__).resolve().parent.parent / "results"
+    return base.joinpath(*parts)
+
+
+def git_commit(directory: str | os.PathLike | None = None) -> str | None:
+    """The current git commit of ``directory`` (default: this package's checkout), or ``None``."""
+    where = Path(directory) if directory is not None else Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=where, capture_output=True,
+                             text=True, timeout=10, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def provenance(*, profile: str, seeds: Iterable[int], wall_time: float,
+               command: str | None = None) -> dict[str, Any]:
+    """How a result was produced; see :data:`PROVENANCE_KEYS`."""
+    check_profile(profile)
+    if not (isinstance(wall_time, (int, float)) and math.isfinite(wall_time) and wall_time >= 0):
+        raise ValueError(f"wall_time must be a finite number of seconds >= 0, got {wall_time!r}")
+    if command is None:
+        program = Path(sys.argv[0])
+        # `python -m tutorlib` runs tutorlib/__main__.py; say so instead of "__main__.py"
+        program_text = f"python -m {program.parent.name}" if program.name == "__main__.py" else program.name
+        command = " ".join([program_text, *sys.argv[1:]])
+    return {
+        "command": command,
+        "profile": profile,
+        "seeds": [int(s) for s in seeds],
+        "tutorlib_version": __version__,
+        "git_commit": git_commit(),
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "wall_time_seconds": round(float(wall_time), 3),
+        "cpu_count": os.cpu_count(),
+    }
+
+
+def _dumps(obj: Any) -> bytes:
+    # One line: results hold long lists of numbers; `python -m tutorlib results` pretty-prints.
+    try:
+        return (json.dumps(obj, sort_keys=True, allow_nan=False, separators=(",", ":")) + "\n").encode()
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"results must be JSON-serialisable with finite numbers: {error}") from None
+
+
+def write_results(path: str | os.PathLike, data: Any, *, profile: str, seeds: Iterable[int],
+                  wall_time: float, command: str | None = None) -> Path:
+    """Write ``{"provenance": ..., "data": data}`` to ``path`` (atomically) and return the path."""
+    record = {"provenance": provenance(profile=profile, seeds=seeds, wall_time=wall_time,
+                                       command=command),
+              "data": data}
+    path = Path(path)
+    atomic_write_bytes(path, _dumps(record))
+    return path
+
+
+def read_results(path: str | os.PathLike) -> dict[str, Any]:
+    """Read a file written by :func:`write_results`, checking that its provenance is complete."""
+    path = Path(path)
+    try:
+        record = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no results file at {path}") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not valid JSON: {error}") from None
+    if not isinstance(record, dict) or "data" not in record or "provenance" not in record:
+        raise ValueError(f"{path} is not a results file: expected keys 'provenance' and 'data'")
+    missing = [key for key in PROVENANCE_KEYS if key not in record["provenance"]]
+    if missing:
+        raise ValueError(f"{path}: provenance lacks {', '.join(missing)}")
+    return record
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Finished runs, one file each
+
+
+def run_key(experiment: str, settings: Any, seed: int) -> str:
+    """The identity of one run: a hash of the experiment's name, the run's full settings and its
+    seed. tutorlib's version is not part of it, so a new release keeps every committed run.
+
+    Examples
+    --------
+    >>> run_key("scan", {"split": "simple"}, 0) == run_key("scan", {"split": "simple"}, 0)
+    True
+    >>> run_key("scan", {"split": "simple"}, 0) == run_key("scan", {"split": "simple"}, 1)
+    False
+    """
+    payload = canonical_json({"experiment": experiment, "settings": settings, "seed": int(seed)})
+    return hashlib.sha256(payload.encode()).hexdigest()[:24]
+
+
+class RunStore:
+    """One JSON file per finished (run settings, seed), so a stopped sweep loses nothing finished.
+
+    Parameters
+    ----------
+    directory : path
+        Where the records go, e.g. ``results/scan/runs``.
+    experiment : str
+        The experiment's name, part of every key (:func:`run_key`).
+    """
+
+    def __init__(self, directory: str | os.PathLike, experiment: str):
+        self.directory = Path(directory)
+        self.experiment = experiment
+
+    def path(self, settings: Any, seed: int) -> Path:
+        """The file of ``(settings, seed)``'s record."""
+        return self.directory / f"{run_key(self.experiment, settings, seed)}.json"
+
+    def has(self, settings: Any, seed: int) -> bool:
+        return self.path(settings, seed).exists()
+
+    def save(self, settings: Any, seed: int, result: Any, seconds: float = 0.0) -> Path:
+        """Record the result of ``(settings, seed)`` and how many seconds it took (atomically)."""
+        path = self.path(settings, seed)
+        atomic_write_bytes(path, _dumps({"experiment": self.experiment, "settings": settings,
+                                         "seed": seed, "result": result,
+                                         "seconds": round(seconds, 3),
+                                         "tutorlib_version": __version__}))
+        return path
+
+    def record(self, settings: Any, seed: int) -> dict[str, Any]:
+        """The saved record of ``(settings, seed)``: ``settings``, ``seed``, ``result``, ``seconds``."""
+        path = self.path(settings, seed)
+        if not path.exists():
+            raise KeyError(f"no finished {self.experiment} run for seed {seed} and settings "
+                           f"{settings!r}")
+        return json.loads(path.read_text())
+
+    def load(self, settings: Any, seed: int) -> Any:
+        """The saved result of ``(settings, seed)``."""
+        return self.record(settings, seed)["result"]
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every finished record in the directory."""
+        return [json.loads(p.read_text()) for p in sorted(self.directory.glob("*.json"))]
+
+
+# ---------------------------------------------------------------------------------------------
+# The one experiment runner
+
+RunPair = tuple[dict[str, Any], int]
+
+
+def _no_summary(settings: Any, results: list[Any]) -> dict[str, Any]:
+    return {}
+
+
+def _seed_part(run_settings: dict[str, Any], seed: int) -> str:
+    return str(seed)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """What an experiment gives :func:`run_experiment`.
+
+    Attributes
+    ----------
+    name : str
+        One name across the CLI, :mod:`tutorlib.profiles`, and ``results/<name>/``.
+    runs : callable ``settings -> [(run settings, seed), ...]``
+        Every run a profile's settings ask for, in the order to run them. The run settings are
+        a JSON-friendly dict of everything that changes the run's result.
+    run : callable ``(run settings, seed, device) -> record``
+        Runs one pair and returns a JSON-friendly record. A module-level function, so that
+        worker processes and Dask workers can import it.
+    summarise : callable ``(settings, results) -> dict``
+        Extra summary data from the finished runs' results (the paper's numbers, pooled
+        statistics...).
+    part : callable ``(run settings, seed) -> str``
+        How ``--only`` names a run (default: its seed).
+    settings : dict, optional
+        ``{profile: settings}`` for an experiment outside :mod:`tutorlib.profiles` (your own,
+        run with ``run_experiment("your.module:EXPERIMENT", ...)``); by default the settings
+        come from :func:`tutorlib.profiles.settings`.
+    """
+
+    name: str
+    runs: Callable[[Any], list[RunPair]]
+    run: Callable[..., Any]
+    summarise: Callable[[Any, list[Any]], dict[str, Any]] = _no_summary
+    part: Callable[[dict[str, Any], int], str] = _seed_part
+    settings: dict[str, Any] | None = None
+
+
+def experiment(name: str) -> Experiment:
+    """The :class:`Experiment` called ``name``: one of :data:`tutorlib.profiles.RUNNABLE`, or
+    ``"module:ATTRIBUTE"`` for one defined elsewhere (importable by every worker)."""
+    from tutorlib.profiles import SOURCES
+
+    if ":" in name:
+        module, attribute = name.split(":", 1)
+        try:
+            found = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError) as error:
+            raise ValueError(f"cannot load experiment {name!r}: {error}") from None
+        if not isinstance(found, Experiment):
+            raise ValueError(f"{name!r} is not a tutorlib.results.Experiment")
+        return found
+    if name not in RUNNABLE:
+        raise ValueError(f"unknown experiment {name!r}: expected one of {', '.join(RUNNABLE)}")
+    return importlib.import_module(SOURCES[name]).EXPERIMENT
+
+
+def execute_run(name: str, run_settings: dict[str, Any], seed: int, device: str = "cpu",
+                threads: int | None = None) -> dict[str, Any]:
+    """Run one pair of experiment ``name`` (in this process, a worker process or a Dask worker).
+
+    Returns ``{"result": record, "seconds": wall time}``; writes nothing.
+    """
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
+    start = time.perf_counter()
+    result = experiment(name).run(run_settings, seed, device=device)
+    return {"result": result, "seconds": time.perf_counter() - start}
+
+
+def _one_thread_worker() -> None:
+    os.environ["OMP_NUM_THREADS"] = "1"
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def _run_serial(name, todo, device, on_done, progress):
+    from tutorlib.train import progress_bar
+
+    for run_settings, seed in progress_bar(todo, desc=f"{name} runs",
+                                           disable=None if progress else True):
+        on_done(run_settings, seed, execute_run(name, run_settings, seed, device))
+
+
+def _run_processes(name, todo, device, on_done, progress, jobs):
+    """``jobs`` worker processes, one thread each; a worker that dies has its run started again."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    from tutorlib.train import progress_bar
+
+    pending = list(todo)
+    failures: list[tuple[dict, int, BaseException]] = []
+    bar = progress_bar(total=len(pending), desc=f"{name} runs ({jobs} processes)",
+                       disable=None if progress else True)
+    retries = 0
+    while pending:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                 initializer=_one_thread_worker) as pool:
+            futures = {pool.submit(execute_run, name, s, seed, device, 1): (s, seed)
+                       for s, seed in pending}
+            broken = False
+            while futures:
+                done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in done:
+                    run_settings, seed = futures.pop(future)
+                    try:
+                        outcome = future.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    except Exception as error:  # noqa: BLE001 - reported after the others finish
+                        failures.append((run_settings, seed, error))
+                        pending.remove((run_settings, seed))
+                        continue
+                    on_done(run_settings, seed, outcome)
+                    pending.remove((run_settings, seed))
+                    bar.update(1)
+                if broken:
+                    break
+        if broken:
+            retries += 1
+            if retries > 3:
+                raise RuntimeError(f"worker processes died 4 times; {len(pending)} runs of "
+                                   f"{name} are not finished (the finished ones are saved)")
+    bar.close()
+    _raise_failures(name, failures)
+
+
+def _raise_failures(name: str, failures: list) -> None:
+    if failures:
+        run_settings, seed, error = failures[0]
+        raise RuntimeError(f"{len(failures)} run(s) of {name} failed (the others are saved); the "
+                           f"first, seed {seed} with settings {run_settings!r}: "
+                           f"{type(error).__name__}: {error}") from error
+
+
+def _run_dask(name, todo, device, on_done, progress, scheduler):
+    """Send the runs to a Dask cluster; each task's key is its run key, so a second client on
+    the same sweep shares the same tasks, and Dask reruns a task whose worker died."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ValueError("--scheduler needs Dask: pip install -e '.[cluster]'") from None
+    from tutorlib.train import progress_bar
+
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        futures = {}
+        for run_settings, seed in todo:
+            key = f"{name}-{run_key(name, run_settings, seed)}"
+            future = client.submit(execute_run, name, run_settings, seed, device, 1, key=key,
+                                   pure=False)
+            futures[future] = (run_settings, seed)
+        bar = progress_bar(total=len(futures), desc=f"{name} runs (Dask)",
+                           disable=None if progress else True)
+        failures = []
+        for future in as_completed(futures):
+            run_settings, seed = futures[future]
+            try:
+                outcome = future.result()
+            except Exception as error:  # noqa: BLE001 - reported after the others finish
+                failures.append((run_settings, seed, error))
+                continue
+            on_done(run_settings, seed, outcome)
+            bar.update(1)
+        bar.close()
+        _raise_failures(name, failures)
+    finally:
+        if not isinstance(scheduler, Client):
+            client.close()
+
+
+def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "results", *,
+                   only: list[str] | None = None, jobs: int = 1, scheduler: Any = None,
+                   device: str = "cpu", progress: bool = True) -> Path:
+    """Run every (run settings, seed) pair of experiment ``name`` at ``profile``, resumably.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`tutorlib.profiles.RUNNABLE`.
+    profile : str
+        ``"ci"``, ``"tutorial"`` or ``"paper"``.
+    out_dir : path
+        Results directory: records go to ``out_dir/<name>/runs/``, the summary to
+        ``out_dir/<name>/<profile>.json``.
+    only : list of str, optional
+        Run only these parts (``Experiment.part`` names, e.g. SCAN's split names), to share a
+        sweep between processes by hand; ``[]`` only rewrites the summary.
+    jobs : int
+        Worker processes (one thread each); 1 runs in this process.
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler's address (``tcp://host:8786``) or a client: the runs go to the cluster.
+    device : str
+        ``"cpu"``, ``"cuda"``, ``"mps"`` or ``"auto"`` (:func:`tutorlib.train.resolve_device`).
+
+    Returns
+    -------
+    Path
+        The summary file: ``{"settings", ..., "complete", "runs"}`` with provenance.
+
+    Notes
+    -----
+    Each record is saved by this process, atomically, the moment its run finishes, and the
+    summary is rewritten; a run started again skips the pairs already saved. A worker that dies
+    loses only the run it was doing, which is started again.
+    """
+    check_profile(profile)
+    spec = experiment(name)
+    settings = (copy.deepcopy(spec.settings[profile]) if spec.settings is not None
+                else profile_settings(name, profile))
+    pairs = spec.runs(settings)
+    if not (isinstance(jobs, int) and not isinstance(jobs, bool) and jobs >= 1):
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    if jobs > 1 and scheduler is not None:
+        raise ValueError("give either jobs (local processes) or scheduler (a Dask cluster)")
+    if only is not None:
+        known = {spec.part(s, seed) for s, seed in pairs}
+        unknown = sorted(set(only) - known)
+        if unknown:
+            raise ValueError(f"--only names parts that {name} at profile {profile} does not run: "
+                             f"{', '.join(unknown)}; it runs {', '.join(sorted(known))}")
+    directory = Path(out_dir) / spec.name
+    store = RunStore(directory / "runs", spec.name)
+
+    def write_summary() -> Path:
+        finished = [store.record(s, seed) for s, seed in pairs if store.has(s, seed)]
+        results = [r["result"] for r in finished]
+        plain = settings.to_dict() if hasattr(settings, "to_dict") else settings
+        data = {"settings": plain, **spec.summarise(settings, results),
+                "complete": len(finished) == len(pairs), "runs": results}
+        return write_results(directory / f"{profile}.json", data, profile=profile,
+                             seeds=sorted({seed for _, seed in pairs}),
+                             wall_time=sum(r["seconds"] for r in finished))
+
+    todo = [(s, seed) for s, seed in pairs
+            if (only is None or spec.part(s, seed) in only) and not store.has(s, seed)]
+
+    def on_done(run_settings: dict, seed: int, outcome: dict) -> None:
+        store.save(run_settings, seed, outcome["result"], seconds=outcome["seconds"])
+        write_summary()  # after every run, so a stopped sweep leaves a current summary
+
+    if todo:
+        if scheduler is not None:
+            _run_dask(name, todo, device, on_done, progress, scheduler)
+        elif jobs > 1:
+            _run_processes(name, todo, device, on_done, progress, jobs)
+        else:
+            _run_serial(name, todo, device, on_done, progress)
+    return write_summary()
+
+
+# ---------------------------------------------------------------------------------------------
+# The one reader of committed results
+
+
+def committed(name: str, profile: str = "paper") -> dict[str, Any] | None:
+    """The committed ``results/<name>/<profile>.json`` (``provenance`` and ``data``), or ``None``."""
+    check_profile(profile)
+    path = project_results(name, f"{profile}.json")
+    return read_results(path) if path.exists() else None
+
+
+def committed_runs(name: str, profile: str = "paper", columns: list[str] | None = None):
+    """The committed runs of ``name`` at ``profile`` as a DataFrame, a row per run.
+
+    Empty (with ``columns``) when nothing is committed yet.
+    """
+    import pandas as pd
+
+    results = committed(name, profile)
+    runs = results["data"].get("runs", []) if results is not None else []
+    if not runs:
+        return pd.DataFrame(columns=columns or [])
+    return pd.DataFrame(runs)

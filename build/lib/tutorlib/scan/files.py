@@ -1,0 +1,91 @@
+"""SCAN's official file format: ``IN: <command> OUT: <actions>`` lines, and the release's layout.
+
+``python -m tutorlib.scan export DIR`` writes ``tasks.txt`` and every split in the layout of
+the official release, so other tools can read our data and we can read theirs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+from tutorlib.scan.grammar import Pair, all_pairs
+from tutorlib.scan.splits import COMPLEX_JUMP_NUMS, SIZE_PERCENTS, TEMPLATES, split
+
+
+def format_line(pair: Pair) -> str:
+    """One line of the official files: ``IN: <command> OUT: <actions>``."""
+    return f"IN: {pair[0]} OUT: {pair[1]}"
+
+
+def parse_line(line: str) -> Pair:
+    """Read one ``IN: ... OUT: ...`` line back into a (command, actions) pair."""
+    text = line.strip()
+    if not text.startswith("IN: ") or " OUT: " not in text:
+        raise ValueError(f"not a SCAN line (expected 'IN: <command> OUT: <actions>'): {line!r}")
+    command, actions = text[4:].split(" OUT: ", 1)
+    return command, actions
+
+
+def _write(path: Path, pairs: list[Pair]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("".join(format_line(p) + "\n" for p in pairs))
+    tmp.replace(path)
+
+
+def export_layout() -> dict[str, str]:
+    """Split name -> path (relative to the export directory) of its files, with ``{part}`` for
+    ``train`` or ``test``, in the layout of the official release."""
+    layout = {"simple": "simple_split/tasks_{part}_simple.txt"}
+    layout.update({f"simple_p{p}": f"simple_split/size_variations/tasks_{{part}}_simple_p{p}.txt"
+                   for p in SIZE_PERCENTS})
+    layout["length"] = "length_split/tasks_{part}_length.txt"
+    for prim in ("jump", "turn_left"):
+        layout[f"addprim_{prim}"] = f"add_prim_split/tasks_{{part}}_addprim_{prim}.txt"
+    for n in COMPLEX_JUMP_NUMS:
+        for r in range(1, 6):
+            name = f"addprim_complex_jump_num{n}_rep{r}"
+            layout[name] = f"add_prim_split/with_additional_examples/tasks_{{part}}_{name}.txt"
+    for t in (*TEMPLATES, "jump_around_right"):
+        layout[f"template_{t}"] = f"template_split/tasks_{{part}}_template_{t}.txt"
+    for k in range(4):
+        layout[f"filler_num{k}"] = f"filler_split/tasks_{{part}}_filler_num{k}.txt"
+    return layout
+
+
+def export(directory: str | Path, seed: int = 0) -> Path:
+    """Write ``tasks.txt`` and every split in the official layout and line format."""
+    from tutorlib.train import progress_bar
+
+    directory = Path(directory)
+    _write(directory / "tasks.txt", all_pairs())
+    for name, pattern in progress_bar(list(export_layout().items()), desc="SCAN splits"):
+        train, test = split(name, seed)
+        _write(directory / pattern.format(part="train"), train)
+        _write(directory / pattern.format(part="test"), test)
+    return directory
+
+
+def read_pairs(path: str | Path) -> list[Pair]:
+    """Read a file in the official format."""
+    return [parse_line(line) for line in Path(path).read_text().splitlines() if line.strip()]
+
+
+def length_counts(pairs: list[Pair]) -> tuple[Counter, Counter]:
+    """How many pairs have each action-sequence length, and each command length (in words)."""
+    return (Counter(len(a.split()) for _, a in pairs), Counter(len(c.split()) for c, _ in pairs))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tutorlib.scan",
+                                     description="SCAN (Lake & Baroni 2018) in the official format")
+    commands = parser.add_subparsers(dest="command", required=True)
+    out = commands.add_parser("export", help="write tasks.txt and every split into DIR")
+    out.add_argument("directory", metavar="DIR")
+    out.add_argument("--seed", type=int, default=0, help="seed of the random splits (default 0)")
+    args = parser.parse_args(argv)
+    path = export(args.directory, args.seed)
+    print(f"SCAN written to {path}")
+    return 0

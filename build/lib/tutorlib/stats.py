@@ -1,0 +1,332 @@
+"""Statistics shared by every part: entropy, mutual information, rank and linear correlation,
+cosine similarity and the Levenshtein distance between sequences.
+
+Examples
+--------
+>>> round(entropy([0, 1, 0, 1]), 6)  # a fair coin: ln 2 nats
+0.693147
+>>> levenshtein("kitten", "sitting")
+3
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tutorlib.checks import check_scalar
+
+# --------------------------------------------------------------------------------------------
+# Information-theoretic helpers
+
+
+def _codes(values, name: str) -> tuple[np.ndarray, int]:
+    """Labels as integer codes ``0 .. K-1`` and the number ``K`` of distinct labels."""
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D sequence of labels, got an array of shape "
+                         f"{array.shape}")
+    if array.size == 0:
+        raise ValueError(f"{name} must contain at least one label, got an empty sequence")
+    uniques, codes = np.unique(array, return_inverse=True)
+    return codes.reshape(-1), len(uniques)
+
+
+def _log_unit(base: float | None) -> float:
+    if base is None:
+        return 1.0
+    if not isinstance(base, (int, float)) or isinstance(base, bool) or not base > 0 or base == 1:
+        raise ValueError(f"base must be a positive number other than 1 (or None for nats), "
+                         f"got {base!r}")
+    return math.log(base)
+
+
+def _entropy_codes(codes: np.ndarray) -> float:
+    counts = np.bincount(codes)
+    counts = counts[counts > 0]
+    n = codes.size
+    # Σ p log(1/p) with p = count / n; a constant variable gives exactly 0.
+    return float(np.sum(counts * np.log(n / counts)) / n)
+
+
+def _mutual_information_codes(x: np.ndarray, y: np.ndarray, num_y: int) -> float:
+    n = x.size
+    # Count the observed (x, y) pairs only: a dense num_x × num_y table could be huge.
+    pairs, joint = np.unique(x.astype(np.int64) * num_y + y, return_counts=True)
+    count_x = np.bincount(x)[pairs // num_y]
+    count_y = np.bincount(y)[pairs % num_y]
+    # Integer products keep exact independence at exactly 0 (log of exactly 1).
+    ratio = (joint * n) / (count_x * count_y)
+    return max(0.0, float(np.sum(joint * np.log(ratio)) / n))
+
+
+def entropy(values: Sequence, *, base: float | None = None) -> float:
+    """Plug-in Shannon entropy of a sample of discrete labels.
+
+    ``H(X) = -Σ_x p(x) log p(x)`` with ``p(x)`` the fraction of the sample equal to ``x``.
+
+    Parameters
+    ----------
+    values : sequence of hashable, sortable labels (ints, strings, ...)
+        The observed values of ``X``, one per item; 1-D.
+    base : float, optional
+        Base of the logarithm: ``None`` (the default) for nats, 2 for bits.
+
+    Returns
+    -------
+    float
+        The entropy, ``>= 0``; 0 exactly when all values are equal.
+
+    Examples
+    --------
+    >>> round(entropy([0, 1, 0, 1]), 6)  # a fair coin: ln 2 nats
+    0.693147
+    >>> entropy(["heads", "tails"], base=2)
+    1.0
+    >>> entropy([7, 7, 7])
+    0.0
+    """
+    unit = _log_unit(base)
+    codes, _ = _codes(values, "values")
+    return _entropy_codes(codes) / unit
+
+
+def mutual_information(x: Sequence, y: Sequence, *, base: float | None = None) -> float:
+    """Plug-in mutual information of two samples of discrete labels.
+
+    ``I(X; Y) = Σ_{x,y} p(x, y) log(p(x, y) / (p(x) p(y)))`` with every probability the
+    fraction of items observed with that value (no bias correction).
+
+    Parameters
+    ----------
+    x, y : sequences of labels
+        Paired observations: ``x[i]`` and ``y[i]`` belong to the same item; 1-D, equal length.
+    base : float, optional
+        Base of the logarithm: ``None`` (the default) for nats, 2 for bits.
+
+    Returns
+    -------
+    float
+        The mutual information, between 0 and ``min(H(X), H(Y))``.
+
+    Examples
+    --------
+    >>> x = [0, 0, 1, 1]
+    >>> mutual_information(x, x) == entropy(x)  # I(X; X) = H(X)
+    True
+    >>> mutual_information(x, [0, 1, 0, 1])  # independent
+    0.0
+    >>> mutual_information(x, ["a", "a", "b", "b"], base=2)  # y is x renamed: 1 bit
+    1.0
+    """
+    unit = _log_unit(base)
+    x_codes, _ = _codes(x, "x")
+    y_codes, num_y = _codes(y, "y")
+    if x_codes.size != y_codes.size:
+        raise ValueError(f"x and y must be paired observations of equal length, got "
+                         f"{x_codes.size} and {y_codes.size}")
+    return _mutual_information_codes(x_codes, y_codes, num_y) / unit
+
+
+# --------------------------------------------------------------------------------------------
+# Distances and rank correlation
+
+
+def levenshtein(a: Sequence, b: Sequence) -> int:
+    """Levenshtein distance: the fewest insertions, deletions and substitutions from a to b.
+
+    Parameters
+    ----------
+    a, b : sequences
+        Strings, lists, tuples or 1-D arrays; symbols are compared with ``==``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> levenshtein("kitten", "sitting")
+    3
+    >>> levenshtein([1, 2, 3], [2, 3])
+    1
+    >>> levenshtein("", "abc")
+    3
+    """
+    a, b = _symbols(a), _symbols(b)
+    if len(a) < len(b):
+        a, b = b, a
+    # Dynamic programme over prefixes, keeping one row: previous[j] = distance(a[:i], b[:j]).
+    previous = list(range(len(b) + 1))
+    for i, symbol_a in enumerate(a, start=1):
+        current = [i]
+        for j, symbol_b in enumerate(b, start=1):
+            current.append(min(previous[j] + 1,                # delete symbol_a
+                               current[j - 1] + 1,             # insert symbol_b
+                               previous[j - 1] + (symbol_a != symbol_b)))  # substitute
+        previous = current
+    return previous[-1]
+
+
+def _symbols(item: Any) -> Sequence:
+    """One message or meaning as a sequence of symbols (a scalar is a sequence of one)."""
+    if isinstance(item, np.ndarray):
+        return item.tolist() if item.ndim > 0 else [item.item()]
+    if isinstance(item, (str, bytes, list, tuple)):
+        return item
+    if np.ndim(item) == 0:
+        return [item]
+    return list(item)
+
+
+def _average_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..m, tied values sharing the mean of the ranks they occupy."""
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    last = np.cumsum(counts)             # the rank of the last copy of each distinct value
+    return (last - (counts - 1) / 2.0)[inverse.reshape(-1)]
+
+
+def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Pearson's correlation coefficient, or ``None`` where it is undefined.
+
+    It is undefined for fewer than two pairs or when either variable is constant.
+
+    Examples
+    --------
+    >>> pearson([1, 2, 3], [2, 4, 7])
+    0.9933992677987828
+    >>> pearson([1, 1, 1], [2, 4, 7]) is None
+    True
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    y = np.asarray(y, dtype=np.float64).ravel()
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must have the same length, got {x.size} and {y.size}")
+    if x.size < 2 or np.ptp(x) < 1e-12 or np.ptp(y) < 1e-12:
+        return None
+    x = x - x.mean()
+    y = y - y.mean()
+    r = float(np.dot(x, y) / math.sqrt(float(np.dot(x, x)) * float(np.dot(y, y))))
+    return min(1.0, max(-1.0, r))
+
+
+def cosine(u: Sequence[float], v: Sequence[float]) -> float:
+    """Cosine similarity of two vectors (0 when either is the zero vector).
+
+    Examples
+    --------
+    >>> cosine([1.0, 0.0], [1.0, 1.0])
+    0.7071067811865475
+    """
+    u = np.asarray(u, dtype=np.float64).ravel()
+    v = np.asarray(v, dtype=np.float64).ravel()
+    norm = float(np.linalg.norm(u) * np.linalg.norm(v))
+    return float(np.dot(u, v) / norm) if norm > 0 else 0.0
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman rank correlation, with tied values given their average rank.
+
+    The Pearson correlation of the ranks of ``x`` and the ranks of ``y``.
+
+    Parameters
+    ----------
+    x, y : sequences of numbers
+        Paired observations, 1-D, equal length, at least 2.
+
+    Returns
+    -------
+    float
+        In ``[-1, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If the lengths differ, fewer than 2 pairs are given, a value is not finite, or either
+        sample is constant (the correlation is then undefined).
+
+    Examples
+    --------
+    >>> spearman([1, 2, 3, 4], [10, 20, 30, 40])
+    1.0
+    >>> spearman([1, 2, 3, 4], [4, 3, 2, 1])
+    -1.0
+    >>> spearman([1, 2, 2, 3], [1, 2, 3, 4])  # ranks (1, 2.5, 2.5, 4) against (1, 2, 3, 4)
+    0.9486832980505138
+    """
+    x_array = np.asarray(x, dtype=float)
+    y_array = np.asarray(y, dtype=float)
+    if x_array.ndim != 1 or y_array.ndim != 1:
+        raise ValueError(f"spearman expects two 1-D sequences, got shapes {x_array.shape} and "
+                         f"{y_array.shape}")
+    if x_array.size != y_array.size:
+        raise ValueError(f"spearman expects paired observations of equal length, got "
+                         f"{x_array.size} and {y_array.size}")
+    if x_array.size < 2:
+        raise ValueError(f"a correlation needs at least 2 pairs, got {x_array.size}")
+    for name, values in (("x", x_array), ("y", y_array)):
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"{name} contains a value that is not finite (NaN or infinity)")
+        if values.min() == values.max():
+            raise ValueError(f"the correlation is undefined because all values of {name} are "
+                             f"equal (to {values[0]!r})")
+    return pearson(_average_ranks(x_array), _average_ranks(y_array))
+
+
+# --------------------------------------------------------------------------------------------
+# Mutual information (Shwartz-Ziv & Tishby 2017)
+# --------------------------------------------------------------------------------------------
+
+def binned_mutual_information(activations: Any, bins: int = 30, low: float = -1.0,
+                              high: float = 1.0, base: float = math.e) -> float:
+    """Binning estimate of I(T; X) for a deterministic representation ``T = f(X)``.
+
+    Because ``T`` is a function of ``X``, ``H(T | X) = 0`` and ``I(T; X) = H(T)``. Following
+    Shwartz-Ziv & Tishby (2017), each unit's activation is put into one of ``bins`` equal-width
+    bins over ``[low, high]``; each input's vector of bin numbers is a symbol, and the result is
+    the entropy of the empirical distribution of symbols over the ``n`` inputs (each input
+    counting once). It lies between 0 (every input lands in the same cell) and ``log n`` (every
+    input in its own cell).
+
+    Parameters
+    ----------
+    activations : array-like
+        ``(n, units)``: one row per input. Values must lie in ``[low, high]``; ``high`` falls in
+        the last bin.
+    bins : int
+        Bins per unit (the paper's 30).
+    low, high : float
+        The range the bins cover: ``[-1, 1]`` for tanh units.
+    base : float
+        Logarithm base: ``e`` for nats (default), 2 for bits.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> binned_mutual_information([[0.0], [0.0], [0.5], [-0.9]], bins=4)  # symbols 2, 2, 3, 0
+    1.0397207708399179
+    """
+    values = np.asarray(activations, dtype=np.float64)
+    if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] == 0:
+        raise ValueError(f"activations must be a non-empty (inputs, units) array, got shape "
+                         f"{values.shape}")
+    check_scalar(bins, "bins", int, min_val=1)
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise ValueError(f"need finite low < high, got low={low!r}, high={high!r}")
+    if not (base > 0 and base != 1):
+        raise ValueError(f"base must be positive and not 1, got {base!r}")
+    if not np.isfinite(values).all():
+        raise ValueError("activations contain NaN or infinite values")
+    if values.min() < low or values.max() > high:
+        raise ValueError(f"activations must lie in [{low}, {high}], got values from "
+                         f"{values.min():.4g} to {values.max():.4g}")
+    cells = np.minimum(((values - low) / (high - low) * bins).astype(np.int64), bins - 1)
+    _, counts = np.unique(cells, axis=0, return_counts=True)
+    p = counts / counts.sum()
+    return float(-(p * np.log(p)).sum() / math.log(base))

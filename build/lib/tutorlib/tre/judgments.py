@@ -1,0 +1,312 @@
+"""Compounds and their vectors: the ``tre_judgments`` study (Andreas 2019, Sec. 5).
+
+For each compound, the vectors of its two words and of its own token, with its planted (or
+rated) compositionality; TRE of the additive composition (:func:`compound_tre`) against
+those judgments; and readers of the real setting's files (word2vec text format, Reddy et
+al.'s ratings).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tutorlib.profiles import Settings
+from tutorlib.tre.corpora import Bigram
+from tutorlib.tre.solver import tre
+from tutorlib.tre.wordvec import WordVectors
+
+
+@dataclass(frozen=True)
+class JudgmentsSettings(Settings):
+    """Settings of the chapter "Compositionality and human judgments" (Andreas 2019, Sec. 5).
+
+    CBOW vectors (``epochs``) of generated corpora (one per seed of ``corpus_seeds``) with
+    ``num_topics`` topics and ``num_bigrams`` compounds of planted compositionality; TRE is
+    fitted for ``steps`` steps.
+    """
+
+    corpus_seeds: list[int]
+    num_topics: int
+    num_bigrams: int
+    sentences_per_word: int
+    sentences_per_bigram: int
+    epochs: int
+    steps: int
+
+
+SETTINGS: dict[str, JudgmentsSettings] = {
+    "ci": JudgmentsSettings(corpus_seeds=[0], num_topics=6, num_bigrams=12, sentences_per_word=60,
+                            sentences_per_bigram=90, epochs=1, steps=200),
+    "tutorial": JudgmentsSettings(corpus_seeds=[0], num_topics=16, num_bigrams=48,
+                                  sentences_per_word=400, sentences_per_bigram=600, epochs=3,
+                                  steps=800),
+    "paper": JudgmentsSettings(corpus_seeds=[0, 1, 2, 3, 4], num_topics=16, num_bigrams=48,
+                               sentences_per_word=400, sentences_per_bigram=600, epochs=3,
+                               steps=1500),
+}
+
+# --------------------------------------------------------------------------------------------
+# Compounds and their vectors
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompoundRating:
+    """One row of Reddy et al. (2011): mean and standard deviation of the human judgments.
+
+    Ratings are on a 0-5 scale: how literally the compound uses ``word1`` (``word1_*``), uses
+    ``word2`` (``word2_*``), and how literal the compound is as a whole (``compound_*``), the
+    compositionality that Andreas (2019) correlates with TRE.
+    """
+
+    word1: str
+    word2: str
+    word1_mean: float
+    word1_std: float
+    word2_mean: float
+    word2_std: float
+    compound_mean: float
+    compound_std: float
+
+    @property
+    def compositionality(self) -> float:
+        """The rated literality of the whole compound (``compound_mean``)."""
+        return self.compound_mean
+
+
+@dataclass
+class CompoundVectors:
+    """For each compound found in the embeddings, the three vectors TRE needs.
+
+    ``word1[i]``, ``word2[i]`` and ``compound[i]`` are the vectors of ``compounds[i]``'s two
+    words and of its joined token; ``compositionality[i]`` its planted or rated
+    compositionality. ``missing`` lists the compounds left out because one of the three tokens
+    has no vector.
+    """
+
+    compounds: list[tuple[str, str]]
+    word1: np.ndarray
+    word2: np.ndarray
+    compound: np.ndarray
+    compositionality: np.ndarray
+    missing: list[tuple[str, str]]
+
+    def __len__(self) -> int:
+        return len(self.compounds)
+
+
+def compound_vectors(vectors: WordVectors, compounds: Iterable[Bigram | CompoundRating],
+                     joiner: str = "_") -> CompoundVectors:
+    """Gather the word, word and compound vectors of each compound present in ``vectors``.
+
+    Parameters
+    ----------
+    vectors : WordVectors
+        Trained (:func:`train_cbow`) or read (:func:`read_vec`) embeddings.
+    compounds : iterable of Bigram or CompoundRating
+        Anything with ``word1``, ``word2`` and ``compositionality``.
+    joiner : str
+        How the compound's token joins its words: ``word1 + joiner + word2``.
+
+    Returns
+    -------
+    CompoundVectors
+        In the order of ``compounds``, without those missing from the vocabulary.
+    """
+    found, missing, rows = [], [], []
+    for item in compounds:
+        token = f"{item.word1}{joiner}{item.word2}"
+        if all(word in vectors for word in (item.word1, item.word2, token)):
+            found.append((item.word1, item.word2))
+            rows.append((vectors[item.word1], vectors[item.word2], vectors[token],
+                         float(item.compositionality)))
+        else:
+            missing.append((item.word1, item.word2))
+    if not rows:
+        empty = np.zeros((0, vectors.dim), dtype=vectors.vectors.dtype)
+        return CompoundVectors([], empty, empty.copy(), empty.copy(), np.zeros(0), missing)
+    word1, word2, compound, score = zip(*rows)
+    return CompoundVectors(found, np.stack(word1), np.stack(word2), np.stack(compound),
+                           np.array(score), missing)
+
+
+def cosine_to_sum(data: CompoundVectors) -> np.ndarray:
+    """Cosine similarity between each compound's vector and the sum of its words' vectors.
+
+    A baseline with the word vectors held fixed (Reddy et al. 2011's additive model); TRE
+    (:mod:`tutorlib.tre`) instead fits the primitives' vectors.
+    """
+    total = data.word1 + data.word2
+    numerator = (total * data.compound).sum(1)
+    norms = np.linalg.norm(total, axis=1) * np.linalg.norm(data.compound, axis=1)
+    return numerator / np.maximum(norms, 1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# Files of the real setting
+# --------------------------------------------------------------------------------------------
+
+
+def write_vec(path: str | os.PathLike, vectors: WordVectors) -> Path:
+    """Write ``vectors`` in word2vec text format (9 significant digits: float32 round-trips)."""
+    path = Path(path)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(f"{len(vectors)} {vectors.dim}\n")
+        for word, row in zip(vectors.vocab, vectors.vectors):
+            handle.write(word + " " + " ".join(f"{v:.9g}" for v in row.tolist()) + "\n")
+    return path
+
+
+def read_vec(path: str | os.PathLike, words: Iterable[str] | None = None) -> WordVectors:
+    """Read word vectors in word2vec text format.
+
+    The first line is ``count dim``; each of the next ``count`` lines is a word and ``dim``
+    numbers, separated by whitespace.
+
+    Parameters
+    ----------
+    path : path
+        The ``.vec`` / ``.txt`` file.
+    words : iterable of str, optional
+        Keep only these words (the file is still checked throughout). Useful for the few
+        hundred tokens a compound study needs out of a file of millions.
+
+    Raises
+    ------
+    ValueError
+        Naming the line: a bad header, a line with the wrong number of values, a value that is
+        not a finite number, a repeated word, or fewer or more vectors than announced.
+    """
+    path = Path(path)
+    wanted = set(words) if words is not None else None
+    vocab: list[str] = []
+    rows: list[np.ndarray] = []
+    first_seen: dict[str, int] = {}
+    with open(path, encoding="utf-8") as handle:
+        header = handle.readline().split()
+        if len(header) != 2 or not all(h.isdigit() for h in header) or int(header[1]) < 1:
+            raise ValueError(f"{path}, line 1: expected a header 'count dim' of two integers "
+                             f"(dim >= 1), got {' '.join(header)!r}")
+        count, dim = int(header[0]), int(header[1])
+        seen = 0
+        for number, line in enumerate(handle, start=2):
+            fields = line.split()
+            if not fields:
+                continue
+            if seen == count:
+                raise ValueError(f"{path}, line {number}: more vectors than the {count} "
+                                 f"announced on line 1")
+            if len(fields) != dim + 1:
+                raise ValueError(f"{path}, line {number}: expected a word and {dim} values, "
+                                 f"got {len(fields) - 1} values")
+            word = fields[0]
+            if word in first_seen:
+                raise ValueError(f"{path}, line {number}: word {word!r} repeated (first on "
+                                 f"line {first_seen[word]})")
+            first_seen[word] = number
+            try:
+                row = np.array(fields[1:], dtype=np.float32)
+            except ValueError:
+                bad = next(v for v in fields[1:] if not _is_number(v))
+                raise ValueError(f"{path}, line {number}: value {bad!r} is not a number") from None
+            if not np.isfinite(row).all():
+                raise ValueError(f"{path}, line {number}: values must be finite")
+            seen += 1
+            if wanted is None or word in wanted:
+                vocab.append(word)
+                rows.append(row)
+    if seen < count:
+        raise ValueError(f"{path}: line 1 announces {count} vectors but the file has {seen}")
+    matrix = np.stack(rows) if rows else np.zeros((0, dim), dtype=np.float32)
+    return WordVectors(vocab, matrix)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+_POS_TAG = re.compile(r"-[a-z]$")
+
+
+def read_compound_ratings(path: str | os.PathLike) -> list[CompoundRating]:
+    """Read compound compositionality ratings in the layout of Reddy et al. (2011).
+
+    The public release (``MeanAndDeviations.clean.txt``) has a header line starting with
+    ``#`` and one line per compound: the compound as two part-of-speech-tagged words
+    (``ivory-n tower-n``), a tab, then whitespace-separated numbers: mean and standard
+    deviation of the ratings for word 1, for word 2 and for the whole compound, and a seventh
+    column, the product of the two word means, which is not read. Here the seventh column is
+    optional, the tab may be any whitespace (then the compound is the first two fields), the
+    tags are optional (a final ``-x`` of one letter is removed), and lines starting with ``#``
+    and blank lines are skipped.
+
+    Raises
+    ------
+    ValueError
+        Naming the line: a compound that is not two words, the wrong number of values, a value
+        that is not a finite number, or a negative standard deviation.
+    """
+    path = Path(path)
+    ratings = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if "\t" in line:
+                compound, _, rest = line.partition("\t")
+                words, values = compound.split(), rest.split()
+            else:
+                fields = line.split()
+                words, values = fields[:2], fields[2:]
+            if len(words) != 2:
+                raise ValueError(f"{path}, line {number}: the compound must be two words, "
+                                 f"got {' '.join(words)!r}")
+            if len(values) not in (6, 7):
+                raise ValueError(f"{path}, line {number}: expected 6 values (mean and std for "
+                                 f"word 1, word 2 and the compound) and an optional seventh, "
+                                 f"got {len(values)}")
+            try:
+                numbers = [float(v) for v in values[:6]]
+            except ValueError:
+                bad = next(v for v in values[:6] if not _is_number(v))
+                raise ValueError(f"{path}, line {number}: value {bad!r} is not a number") from None
+            if not all(math.isfinite(v) for v in numbers):
+                raise ValueError(f"{path}, line {number}: values must be finite")
+            if min(numbers[1::2]) < 0:
+                raise ValueError(f"{path}, line {number}: standard deviations must be >= 0")
+            word1, word2 = (_POS_TAG.sub("", w) for w in words)
+            ratings.append(CompoundRating(word1, word2, *numbers))
+    return ratings
+
+
+def compound_tre(data, steps: int = 1000, distance: str = "cosine") -> np.ndarray:
+    """TRE of every compound of ``data`` (a :class:`CompoundVectors`), Sec. 5.
+
+    The inputs are the compounds' words, each its own primitive derivation with its own vector,
+    and the compounds, derivation ``(word1, word2)`` with the vector of their joined token. The
+    fit (additive composition) learns one vector per word that must serve both as the word and
+    as a part of its compounds; a compound that its words' vectors add up to has low TRE.
+    Returns TRE(x) of the compounds, in ``data``'s order.
+    """
+    if len(data) == 0:
+        raise ValueError("no compounds: every compound's word or token is missing from the vectors")
+    vectors: dict[str, np.ndarray] = {}
+    for (first, second), v1, v2 in zip(data.compounds, data.word1, data.word2):
+        vectors.setdefault(first, v1)
+        vectors.setdefault(second, v2)
+    words = list(vectors)
+    representations = np.concatenate([np.stack([vectors[w] for w in words]), data.compound])
+    derivations = words + list(data.compounds)
+    fit = tre(representations, derivations, "additive", distance, steps=steps)
+    return fit.per_datum[len(words):]

@@ -1,0 +1,114 @@
+"""The package's shape: dependencies point one way, the CLI starts light, a wheel holds every
+module."""
+
+import ast
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+PACKAGE = ROOT / "tutorlib"
+
+# The study modules: one per study or experiment of a book part (they may use everything).
+# Every other module inside a part is a method module (a dataset, a measure, a splitter), which
+# uses only methods and shared pieces; the flat top-level modules are the shared pieces, which
+# use only each other.
+STUDIES = {
+    "tutorlib.compositionality",
+    "tutorlib.scan.experiments",
+    "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
+    "tutorlib.tre.learner", "tutorlib.tre.dynamics", "tutorlib.tre.corpora",
+    "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
+    "tutorlib.tre.generalisation",
+}
+LAYERS = {"shared": 0, "method": 1, "study": 2}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer(module: str) -> str:
+    if module in STUDIES:
+        return "study"
+    return "method" if module.count(".") >= 2 or (
+        module.count(".") == 1 and (PACKAGE / module.split(".")[1]).is_dir()) else "shared"
+
+
+def imports(path: Path) -> set[str]:
+    """Every tutorlib module ``path`` imports, at the top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("tutorlib")}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tutorlib"):
+            for alias in node.names:
+                candidate = f"{node.module}.{alias.name}"
+                is_module = (PACKAGE.parent / (candidate.replace(".", "/") + ".py")).exists() or (
+                    PACKAGE.parent / candidate.replace(".", "/")).is_dir()
+                found.add(candidate if is_module else node.module)
+    return found
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def test_the_layer_table_names_real_modules():
+    assert STUDIES <= set(MODULES)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_dependencies_point_one_way(module):
+    """studies -> methods -> shared pieces: no module imports from a layer above its own."""
+    mine = LAYERS[layer(module)]
+    for imported in sorted(imports(MODULES[module])):
+        if imported == "tutorlib":
+            continue
+        assert LAYERS[layer(imported)] <= mine, (
+            f"{module} ({layer(module)}) imports {imported} ({layer(imported)})")
+
+
+def test_the_command_line_starts_without_torch():
+    code = ("import runpy, sys\n"
+            "sys.argv = ['tutorlib', '--help']\n"
+            "try:\n    runpy.run_module('tutorlib', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "heavy = [m for m in ('torch', 'pandas', 'matplotlib') if m in sys.modules]\n"
+            "assert not heavy, heavy\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "usage: python -m tutorlib" in out.stdout
+
+
+def test_a_built_wheel_holds_every_module(tmp_path):
+    """pyproject finds the subpackages: a wheel installed into a fresh virtual environment
+    imports every module (the dependencies come from this environment, read-only)."""
+    dist = tmp_path / "dist"
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                          "-q", "-w", str(dist), str(ROOT)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    (wheel,) = dist.glob("tutorlib-*.whl")
+    env = tmp_path / "fresh"
+    venv.EnvBuilder(with_pip=False).create(env)
+    site = next(env.glob("lib/python*/site-packages"))
+    out = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q",
+                          "--target", str(site), str(wheel)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    # numpy, torch, ... from this environment, after the fresh one's own packages
+    ours = [p for p in sys.path if p.endswith("site-packages")]
+    (site / "zz_dependencies.pth").write_text("\n".join(ours) + "\n")
+    names = sorted(m for m in MODULES if not m.endswith("__main__"))
+    code = ("import importlib, tutorlib, sys\n"
+            f"assert tutorlib.__file__.startswith({str(site)!r}), tutorlib.__file__\n"
+            f"for name in {names!r}:\n    importlib.import_module(name)\n"
+            "print('imported', len(sys.modules))\n")
+    python = env / "bin" / "python"
+    out = subprocess.run([str(python), "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-3000:]
