@@ -39,10 +39,11 @@ html: $(STAMP)
 book: sync execute html
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
-# make test: unit tests and repository checks (including the notebook pairs being in sync),
+# make test: the linter (ruff), unit tests and repository checks (including the notebook pairs being in sync),
 # every chapter executed at the ci profile, nbval re-execution of the executed copies, the book
 # built with warnings as errors, and the built pages opened in headless Chromium.
 test: $(STAMP)
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest tests --ignore=tests/browser --doctest-modules tutorlib
 	TQDM_DISABLE=1 $(MAKE) --no-print-directory execute PROFILE=ci
 	TQDM_DISABLE=1 $(PY) -m pytest --nbval book --nbval-current-env \
