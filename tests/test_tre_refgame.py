@@ -17,14 +17,14 @@ pytestmark = pytest.mark.usefixtures("one_thread")  # see conftest.py
     ("vocab_size", 1, r"vocab_size must be an integer >= 2, got 1"),
     ("vocab_size", 4.0, r"vocab_size must be an integer >= 2, got 4.0"),
     ("vocab_size", "16", r"vocab_size must be an integer >= 2, got '16'"),
-    ("message_length", 0, r"message_length must be an integer >= 1, got 0"),
+    ("message_length", 0, r"message_length must be a positive integer, got 0"),
     ("holdout_fraction", 1.0, r"holdout_fraction must be strictly between 0 and 1, got 1.0"),
     ("holdout_fraction", 0, r"holdout_fraction must be strictly between 0 and 1, got 0"),
     ("num_colours", 13, r"num_colours must be an integer from 2 to 12, got 13"),
-    ("seed", -1, r"seed must be an integer >= 0, got -1"),
+    ("seed", -1, r"seed must be a non-negative integer, got -1"),
     ("lr", 0.0, r"lr must be a positive number, got 0.0"),
-    ("baseline_decay", 1.0, r"baseline_decay must be in \[0, 1\), got 1.0"),
-    ("split_seed", "a", r"split_seed must be None or a non-negative integer, got 'a'"),
+    ("baseline_decay", 1.0, r"baseline_decay must be a finite number >= 0 and < 1, got 1.0"),
+    ("split_seed", "a", r"split_seed must be a non-negative integer, got 'a'"),
 ])
 def test_config_validation_names_the_field(field, value, message):
     with pytest.raises(ValueError, match=message):
