@@ -49,6 +49,6 @@ __all__ = [
     "Compound", "CompoundConfig", "IndexSplit", "Pool", "RuleGraph", "SparseRows", "SplitResult",
     "WeightTable", "as_graph", "atom_counts", "atom_divergence", "build_pool",
     "chernoff_coefficient", "compound_divergence", "compound_size", "compound_weights",
-    "compounds", "divergences", "format_compound", "from_edges", "from_tree", "mcd_split", "occurrences", "read_index_split",
-    "to_tree", "weight_table", "write_index_split",
+    "compounds", "divergences", "format_compound", "from_edges", "from_tree", "mcd_split",
+    "occurrences", "read_index_split", "to_tree", "weight_table", "write_index_split",
 ]

@@ -11,7 +11,10 @@ whichever side is larger). Among the candidates it adds the one whose addition b
 
 Every ``removal_interval`` steps it takes back the ``removal_count`` members whose removal alone
 lowers the loss most (from both sides, in proportion to their sizes) and goes on: samples chosen
-early, against tiny distributions, are the ones a greedy search regrets.
+early, against tiny distributions, are the ones a greedy search regrets. When both sides are
+full and D_A is still above its bound, it swaps members for unassigned samples (the best removal,
+then the best addition on the same side) while a swap lowers the loss, at most
+``removal_interval`` times.
 
 Why it is fast. With unnormalised train counts a_k (total A) and test counts b_k (total B),
 
@@ -27,8 +30,8 @@ bracket, and for every sample the sum of its pairs' brackets (its change of S). 
 joins a side, only the counts of its own atoms and compounds move, so only the brackets of those
 columns' pairs are recomputed, and only the samples holding those pairs get their sums adjusted.
 Scoring every candidate is then a gather of these sums and a few vectorised operations; no
-distribution is ever rebuilt. :mod:`tutorlib.dbca.reference` runs the same search rebuilding both distributions for
-every candidate, and gives the same split.
+distribution is ever rebuilt. :mod:`tutorlib.dbca.reference` runs the same search rebuilding
+both distributions for every candidate, and gives the same split.
 
 Ties and rounding. Losses are rounded to 1e-9 before the arg-min (the first candidate wins a
 tie), so that the two scorers, whose sums differ in the last bits, choose alike. Candidates are
@@ -68,6 +71,7 @@ class SplitResult:
     seed: int
     steps: int = field(default=0)
     removed: int = field(default=0)
+    repairs: int = field(default=0)
 
     def __iter__(self):
         yield self.train
@@ -375,8 +379,41 @@ def _greedy(scorer, n: int, train_size: int, test_size: int, target: float | Non
                     removed += take
                 bar.n = sum(counts)
                 bar.refresh()
+        repairs = _repair(scorer, side_of, target, max_atom, limit=removal_interval)
     atom, compound = scorer.divergences()
     return SplitResult(train=np.flatnonzero(side_of == 0), test=np.flatnonzero(side_of == 1),
                        atom_divergence=atom, compound_divergence=compound,
                        target_compound_divergence=target, max_atom_divergence=max_atom, seed=seed,
-                       steps=steps, removed=removed)
+                       steps=steps, removed=removed, repairs=repairs)
+
+
+def _repair(scorer, side_of: np.ndarray, target: float | None, max_atom: float,
+            limit: int) -> int:
+    """While D_A is above its bound, swap a member for an unassigned sample on the same side
+    (the removal and then the addition that lower the loss most), as long as a swap helps."""
+    repairs = 0
+    while repairs < limit:
+        atom, compound = scorer.divergences()
+        if atom <= max_atom:
+            break
+        before = _loss(np.array([atom]), np.array([compound]), target, max_atom)[0]
+        improved = False
+        for side in (0, 1):
+            members, free = np.flatnonzero(side_of == side), np.flatnonzero(side_of < 0)
+            if len(members) < 2 or len(free) == 0:
+                continue
+            out = int(members[np.argmin(_loss(*scorer.if_removed(side, members), target, max_atom))])
+            scorer.remove(side, out)
+            into = int(free[np.argmin(_loss(*scorer.if_added(side, free), target, max_atom))])
+            scorer.add(side, into)
+            after = _loss(*(np.array([d]) for d in scorer.divergences()), target, max_atom)[0]
+            if after < before:
+                side_of[out], side_of[into] = -1, side
+                repairs += 1
+                improved = True
+                break
+            scorer.remove(side, into)
+            scorer.add(side, out)
+        if not improved:
+            break
+    return repairs
