@@ -59,3 +59,20 @@ def test_mcd_split_of_scan_maps_indices_to_pairs_and_is_cached(monkeypatch):
     assert calls == []
     assert result.atom_divergence == pytest.approx(small.divergences(result.train, result.test)[0])
     assert np.all(np.diff(result.train) > 0)
+
+
+def test_scan_divergences_use_the_pool_rows(monkeypatch):
+    derivations = scan.derivations()[:200]
+    trees = [rule_tree(t) for t in derivations]
+    small = dbca.build_pool(trees)
+    monkeypatch.setattr(scan_rules, "scan_pool", lambda: small)
+    pairs = scan.all_pairs()[:200]
+    train, test = pairs[:150] + pairs[:1] * 20, pairs[150:]
+    expected = dbca.divergences(trees[:150] + trees[:1] * 20, trees[150:], pool=small)
+    assert scan_rules.scan_divergences(train, test) == pytest.approx(expected, abs=1e-12)
+    assert scan_rules.scan_divergences([c for c, _ in train], [c for c, _ in test]) == \
+        pytest.approx(expected, abs=1e-12)
+    with pytest.raises(ValueError, match="position 1"):
+        scan_rules.scan_divergences(["walk walk"], test)
+    with pytest.raises(ValueError, match="test is empty"):
+        scan_rules.scan_divergences(train, [])

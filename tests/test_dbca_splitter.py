@@ -80,6 +80,7 @@ def test_unreachable_target_reports_the_best_reached(pool):
     dict(),
     dict(compound_divergence=0.3, removal_interval=7, removal_count=3, seed=1),
     dict(num_candidates=25, seed=2),
+    dict(max_atom_divergence=0.003),  # ends above the bound: repair swaps (4 of them)
 ])
 def test_incremental_and_rebuilding_searches_give_the_same_split(pool, options):
     small = dict(train_size=24, test_size=12, removal_interval=10, removal_count=2)
@@ -88,6 +89,9 @@ def test_incremental_and_rebuilding_searches_give_the_same_split(pool, options):
     fast = dbca.mcd_split(pool, *sizes, progress=False, **small)
     slow = rebuild_split(pool, *sizes, progress=False, **small)
     assert np.array_equal(fast.train, slow.train) and np.array_equal(fast.test, slow.test)
+    assert (fast.steps, fast.removed, fast.repairs) == (slow.steps, slow.removed, slow.repairs)
+    if "max_atom_divergence" in options:
+        assert fast.repairs > 0
     assert fast.compound_divergence == pytest.approx(slow.compound_divergence, abs=1e-12)
     assert fast.atom_divergence == pytest.approx(slow.atom_divergence, abs=1e-12)
 

@@ -73,8 +73,36 @@ def _d(head: str, direction: str) -> tuple | str:
 @lru_cache(maxsize=1)
 def scan_pool() -> dbca.Pool:
     """The :class:`tutorlib.dbca.Pool` of all 20,910 SCAN commands, in :func:`scan.all_pairs`
-    order (atoms, compounds and their weights; a few seconds, computed once per process)."""
-    return dbca.build_pool([rule_tree(t) for t in scan.derivations()])
+    order: atoms, compounds and their weights (about 10 s to build; cached on disk)."""
+    return cached("scan-dbca-pool", {"format": MCD_FORMAT},
+                  lambda: dbca.build_pool([rule_tree(t) for t in scan.derivations()]))
+
+
+def scan_divergences(train: list[scan.Pair] | list[str], test: list[scan.Pair] | list[str]
+                     ) -> tuple[float, float]:
+    """(D_A, D_C) of any split of SCAN: lists of (command, actions) pairs or of commands.
+
+    Compounds are weighted over all 20,910 commands (:func:`scan_pool`); a pair listed twice
+    (as in the ``addprim`` training sets) counts twice.
+
+    Raises
+    ------
+    ValueError
+        For an empty side, or a command that SCAN's grammar does not generate.
+    """
+    row = {command: i for i, (command, _) in enumerate(scan.all_pairs())}
+
+    def rows(pairs: list, name: str) -> list[int]:
+        out = []
+        for i, pair in enumerate(pairs):
+            command = pair if isinstance(pair, str) else pair[0]
+            if command not in row:
+                scan.parse(command)  # names the bad word and its position
+                raise ValueError(f"{name}[{i}]: {command!r} is not a SCAN command")
+            out.append(row[command])
+        return out
+
+    return scan_pool().divergences(rows(train, "train"), rows(test, "test"))
 
 
 def mcd_split_of_scan(seed: int = 0, *, compound_divergence: float | None = None,

@@ -402,9 +402,11 @@ def _repair(scorer, side_of: np.ndarray, target: float | None, max_atom: float,
             members, free = np.flatnonzero(side_of == side), np.flatnonzero(side_of < 0)
             if len(members) < 2 or len(free) == 0:
                 continue
-            out = int(members[np.argmin(_loss(*scorer.if_removed(side, members), target, max_atom))])
+            removals = _loss(*scorer.if_removed(side, members), target, max_atom)
+            out = int(members[np.argmin(removals)])
             scorer.remove(side, out)
-            into = int(free[np.argmin(_loss(*scorer.if_added(side, free), target, max_atom))])
+            additions = _loss(*scorer.if_added(side, free), target, max_atom)
+            into = int(free[np.argmin(additions)])
             scorer.add(side, into)
             after = _loss(*(np.array([d]) for d in scorer.divergences()), target, max_atom)[0]
             if after < before:
