@@ -47,8 +47,17 @@ def test_bad_graphs_are_refused():
         dbca.from_edges(["a", "b"], [(0, 2)])
     with pytest.raises(ValueError, match="at least one node"):
         dbca.RuleGraph((), ())
+    with pytest.raises(ValueError, match="node 1: a label"):
+        dbca.RuleGraph(["a", 2], [[1], []])
+    with pytest.raises(ValueError, match=r"node 0 \('a'\), slot 1"):
+        dbca.RuleGraph(["a", "b"], [[1, 5], []])
+    assert dbca.RuleGraph(["a", "b"], [[1], []]) == dbca.from_tree(("a", "b"))
     with pytest.raises(ValueError, match="not a tree"):
         dbca.to_tree(dbca.from_edges(["r", "a", "b", "s"], [(0, 1), (0, 2), (1, 3), (2, 3)]))
+
+
+def test_graphs_are_hashable_samples():
+    assert len({dbca.from_tree(("a", "b")), dbca.RuleGraph(["a", "b"], [[1], []])}) == 1
 
 
 def test_atoms_are_node_labels_with_multiplicity():
@@ -223,3 +232,14 @@ def test_pool_rows_sum_to_the_distributions():
     assert pool.atom_matrix.sum_rows([0, 1, 1]).tolist() == [1.0, 3.0, 3.0]
     assert np.array_equal(pool.compound_matrix.sum_rows(range(3)), pool.compound_totals)
     assert pool.compound_counts(samples).tolist() == pool.compound_totals.tolist()
+
+
+@pytest.mark.parametrize("module", ["graphs", "compounds", "pool", "divergence", "splitter",
+                                    "files", "__init__"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    name = "tutorlib.dbca" if module == "__init__" else f"tutorlib.dbca.{module}"
+    failures, _ = doctest.testmod(importlib.import_module(name))
+    assert failures == 0

@@ -33,8 +33,9 @@ def test_every_rule_of_the_grammar_is_an_atom_and_nothing_else():
     atoms = dbca.atom_counts(rule_tree(t) for t in scan.derivations())
     assert set(atoms) == GRAMMAR_RULES
     assert atoms["C -> S"] == 102 and atoms["C -> S and S"] == 102 * 102
-    # every command has one C; U- and D-nodes sit under every V but the bare turns
-    assert sum(atoms[r] for r in GRAMMAR_RULES if r.startswith("C")) == scan.NUM_COMMANDS
+    # one C-node per command, and SCAN has 20,910 commands; one S-node per part
+    assert sum(atoms[r] for r in GRAMMAR_RULES if r.startswith("C")) == 20_910
+    assert sum(atoms[r] for r in GRAMMAR_RULES if r.startswith("S")) == 102 + 2 * 2 * 102 * 102
 
 
 def test_commands_outside_the_grammar_are_refused():

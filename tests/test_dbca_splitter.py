@@ -96,10 +96,11 @@ def test_incremental_and_rebuilding_searches_give_the_same_split(pool, options):
     assert fast.atom_divergence == pytest.approx(slow.atom_divergence, abs=1e-12)
 
 
-def test_samples_are_accepted_directly():
+def test_samples_are_accepted_directly(capsys):
     samples = [("S", (v, a)) for v in ("V1", "V2", "V3") for a in ("a", "b", "c", "d")]
-    train, test = dbca.mcd_split(samples, 6, 3, progress=False)
+    train, test = dbca.mcd_split(samples, 6, 3, progress=True)
     assert len(train) == 6 and len(test) == 3
+    assert "MCD split" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("arguments, message", [

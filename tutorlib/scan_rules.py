@@ -22,12 +22,19 @@ from functools import lru_cache
 from tutorlib import dbca, scan
 from tutorlib.cache import cached
 
+# Only scan.parse, scan.derivations and scan.all_pairs are used, so that this module does not
+# depend on how tutorlib.scan lays out its helpers.
+Tree = str | tuple  # a derivation of tutorlib.scan.parse
+Pair = tuple[str, str]  # (command, actions)
+REPEATS = ("twice", "thrice")
+CONJUNCTIONS = ("and", "after")
+
 MCD_TRAIN_SIZE = 8_365
 MCD_TEST_SIZE = 1_045
 MCD_FORMAT = 1  # bump when the split construction changes, so cached splits are recomputed
 
 
-def rule_tree(command: str | scan.Tree) -> tuple:
+def rule_tree(command: str | Tree) -> tuple:
     """The rule-application tree of a SCAN command (a string, or its derivation from
     :func:`tutorlib.scan.parse`).
 
@@ -44,19 +51,18 @@ def rule_tree(command: str | scan.Tree) -> tuple:
 ('S -> V', ('V -> D[1] around D[2]', 'D -> turn right')))
     """
     tree = scan.parse(command) if isinstance(command, str) else command
-    parts = scan.parts(tree)
-    if len(parts) == 2:
-        return (f"C -> S {tree[1]} S", _s(parts[0]), _s(parts[1]))
+    if isinstance(tree, tuple) and len(tree) == 3 and tree[1] in CONJUNCTIONS:
+        return (f"C -> S {tree[1]} S", _s(tree[0]), _s(tree[2]))
     return ("C -> S", _s(tree))
 
 
-def _s(s: scan.Tree) -> tuple:
-    if isinstance(s, tuple) and len(s) == 2 and s[1] in scan.REPEATS:
+def _s(s: Tree) -> tuple:
+    if isinstance(s, tuple) and len(s) == 2 and s[1] in REPEATS:
         return (f"S -> V {s[1]}", _v(s[0]))
     return ("S -> V", _v(s))
 
 
-def _v(v: scan.Tree) -> tuple:
+def _v(v: Tree) -> tuple:
     if isinstance(v, str):
         return ("V -> U", f"U -> {v}")
     if len(v) == 2:
@@ -78,7 +84,7 @@ def scan_pool() -> dbca.Pool:
                   lambda: dbca.build_pool([rule_tree(t) for t in scan.derivations()]))
 
 
-def scan_divergences(train: list[scan.Pair] | list[str], test: list[scan.Pair] | list[str]
+def scan_divergences(train: list[Pair] | list[str], test: list[Pair] | list[str]
                      ) -> tuple[float, float]:
     """(D_A, D_C) of any split of SCAN: lists of (command, actions) pairs or of commands.
 
@@ -107,7 +113,7 @@ def scan_divergences(train: list[scan.Pair] | list[str], test: list[scan.Pair] |
 
 def mcd_split_of_scan(seed: int = 0, *, compound_divergence: float | None = None,
                       max_atom_divergence: float = 0.02, progress: bool = False
-                      ) -> tuple[list[scan.Pair], list[scan.Pair]]:
+                      ) -> tuple[list[Pair], list[Pair]]:
     """MCD split number ``seed`` of SCAN: (train pairs, test pairs), 8,365 and 1,045 of them.
 
     ``compound_divergence=None`` makes D_C as high as the greedy search reaches with

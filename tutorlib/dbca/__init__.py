@@ -1,5 +1,5 @@
 """Distribution-Based Compositionality Assessment (Keysers et al. 2020, "Measuring Compositional
-Generalization: A Comprehensive Method on Realistic Data", Sec. 2 and App. L).
+Generalization: A Comprehensive Method on Realistic Data", ICLR 2020, Sec. 2 and appendices).
 
 A sample is a rule-application DAG; its *atoms* are its node labels and its *compounds* are small
 connected pieces of it, weighted by how much they say beyond the larger compounds around them.

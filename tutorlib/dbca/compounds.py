@@ -1,4 +1,5 @@
-"""Compounds and their weights (Keysers et al. 2020, Sec. 2.1 and App. L.4).
+"""Compounds and their weights (Keysers et al. 2020, Sec. 2.1 and the appendix on compound
+weights).
 
 A *compound* is a connected piece of a sample's rule-application graph: a rooted tree of rule
 applications with 2 to 5 nodes in which no node has more than 2 children, or a linear chain of

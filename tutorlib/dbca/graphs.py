@@ -57,6 +57,12 @@ class RuleGraph:
     children: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
+        # Lists are accepted and stored as tuples, so that graphs can be hashed and compared.
+        object.__setattr__(self, "labels", tuple(self.labels))
+        object.__setattr__(self, "children", tuple(tuple(kids) for kids in self.children))
+        for node, label in enumerate(self.labels):
+            if not isinstance(label, str) or not label:
+                raise ValueError(f"node {node}: a label must be a non-empty string, got {label!r}")
         if len(self.labels) == 0:
             raise ValueError("a sample needs at least one node")
         if len(self.children) != len(self.labels):

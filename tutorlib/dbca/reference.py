@@ -1,12 +1,13 @@
 """The greedy MCD search rebuilding both distributions for every candidate (the check and the
 benchmark baseline of :mod:`tutorlib.dbca.splitter`).
 
-This is how a direct implementation of Keysers et al. (2020, App. L.5) scores a candidate, and
-how the public re-implementation dbca-splitter does: put it on its side, sum the count vectors
-of every member of train and of test afresh, and compute both divergences from the two
-distributions. Same search, same seeds, same candidates and same tie-breaking as
-:func:`tutorlib.dbca.mcd_split`, so both give the same split; only the cost of a step differs
-(a pass over every member per candidate, against a pass over the candidate's own entries).
+This is how a direct implementation of Keysers et al. (2020, Sec. 2 and the appendix on
+generating splits) scores a candidate: put it on its side, sum the count vectors of every member
+of train and of test afresh, and compute both divergences from the two distributions (the way
+the public re-implementation dbca-splitter is reported to work).
+Same search, same seeds, same candidates and same tie-breaking as :func:`tutorlib.dbca.mcd_split`,
+so both give the same split; only the cost of a step differs (a pass over every member per
+candidate, against a pass over the candidate's own entries).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Maximum-compound-divergence splits: the greedy construction of Keysers et al. (2020, Sec. 2.2
-and App. L.5), made incremental.
+"""Maximum-compound-divergence splits: the greedy construction of Keysers et al. (2020, Sec. 2
+and the appendix on generating splits), made incremental.
 
 The search starts from a small seeded random train and test set and adds one sample at a time,
 to whichever side is furthest behind its requested size (so the train/test ratio holds all along,
