@@ -179,21 +179,19 @@ class _Channel:
     def removed(self, side: int, rows: np.ndarray) -> np.ndarray:
         """The divergence after removing each of ``rows`` from ``side`` (computed afresh from
         the counts: removal rounds are rare)."""
-        sign = -1.0
-        value = sign * self.pair_value
         a, b = self.counts[0, self.pair_column], self.counts[1, self.pair_column]
         if side == 0:
-            new = np.maximum(a + value, 0.0) ** self.alpha * b ** (1 - self.alpha)
+            new = np.maximum(a - self.pair_value, 0.0) ** self.alpha * b ** (1 - self.alpha)
         else:
-            new = a ** self.alpha * np.maximum(b + value, 0.0) ** (1 - self.alpha)
+            new = a ** self.alpha * np.maximum(b - self.pair_value, 0.0) ** (1 - self.alpha)
         change = new - self.terms[self.pair_column]
         starts, ends = self.matrix.indptr[rows], self.matrix.indptr[rows + 1]
         deltas = np.bincount(np.repeat(np.arange(len(rows)), ends - starts),
                              weights=change[self.pair_of_value[_ranges(starts, ends)]],
                              minlength=len(rows))
-        moved = sign * self.row_totals[rows]
-        train = self.totals[0] + moved if side == 0 else np.full(len(rows), self.totals[0])
-        test = self.totals[1] + moved if side == 1 else np.full(len(rows), self.totals[1])
+        moved = self.row_totals[rows]
+        train = self.totals[0] - moved if side == 0 else np.full(len(rows), self.totals[0])
+        test = self.totals[1] - moved if side == 1 else np.full(len(rows), self.totals[1])
         return self._divergence(self.terms.sum() + deltas, train, test)
 
 
