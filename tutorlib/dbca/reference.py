@@ -64,7 +64,7 @@ class _RebuildScorer:
 def rebuild_split(samples: Pool | Sequence[Sample], train_size: int, test_size: int, *,
                   compound_divergence: float | None = None, max_atom_divergence: float = 0.02,
                   seed: int = 0, num_candidates: int | None = None, removal_interval: int = 100,
-                  removal_count: int = 10, progress: bool = True) -> SplitResult:
+                  removal_count: int = 30, progress: bool = True) -> SplitResult:
     """:func:`tutorlib.dbca.mcd_split`, scoring every candidate by rebuilding both
     distributions (slow; same arguments, same split)."""
     pool = _as_pool(samples)

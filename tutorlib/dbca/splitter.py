@@ -252,7 +252,7 @@ def _as_pool(samples: Pool | Sequence[Sample]) -> Pool:
 def mcd_split(samples: Pool | Sequence[Sample], train_size: int, test_size: int, *,
               compound_divergence: float | None = None, max_atom_divergence: float = 0.02,
               seed: int = 0, num_candidates: int | None = None, removal_interval: int = 100,
-              removal_count: int = 10, progress: bool = True) -> SplitResult:
+              removal_count: int = 30, progress: bool = True) -> SplitResult:
     """A split of ``samples`` with D_C near a target and D_A at most ``max_atom_divergence``.
 
     Parameters
