@@ -15,16 +15,17 @@ trees (each node of the occurrence entered by one of its edges), so a node share
 counts once per path.
 
 Weights follow the paper: a compound that only ever appears inside one larger compound tells us
-nothing new, so for a sample R and an occurrence g of G,
+nothing new. For a compound G and a sample R,
 
     w(G, R) = max over occurrences g of G in R of
-              (1 - max over strict super-occurrences g' of g in R, of type G', of P(G' | G)),
+              (1 - max over strict super-occurrences g' of g in R, of compound G', of P(G' | G)),
 
-where P(G' | G) is the fraction of the occurrences of G in the whole pool that lie inside an
-occurrence of G' (0 when g has no super-occurrence). The weight of G over the pool is
+where the inner maximum is 0 when g has no super-occurrence, and P(G' | G) is the fraction of the
+occurrences of G in the whole pool that lie inside an occurrence of G' (our reading of "the
+empirical probability that G occurs as part of G'"). The weight of G over the pool is
 W(G) = sum over R of w(G, R); the splitter keeps the ``top_n`` compounds by W (100,000 in the
-paper). Weights are rounded to multiples of 2^-20 so that sums of them are exact in float64 in any
-order: an incremental count then equals the count rebuilt from scratch.
+paper). Weights are rounded to multiples of 2^-20, so that sums of them are exact in float64 in
+any order: an incremental count then equals the count rebuilt from scratch.
 
 Examples
 --------
