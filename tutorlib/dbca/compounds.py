@@ -21,11 +21,11 @@ nothing new. For a compound G and a sample R,
               (1 - max over strict super-occurrences g' of g in R, of compound G', of P(G' | G)),
 
 where the inner maximum is 0 when g has no super-occurrence, and P(G' | G) is the fraction of the
-occurrences of G in the whole pool that lie inside an occurrence of G' (our reading of "the
-empirical probability that G occurs as part of G'"). The weight of G over the pool is
-W(G) = sum over R of w(G, R); the splitter keeps the ``top_n`` compounds by W (100,000 in the
-paper). Weights are rounded to multiples of 2^-20, so that sums of them are exact in float64 in
-any order: an incremental count then equals the count rebuilt from scratch.
+occurrences of G in the whole pool that lie inside an occurrence of G' (our reading of the
+paper's empirical probability of G' occurring as a supergraph of G). The weight of G over the
+pool is W(G) = sum over R of w(G, R); the splitter keeps the ``top_n`` compounds by W (100,000
+in the paper). Weights are rounded to multiples of 2^-20, so that sums of them are exact in
+float64 in any order: an incremental count then equals the count rebuilt from scratch.
 
 Examples
 --------
