@@ -1,0 +1,65 @@
+"""tutorlib.dbca.read_index_split: the released MCD split format, on files generated here."""
+
+import json
+
+import pytest
+
+from tutorlib import dbca
+
+PAIRS = [("walk", "I_WALK"), ("jump twice", "I_JUMP I_JUMP"), ("turn left", "I_TURN_LEFT"),
+         ("run and look", "I_RUN I_LOOK"), ("look right", "I_TURN_RIGHT I_LOOK")]
+
+
+@pytest.fixture
+def tasks(tmp_path):
+    path = tmp_path / "tasks.txt"
+    path.write_text("".join(f"IN: {c} OUT: {a}\n" for c, a in PAIRS))
+    return path
+
+
+def write(tmp_path, payload):
+    path = tmp_path / "split.json"
+    path.write_text(json.dumps(payload))
+    return path
+
+
+def test_reads_the_three_parts(tmp_path, tasks):
+    split = dbca.read_index_split(tasks, write(tmp_path, {"trainIdxs": [0, 3], "devIdxs": [4],
+                                                          "testIdxs": [1, 2]}))
+    assert split.train == [PAIRS[0], PAIRS[3]]
+    assert split.dev == [PAIRS[4]]
+    assert split.test == [PAIRS[1], PAIRS[2]]
+    assert (split.train_indices, split.dev_indices, split.test_indices) == ([0, 3], [4], [1, 2])
+
+
+def test_round_trip_and_missing_dev(tmp_path, tasks):
+    path = dbca.write_index_split(tmp_path / "out" / "mcd1.json", train=[4, 0], test=[2])
+    split = dbca.read_index_split(tasks, path)
+    assert split.train == [PAIRS[4], PAIRS[0]] and split.test == [PAIRS[2]] and split.dev == []
+    no_dev = dbca.read_index_split(tasks, write(tmp_path, {"trainIdxs": [1], "testIdxs": [0]}))
+    assert no_dev.dev == [] and no_dev.train == [PAIRS[1]]
+
+
+@pytest.mark.parametrize("payload, message", [
+    ({"trainIdxs": [0, 5], "testIdxs": [1]}, r"trainIdxs\[1\] = 5 is outside .* 5 lines"),
+    ({"trainIdxs": [0], "testIdxs": [-1]}, r"testIdxs\[0\] = -1 is outside"),
+    ({"trainIdxs": [0], "devIdxs": [9], "testIdxs": [1]}, r"devIdxs\[0\] = 9"),
+    ({"trainIdxs": [0], "testIdxs": ["1"]}, "not an integer"),
+    ({"trainIdxs": [0], "testIdxs": [True]}, "not an integer"),
+    ({"trainIdxs": [0]}, "no 'testIdxs'"),
+    ({"trainIdxs": 0, "testIdxs": [1]}, "must be a list"),
+    ([0, 1], "JSON object"),
+])
+def test_bad_index_files_are_refused(tmp_path, tasks, payload, message):
+    with pytest.raises(ValueError, match=message):
+        dbca.read_index_split(tasks, write(tmp_path, payload))
+
+
+def test_bad_json_and_bad_lines_are_refused(tmp_path, tasks):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{trainIdxs: [0]")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        dbca.read_index_split(tasks, bad)
+    tasks.write_text("IN: walk OUT: I_WALK\nwalk I_WALK\n")
+    with pytest.raises(ValueError, match=r"line 2 \(index 1\)"):
+        dbca.read_index_split(tasks, write(tmp_path, {"trainIdxs": [0], "testIdxs": [1]}))
