@@ -21,7 +21,7 @@ import numpy as np
 
 from tutorlib import dbca, scan
 from tutorlib.dbca.reference import rebuild_split
-from tutorlib.scan_rules import MCD_TEST_SIZE, MCD_TRAIN_SIZE, rule_tree
+from tutorlib.scan.rules import MCD_TEST_SIZE, MCD_TRAIN_SIZE, rule_tree
 
 
 def main() -> None:

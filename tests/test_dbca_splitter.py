@@ -5,7 +5,7 @@ import pytest
 
 from tutorlib import dbca, scan
 from tutorlib.dbca.reference import rebuild_split
-from tutorlib.scan_rules import rule_tree
+from tutorlib.scan.rules import rule_tree
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,10 @@ Traceback (most recent call last):
 ValueError: num_layers must be a positive integer, got 0
 >>> check_scalar(0.5, "dropout", float, min_val=0.0, max_val=1.0, include_boundaries="left")
 0.5
+>>> check_scalar(13, "num_colours", int, min_val=2, max_val=12)
+Traceback (most recent call last):
+...
+ValueError: num_colours must be an integer from 2 to 12, got 13
 """
 
 from __future__ import annotations
@@ -74,14 +78,27 @@ def check_scalar(value: Any, name: str, target_type: type | tuple[type, ...], *,
     high_ok = max_val is None or (value <= max_val if include_boundaries in ("both", "right")
                                   else value < max_val) if ok else False
     if not (ok and low_ok and high_ok):
-        if wants_int and max_val is None and min_val in (0, 1) and include_boundaries in ("both", "left"):
-            kind = "a positive integer" if min_val == 1 else "a non-negative integer"
-            raise ValueError(f"{name} must be {kind}, got {value!r}")
-        bounds = []
-        if min_val is not None:
-            bounds.append((">= " if include_boundaries in ("both", "left") else "> ") + f"{min_val}")
-        if max_val is not None:
-            bounds.append(("<= " if include_boundaries in ("both", "right") else "< ") + f"{max_val}")
-        raise ValueError(f"{name} must be {kind}" + (" " + " and ".join(bounds) if bounds else "")
-                         + f", got {value!r}")
+        expected = _expected(kind, wants_int, min_val, max_val, include_boundaries)
+        raise ValueError(f"{name} must be {expected}, got {value!r}")
     return int(value) if wants_int else value
+
+
+def _expected(kind: str, wants_int: bool, min_val, max_val, include_boundaries: str) -> str:
+    """What a value must be, in words: "a positive integer", "an integer from 2 to 12"..."""
+    low_in = include_boundaries in ("both", "left")
+    high_in = include_boundaries in ("both", "right")
+    if max_val is None and min_val in (0, 1) and (wants_int or min_val == 0):
+        if wants_int and low_in:
+            return "a positive integer" if min_val == 1 else "a non-negative integer"
+        if not wants_int:
+            return "a non-negative number" if low_in else "a positive number"
+    if wants_int and min_val is not None and max_val is not None and low_in and high_in:
+        return f"an integer from {min_val} to {max_val}"
+    if min_val is not None and max_val is not None and not low_in and not high_in:
+        return f"strictly between {min_val} and {max_val}"
+    bounds = []
+    if min_val is not None:
+        bounds.append((">= " if low_in else "> ") + f"{min_val}")
+    if max_val is not None:
+        bounds.append(("<= " if high_in else "< ") + f"{max_val}")
+    return kind + (" " + " and ".join(bounds) if bounds else "")

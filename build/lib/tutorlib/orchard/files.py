@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from tutorlib.cache import atomic_write_bytes
 from tutorlib.orchard.generator import Pair, generate_part, part_names, variant, variant_names
 from tutorlib.orchard.language import evaluate, format_label
 
@@ -50,9 +51,7 @@ def write_part(directory: str | os.PathLike, part: str, pairs: list[Pair]) -> tu
     paths = []
     for suffix, column in (("input", 0), ("label", 1)):
         path = directory / f"{part}.{suffix}"
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text("".join(pair[column] + "\n" for pair in pairs))
-        tmp.replace(path)
+        atomic_write_bytes(path, "".join(pair[column] + "\n" for pair in pairs).encode())
         paths.append(path)
     return paths[0], paths[1]
 

@@ -278,7 +278,7 @@ class Corpus:
         return [*self.train, *self.dev, *self.test]
 
 
-CORPUS_FORMAT = 1  # bump when the generator changes what it makes
+CACHE_FORMAT = 1  # bump when the generator changes what it makes (tutorlib.cache)
 
 
 def generate(seed: int = 0, settings: SamplerSettings = SamplerSettings()) -> Corpus:
@@ -301,8 +301,8 @@ def base_corpus(seed: int = 0) -> Corpus:
 
     if not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {seed!r}")
-    config = {"seed": seed, "format": CORPUS_FORMAT, "settings": asdict(SamplerSettings())}
-    return cached("pcfgset-corpus", config, lambda: generate(seed))
+    config = {"seed": seed, "settings": asdict(SamplerSettings())}
+    return cached("pcfgset-corpus", config, lambda: generate(seed), format=CACHE_FORMAT)
 
 
 # ---------------------------------------------------------------------------------------------

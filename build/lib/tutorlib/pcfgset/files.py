@@ -25,6 +25,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from tutorlib.cache import atomic_write_bytes
 from tutorlib.pcfgset.corpus import Pair, base_corpus
 from tutorlib.pcfgset.language import unroll
 from tutorlib.pcfgset.splits import (
@@ -58,10 +59,8 @@ def read_pairs(src_path: str | os.PathLike, tgt_path: str | os.PathLike) -> list
 
 
 def _write(path: Path, lines: list[str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(line + "\n" for line in lines))
-    tmp.replace(path)  # atomic: a killed export leaves the old file or the new one
+    # atomic: a killed export leaves the old file or the new one
+    atomic_write_bytes(path, "".join(line + "\n" for line in lines).encode())
 
 
 def write_pairs(directory: str | os.PathLike, name: str, pairs: list[Pair]) -> None:

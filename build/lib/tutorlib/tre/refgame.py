@@ -47,7 +47,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -57,6 +56,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from tutorlib import cache
+from tutorlib.checks import check_scalar
 from tutorlib.train import progress_bar, resolve_device, seed_everything
 from tutorlib.world import COLOURS, SHAPES
 
@@ -121,23 +121,15 @@ class GameConfig:
                   "message_length": (1, None), "vocab_size": (2, None), "hidden": (1, None),
                   "steps": (0, None), "batch_size": (1, None), "seed": (0, None)}
         for name, (low, high) in limits.items():
-            value = getattr(self, name)
-            if not _is_int(value) or value < low or (high is not None and value > high):
-                expected = f"from {low} to {high}" if high is not None else f">= {low}"
-                raise ValueError(f"{name} must be an integer {expected}, got {value!r}")
-        if self.split_seed is not None and (not _is_int(self.split_seed) or self.split_seed < 0):
-            raise ValueError(f"split_seed must be None or a non-negative integer, "
-                             f"got {self.split_seed!r}")
-        if not _is_real(self.lr) or not self.lr > 0:
-            raise ValueError(f"lr must be a positive number, got {self.lr!r}")
-        if not _is_real(self.holdout_fraction) or not 0 < self.holdout_fraction < 1:
-            raise ValueError(f"holdout_fraction must be strictly between 0 and 1, "
-                             f"got {self.holdout_fraction!r}")
-        if not _is_real(self.entropy_coef) or not self.entropy_coef >= 0:
-            raise ValueError(f"entropy_coef must be a non-negative number, "
-                             f"got {self.entropy_coef!r}")
-        if not _is_real(self.baseline_decay) or not 0 <= self.baseline_decay < 1:
-            raise ValueError(f"baseline_decay must be in [0, 1), got {self.baseline_decay!r}")
+            check_scalar(getattr(self, name), name, int, min_val=low, max_val=high)
+        if self.split_seed is not None:
+            check_scalar(self.split_seed, "split_seed", int, min_val=0)
+        check_scalar(self.lr, "lr", float, min_val=0, include_boundaries="neither")
+        check_scalar(self.holdout_fraction, "holdout_fraction", float, min_val=0, max_val=1,
+                     include_boundaries="neither")
+        check_scalar(self.entropy_coef, "entropy_coef", float, min_val=0)
+        check_scalar(self.baseline_decay, "baseline_decay", float, min_val=0, max_val=1,
+                     include_boundaries="left")
 
     @property
     def num_referents(self) -> int:
@@ -146,15 +138,6 @@ class GameConfig:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def _is_real(value: object) -> bool:
-    return (isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-            and math.isfinite(value))
 
 
 def _check_config(config: object) -> GameConfig:

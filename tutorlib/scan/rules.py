@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from tutorlib import dbca, scan
+from tutorlib import dbca
 from tutorlib.cache import cached
+from tutorlib.scan import grammar
 
-# Only scan.parse, scan.derivations and scan.all_pairs are used, so that this module does not
+# Only grammar.parse, grammar.derivations and grammar.all_pairs are used, so that this module does not
 # depend on how tutorlib.scan lays out its helpers.
 Tree = str | tuple  # a derivation of tutorlib.scan.parse
 Pair = tuple[str, str]  # (command, actions)
@@ -31,7 +32,9 @@ CONJUNCTIONS = ("and", "after")
 
 MCD_TRAIN_SIZE = 8_365
 MCD_TEST_SIZE = 1_045
-MCD_FORMAT = 1  # bump when the split construction changes, so cached splits are recomputed
+# Bump when the pool or the split construction changes, so that cached ones are recomputed
+# (tutorlib.cache).
+CACHE_FORMAT = 1
 
 
 def rule_tree(command: str | Tree) -> tuple:
@@ -50,7 +53,7 @@ def rule_tree(command: str | Tree) -> tuple:
     ('C -> S after S', ('S -> V', ('V -> D', ('D -> U left', 'U -> walk'))), \
 ('S -> V', ('V -> D[1] around D[2]', 'D -> turn right')))
     """
-    tree = scan.parse(command) if isinstance(command, str) else command
+    tree = grammar.parse(command) if isinstance(command, str) else command
     if isinstance(tree, tuple) and len(tree) == 3 and tree[1] in CONJUNCTIONS:
         return (f"C -> S {tree[1]} S", _s(tree[0]), _s(tree[2]))
     return ("C -> S", _s(tree))
@@ -78,10 +81,11 @@ def _d(head: str, direction: str) -> tuple | str:
 
 @lru_cache(maxsize=1)
 def scan_pool() -> dbca.Pool:
-    """The :class:`tutorlib.dbca.Pool` of all 20,910 SCAN commands, in :func:`scan.all_pairs`
+    """The :class:`tutorlib.dbca.Pool` of all 20,910 SCAN commands, in :func:`tutorlib.scan.all_pairs`
     order: atoms, compounds and their weights (about 10 s to build; cached on disk)."""
-    return cached("scan-dbca-pool", {"format": MCD_FORMAT},
-                  lambda: dbca.build_pool([rule_tree(t) for t in scan.derivations()]))
+    return cached("scan-dbca-pool", {},
+                  lambda: dbca.build_pool([rule_tree(t) for t in grammar.derivations()]),
+                  format=CACHE_FORMAT)
 
 
 def scan_divergences(train: list[Pair] | list[str], test: list[Pair] | list[str]
@@ -96,14 +100,14 @@ def scan_divergences(train: list[Pair] | list[str], test: list[Pair] | list[str]
     ValueError
         For an empty side, or a command that SCAN's grammar does not generate.
     """
-    row = {command: i for i, (command, _) in enumerate(scan.all_pairs())}
+    row = {command: i for i, (command, _) in enumerate(grammar.all_pairs())}
 
     def rows(pairs: list, name: str) -> list[int]:
         out = []
         for i, pair in enumerate(pairs):
             command = pair if isinstance(pair, str) else pair[0]
             if command not in row:
-                scan.parse(command)  # names the bad word and its position
+                grammar.parse(command)  # names the bad word and its position
                 raise ValueError(f"{name}[{i}]: {command!r} is not a SCAN command")
             out.append(row[command])
         return out
@@ -122,7 +126,7 @@ def mcd_split_of_scan(seed: int = 0, *, compound_divergence: float | None = None
     """
     result = mcd_result_of_scan(seed, compound_divergence=compound_divergence,
                                 max_atom_divergence=max_atom_divergence, progress=progress)
-    pairs = scan.all_pairs()
+    pairs = grammar.all_pairs()
     return [pairs[i] for i in result.train], [pairs[i] for i in result.test]
 
 
@@ -132,7 +136,8 @@ def mcd_result_of_scan(seed: int = 0, *, compound_divergence: float | None = Non
     """The :class:`tutorlib.dbca.SplitResult` behind :func:`mcd_split_of_scan` (cached on disk)."""
     config = {"seed": seed, "compound_divergence": compound_divergence,
               "max_atom_divergence": max_atom_divergence, "train_size": MCD_TRAIN_SIZE,
-              "test_size": MCD_TEST_SIZE, "format": MCD_FORMAT}
+              "test_size": MCD_TEST_SIZE}
     return cached("scan-mcd-split", config, lambda: dbca.mcd_split(
         scan_pool(), MCD_TRAIN_SIZE, MCD_TEST_SIZE, compound_divergence=compound_divergence,
-        max_atom_divergence=max_atom_divergence, seed=seed, progress=progress))
+        max_atom_divergence=max_atom_divergence, seed=seed, progress=progress),
+        format=CACHE_FORMAT)

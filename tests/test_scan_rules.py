@@ -1,10 +1,11 @@
-"""tutorlib.scan_rules: SCAN's rule-application trees and its MCD splits."""
+"""tutorlib.scan.rules: SCAN's rule-application trees and its MCD splits."""
 
 import numpy as np
 import pytest
 
-from tutorlib import dbca, scan, scan_rules
-from tutorlib.scan_rules import rule_tree
+from tutorlib import dbca, scan
+from tutorlib.scan import rules as scan_rules
+from tutorlib.scan.rules import rule_tree
 
 GRAMMAR_RULES = {
     "C -> S and S", "C -> S after S", "C -> S",

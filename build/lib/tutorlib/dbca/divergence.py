@@ -1,0 +1,140 @@
+"""Chernoff coefficients, atom divergence and compound divergence (Keysers et al. 2020, Sec. 2.1).
+
+For two distributions P and Q over the same items, the Chernoff coefficient is
+
+    C_alpha(P || Q) = sum_k p_k^alpha q_k^(1 - alpha)     (0 < alpha < 1),
+
+1 for identical distributions, 0 for disjoint supports. The paper measures a split by
+
+    D_A = 1 - C_0.5(F_A(train) || F_A(test))    atom divergence (symmetric: Bhattacharyya)
+    D_C = 1 - C_0.1(F_C(train) || F_C(test))    compound divergence
+
+alpha = 0.1 for compounds weighs mostly whether a test compound appears in training at all,
+not how often: a test set may hold compounds rare in training, but not ones never seen there.
+
+Examples
+--------
+>>> round(chernoff_coefficient([0.001, 0.001, 0.998, 0], [0.4, 0.4, 0, 0.2], 0.1), 2)
+0.44
+>>> round(chernoff_coefficient([0.001, 0.001, 0.998, 0], [0.4, 0.4, 0, 0.2], 0.5), 2)
+0.04
+>>> atom_divergence([("a", "b")], [("a", "b")])
+0.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tutorlib.dbca.compounds import Sample
+from tutorlib.dbca.graphs import as_graph, atom_counts
+from tutorlib.dbca.pool import Pool, build_pool
+
+ATOM_ALPHA = 0.5
+COMPOUND_ALPHA = 0.1
+
+
+def chernoff_coefficient(p: Sequence[float], q: Sequence[float], alpha: float) -> float:
+    """C_alpha(p || q) = sum_k p_k^alpha q_k^(1 - alpha) of two probability vectors.
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not strictly between 0 and 1, or ``p`` and ``q`` are not one-dimensional
+        vectors of the same length with finite non-negative entries summing to 1 (within 1e-6).
+    """
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+        raise ValueError(f"alpha must be a number strictly between 0 and 1, got {alpha!r}")
+    p, q = _probabilities(p, "p"), _probabilities(q, "q")
+    if p.shape != q.shape:
+        raise ValueError(f"p and q must have the same length, got {p.size} and {q.size}")
+    return float(np.sum(p ** alpha * q ** (1 - alpha)))
+
+
+def _probabilities(values: Sequence[float], name: str) -> np.ndarray:
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a vector of numbers, got {values!r}") from None
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be a non-empty one-dimensional vector, "
+                         f"got shape {array.shape}")
+    if not np.all(np.isfinite(array)) or np.any(array < 0):
+        k = int(np.flatnonzero(~np.isfinite(array) | (array < 0))[0])
+        raise ValueError(f"{name}[{k}] = {array[k]!r}: probabilities must be finite and >= 0")
+    if abs(array.sum() - 1.0) > 1e-6:
+        raise ValueError(f"{name} must sum to 1 (a probability vector), "
+                         f"it sums to {array.sum():.6g}")
+    return array
+
+
+def divergence_of_counts(train: np.ndarray, test: np.ndarray, alpha: float) -> float:
+    """1 - C_alpha of two unnormalised count vectors (0 if both are empty, 1 if one is)."""
+    total_train, total_test = float(train.sum()), float(test.sum())
+    if total_train == 0 or total_test == 0:
+        return 0.0 if total_train == total_test else 1.0
+    coefficient = np.sum((train / total_train) ** alpha * (test / total_test) ** (1 - alpha))
+    return float(max(0.0, 1.0 - coefficient))
+
+
+def _check_samples(samples: Sequence[Sample], name: str) -> list:
+    if len(samples) == 0:
+        raise ValueError(f"{name} is empty: a divergence compares two non-empty sets of samples")
+    graphs = []
+    for i, sample in enumerate(samples):
+        try:
+            graphs.append(as_graph(sample))
+        except ValueError as error:
+            raise ValueError(f"{name}[{i}]: {error}") from None
+    return graphs
+
+
+def atom_divergence(train: Sequence[Sample], test: Sequence[Sample]) -> float:
+    """D_A = 1 - C_0.5(F_A(train) || F_A(test)): how differently the atoms are distributed."""
+    first = atom_counts(_check_samples(train, "train"))
+    second = atom_counts(_check_samples(test, "test"))
+    atoms = sorted(set(first) | set(second))
+    return divergence_of_counts(np.array([first[a] for a in atoms], dtype=float),
+                                np.array([second[a] for a in atoms], dtype=float), ATOM_ALPHA)
+
+
+def compound_divergence(train: Sequence[Sample], test: Sequence[Sample],
+                        pool: Pool | Sequence[Sample] | None = None) -> float:
+    """D_C = 1 - C_0.1(F_C(train) || F_C(test)), compounds weighted over ``pool``.
+
+    ``pool`` is a :class:`Pool`, a list of samples, or ``None`` for the distinct samples of
+    ``train`` and ``test`` together. Only the pool's kept compounds count.
+    """
+    return divergences(train, test, pool)[1]
+
+
+def divergences(train: Sequence[Sample], test: Sequence[Sample],
+                pool: Pool | Sequence[Sample] | None = None) -> tuple[float, float]:
+    """(D_A, D_C) of any split: two lists of samples.
+
+    Parameters
+    ----------
+    train, test : sequence of samples
+        Trees or :class:`RuleGraph` s; a sample listed twice counts twice.
+    pool : Pool, sequence of samples or None
+        Where P(G' | G) of the compound weights is estimated: a :class:`Pool` (fastest when
+        measuring many splits of one pool), a list of samples, or ``None`` for the distinct
+        samples of ``train`` and ``test`` together.
+
+    Examples
+    --------
+    >>> divergences([("a", "b"), ("a", "c")], [("a", "b"), ("a", "c")])
+    (0.0, 0.0)
+    >>> divergences([("a", "b")], [("a", "c")])[1]
+    1.0
+    """
+    train_graphs, test_graphs = _check_samples(train, "train"), _check_samples(test, "test")
+    if pool is None:
+        pool = build_pool(list(dict.fromkeys([*train_graphs, *test_graphs])))
+    elif not isinstance(pool, Pool):
+        pool = build_pool(pool)
+    return (atom_divergence(train_graphs, test_graphs),
+            divergence_of_counts(pool.compound_counts(train_graphs),
+                                 pool.compound_counts(test_graphs), COMPOUND_ALPHA))

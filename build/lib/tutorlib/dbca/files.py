@@ -1,0 +1,100 @@
+"""The released MCD split format (Keysers et al. 2020; the SCAN MCD splits of the CFQ release).
+
+A split is a JSON object of three lists of 0-based line numbers into the official SCAN
+``tasks.txt`` (one ``IN: <command> OUT: <actions>`` line per pair)::
+
+    {"trainIdxs": [3, 17, ...], "devIdxs": [...], "testIdxs": [...]}
+
+:func:`read_index_split` reads one into (command, actions) pairs, so a split from the release can
+be trained on and measured with :func:`tutorlib.dbca.divergences`; :func:`write_index_split`
+writes one of ours in the same format.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+Pair = tuple[str, str]
+KEYS = {"train": "trainIdxs", "dev": "devIdxs", "test": "testIdxs"}
+
+
+@dataclass(frozen=True)
+class IndexSplit:
+    """A split read from index files: the pairs of each part and their line numbers."""
+
+    train: list[Pair]
+    dev: list[Pair]
+    test: list[Pair]
+    train_indices: list[int]
+    dev_indices: list[int]
+    test_indices: list[int]
+
+
+def _parse_line(line: str, number: int, path: Path) -> Pair:
+    text = line.strip()
+    if not text.startswith("IN: ") or " OUT: " not in text:
+        raise ValueError(f"{path}, line {number + 1} (index {number}): expected "
+                         f"'IN: <command> OUT: <actions>', got {line!r}")
+    command, actions = text[4:].split(" OUT: ", 1)
+    return command, actions
+
+
+def read_index_split(tasks_path: str | os.PathLike, split_path: str | os.PathLike) -> IndexSplit:
+    """The train, dev and test pairs of an MCD split file over a ``tasks.txt``.
+
+    ``devIdxs`` may be missing (an empty dev set); ``trainIdxs`` and ``testIdxs`` may not.
+
+    Raises
+    ------
+    ValueError
+        If the split file is not a JSON object with lists of integers under ``trainIdxs`` and
+        ``testIdxs``, an index falls outside the tasks file (naming key, position and the number
+        of lines), or an indexed line is not an ``IN: ... OUT: ...`` line.
+    """
+    tasks_path, split_path = Path(tasks_path), Path(split_path)
+    lines = tasks_path.read_text().splitlines()
+    try:
+        split = json.loads(split_path.read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{split_path} is not valid JSON: {error}") from None
+    if not isinstance(split, dict):
+        raise ValueError(f"{split_path}: expected a JSON object with {', '.join(KEYS.values())}, "
+                         f"got {type(split).__name__}")
+    parts: dict[str, list[int]] = {}
+    for part, key in KEYS.items():
+        if key not in split:
+            if part == "dev":
+                parts[part] = []
+                continue
+            raise ValueError(f"{split_path}: no {key!r} (keys found: {', '.join(split) or 'none'})")
+        indices = split[key]
+        if not isinstance(indices, list):
+            raise ValueError(f"{split_path}: {key} must be a list of line numbers, "
+                             f"got {type(indices).__name__}")
+        for position, index in enumerate(indices):
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise ValueError(f"{split_path}: {key}[{position}] = {index!r} is not an integer")
+            if not 0 <= index < len(lines):
+                raise ValueError(f"{split_path}: {key}[{position}] = {index} is outside "
+                                 f"{tasks_path}, which has {len(lines)} lines "
+                                 f"(indices 0 to {len(lines) - 1})")
+        parts[part] = indices
+    pairs = {part: [_parse_line(lines[i], i, tasks_path) for i in indices]
+             for part, indices in parts.items()}
+    return IndexSplit(pairs["train"], pairs["dev"], pairs["test"],
+                      parts["train"], parts["dev"], parts["test"])
+
+
+def write_index_split(path: str | os.PathLike, train: Sequence[int], test: Sequence[int],
+                      dev: Sequence[int] = ()) -> Path:
+    """Write line numbers in the released format (``trainIdxs``, ``devIdxs``, ``testIdxs``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"trainIdxs": [int(i) for i in train], "devIdxs": [int(i) for i in dev],
+               "testIdxs": [int(i) for i in test]}
+    path.write_text(json.dumps(payload))
+    return path
