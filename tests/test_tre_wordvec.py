@@ -150,12 +150,12 @@ def test_word2vec_text_format_round_trip(tmp_path):
     rng = np.random.default_rng(0)
     original = wordvec.WordVectors(["the", "ivory", "tower", "ivory_tower"],
                                    rng.normal(size=(4, 5)).astype(np.float32))
-    path = judgments.write_vec(tmp_path / "vectors.vec", original)
+    path = wordvec.write_vec(tmp_path / "vectors.vec", original)
     assert path.read_text().splitlines()[0] == "4 5"
-    loaded = judgments.read_vec(path)
+    loaded = wordvec.read_vec(path)
     assert loaded.vocab == original.vocab
     assert np.array_equal(loaded.vectors, original.vectors)
-    subset = judgments.read_vec(path, words={"tower", "ivory", "absent"})
+    subset = wordvec.read_vec(path, words={"tower", "ivory", "absent"})
     assert subset.vocab == ["ivory", "tower"]
     assert np.array_equal(subset["tower"], original["tower"])
 
@@ -163,7 +163,7 @@ def test_word2vec_text_format_round_trip(tmp_path):
 def test_read_vec_accepts_word2vec_trailing_spaces_and_blank_lines(tmp_path):
     path = tmp_path / "w2v.txt"
     path.write_text("2 3\nsnail 0.5 -1 2e-1 \n\nmail 1 2 3 \n")
-    vectors = judgments.read_vec(path)
+    vectors = wordvec.read_vec(path)
     assert vectors.vocab == ["snail", "mail"]
     assert np.allclose(vectors["snail"], [0.5, -1.0, 0.2])
     assert vectors.dim == 3 and len(vectors) == 2
@@ -184,7 +184,7 @@ def test_read_vec_errors_name_the_line(tmp_path, text, message):
     path = tmp_path / "bad.vec"
     path.write_text(text)
     with pytest.raises(ValueError, match=message):
-        judgments.read_vec(path)
+        wordvec.read_vec(path)
 
 
 REDDY_STYLE = (

@@ -20,7 +20,7 @@ import numpy as np
 from tutorlib.profiles import Settings
 from tutorlib.tre.corpora import Bigram
 from tutorlib.tre.solver import tre
-from tutorlib.tre.wordvec import WordVectors
+from tutorlib.tre.wordvec import WordVectors, _is_number
 
 
 @dataclass(frozen=True)
@@ -152,88 +152,6 @@ def cosine_to_sum(data: CompoundVectors) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Files of the real setting
 # --------------------------------------------------------------------------------------------
-
-
-def write_vec(path: str | os.PathLike, vectors: WordVectors) -> Path:
-    """Write ``vectors`` in word2vec text format (9 significant digits: float32 round-trips)."""
-    path = Path(path)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(f"{len(vectors)} {vectors.dim}\n")
-        for word, row in zip(vectors.vocab, vectors.vectors):
-            handle.write(word + " " + " ".join(f"{v:.9g}" for v in row.tolist()) + "\n")
-    return path
-
-
-def read_vec(path: str | os.PathLike, words: Iterable[str] | None = None) -> WordVectors:
-    """Read word vectors in word2vec text format.
-
-    The first line is ``count dim``; each of the next ``count`` lines is a word and ``dim``
-    numbers, separated by whitespace.
-
-    Parameters
-    ----------
-    path : path
-        The ``.vec`` / ``.txt`` file.
-    words : iterable of str, optional
-        Keep only these words (the file is still checked throughout). Useful for the few
-        hundred tokens a compound study needs out of a file of millions.
-
-    Raises
-    ------
-    ValueError
-        Naming the line: a bad header, a line with the wrong number of values, a value that is
-        not a finite number, a repeated word, or fewer or more vectors than announced.
-    """
-    path = Path(path)
-    wanted = set(words) if words is not None else None
-    vocab: list[str] = []
-    rows: list[np.ndarray] = []
-    first_seen: dict[str, int] = {}
-    with open(path, encoding="utf-8") as handle:
-        header = handle.readline().split()
-        if len(header) != 2 or not all(h.isdigit() for h in header) or int(header[1]) < 1:
-            raise ValueError(f"{path}, line 1: expected a header 'count dim' of two integers "
-                             f"(dim >= 1), got {' '.join(header)!r}")
-        count, dim = int(header[0]), int(header[1])
-        seen = 0
-        for number, line in enumerate(handle, start=2):
-            fields = line.split()
-            if not fields:
-                continue
-            if seen == count:
-                raise ValueError(f"{path}, line {number}: more vectors than the {count} "
-                                 f"announced on line 1")
-            if len(fields) != dim + 1:
-                raise ValueError(f"{path}, line {number}: expected a word and {dim} values, "
-                                 f"got {len(fields) - 1} values")
-            word = fields[0]
-            if word in first_seen:
-                raise ValueError(f"{path}, line {number}: word {word!r} repeated (first on "
-                                 f"line {first_seen[word]})")
-            first_seen[word] = number
-            try:
-                row = np.array(fields[1:], dtype=np.float32)
-            except ValueError:
-                bad = next(v for v in fields[1:] if not _is_number(v))
-                raise ValueError(f"{path}, line {number}: value {bad!r} is not a number") from None
-            if not np.isfinite(row).all():
-                raise ValueError(f"{path}, line {number}: values must be finite")
-            seen += 1
-            if wanted is None or word in wanted:
-                vocab.append(word)
-                rows.append(row)
-    if seen < count:
-        raise ValueError(f"{path}: line 1 announces {count} vectors but the file has {seen}")
-    matrix = np.stack(rows) if rows else np.zeros((0, dim), dtype=np.float32)
-    return WordVectors(vocab, matrix)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 _POS_TAG = re.compile(r"-[a-z]$")
