@@ -151,7 +151,7 @@ control_runs = exps.committed_runs(training="per_example")
 control_p4 = control_runs[control_runs["split"] == "simple_p4"].iloc[0]
 glue_number("exp1_batch_size", paper_settings["batch_size"], 0)
 glue_number("exp1_learning_rate", paper_settings["learning_rate"], 3)
-glue("exp1_final_lr", f"{paper_settings['final_lr_fraction']:g} of it", display=False)
+glue_number("exp1_final_lr", paper_settings["learning_rate"] * paper_settings["final_lr_fraction"], 4)
 glue_number("exp1_presentations", paper_settings["presentations"], 0)
 glue_number("exp1_updates", paper_settings["presentations"] / paper_settings["batch_size"], 0)
 glue_number("exp1_seeds", simple_stats["runs"], 0)
