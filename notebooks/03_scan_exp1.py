@@ -184,14 +184,16 @@ glue_number("exp1_control_train", 100 * control_p4["train_accuracy"])
 # test commands right. Where it has, the success is not surprising: the test commands are close
 # relatives of training commands ("jump twice and walk" is tested, "jump twice and run" was
 # trained). The size curve looks at the same thing from the other side: with 1% of the commands
-# ({glue:text}`exp1_p1_train_size`) almost nothing can be right; a few percent suffice once most *combinations* have close
-# neighbours in training. The next two experiments remove those neighbours on purpose.
+# ({glue:text}`exp1_p1_train_size`) almost nothing can be right; a few percent suffice once most
+# *combinations* have close neighbours in training. The next two experiments remove those
+# neighbours on purpose.
 #
-# **Where our setting differs from the paper.** We train on batches of 32, with a higher,
-# decaying learning rate, and (at the `paper` profile) present 256,000 commands instead of
-# 100,000; our random splits are drawn with our own seeds, not the paper's files, and each seed
-# draws its own simple split; a chapter run at the `tutorial` profile uses one seed where the
-# paper averaged five (the `paper` profile uses five).
+# **Where our setting differs from the paper.** We train on batches of
+# {glue:text}`exp1_batch_size`, with a higher, decaying learning rate, and (at the `paper`
+# profile) present {glue:text}`exp1_presentations` commands instead of 100,000; our random splits
+# are drawn with our own seeds, not the paper's files, and each seed draws its own simple split;
+# a chapter run at the `tutorial` profile uses one seed where the paper averaged five (the
+# `paper` profile uses {glue:text}`exp1_seeds`).
 #
 # **Where our numbers differ.** Over {glue:text}`exp1_seeds` seeds, the full simple split gives
 # {glue:text}`exp1_simple`% (paper {glue:text}`exp1_paper_simple`%), and from 8% of the commands

@@ -42,9 +42,10 @@ networks = {"overall-best": settings["architecture"],
 #
 # Training: every command whose action sequence has at most {glue:text}`exp2_cutoff` actions
 # ({glue:text}`exp2_train_size` commands). Test: the {glue:text}`exp2_test_size` longer ones, from
-# {glue:text}`exp2_test_shortest` to {glue:text}`exp2_test_longest` actions. The commands themselves are not new in
-# kind: "jump around left twice and walk opposite right thrice" combines familiar pieces, but its
-# 33 actions are more than any training output.
+# {glue:text}`exp2_test_shortest` to {glue:text}`exp2_test_longest` actions. The commands
+# themselves are not new in kind: "jump around left twice and walk opposite right thrice"
+# combines familiar pieces, but its {glue:text}`exp2_example_length` actions are more than any
+# training output.
 #
 # We train two networks: the overall-best LSTM of Experiment 1, and the top performer of this
 # experiment in the paper, a one-layer GRU of 50 units with attention and dropout 0.5.
@@ -91,8 +92,9 @@ plt.show()
 # ## Oracle lengths
 #
 # Perhaps the network knows *what* to do but stops too early, having never produced an
-# end-of-sequence token after more than 22 actions. *Oracle-length decoding* tests this: the
-# end-of-sequence token is forbidden until the sequence has its true length, and forced then.
+# end-of-sequence token after more than {glue:text}`exp2_cutoff` actions. *Oracle-length
+# decoding* tests this: the end-of-sequence token is forbidden until the sequence has its true
+# length, and forced then.
 # In the paper accuracy went from {glue:text}`exp2_paper_lstm`% to
 # {glue:text}`exp2_paper_lstm_oracle`% for the overall-best network and from
 # {glue:text}`exp2_paper_gru`% to {glue:text}`exp2_paper_gru_oracle`% for the GRU with attention:
@@ -153,6 +155,8 @@ glue_number("exp2_train_size", len(length_train), 0)
 glue_number("exp2_test_size", len(length_test), 0)
 glue_number("exp2_test_shortest", min(target_lengths), 0)
 glue_number("exp2_test_longest", max(target_lengths), 0)
+example = "jump around left twice and walk opposite right thrice"
+glue_number("exp2_example_length", len(exps.scan.interpret(example)), 0)
 length_stats = exps.accuracy_summary(committed[committed["split"] == "length"], by="network")
 for name, key in {"lstm": "overall_best", "gru": "exp2_best"}.items():
     stats = length_stats.loc[key]
@@ -167,6 +171,10 @@ for name, key in {"lstm": "overall_best", "gru": "exp2_best"}.items():
     greedy_by_length = pd.DataFrame([r["action length"] for r in runs["by_length"]]).mean()
     for actions in (24, 25):  # greedy decoding, mean over seeds
         glue_number(f"exp2_{name}_at_{actions}", 100 * greedy_by_length[str(actions)], 0)
+    oracle_by_length = pd.DataFrame([r["action length"] for r in runs["oracle_by_length"]]).mean()
+    oracle_by_length.index = oracle_by_length.index.astype(int)
+    glue_number(f"exp2_{name}_oracle_26_40", 100 * oracle_by_length.loc[26:40].mean(), 0)
+    glue_number(f"exp2_{name}_oracle_at_40", 100 * oracle_by_length.loc[40], 0)
 glue_number("exp2_seeds", length_stats["runs"].min(), 0)
 lstm_oracle = sorted(100 * committed[(committed["split"] == "length")
                                      & (committed["network"] == "overall_best")]["oracle_accuracy"])
@@ -245,10 +253,12 @@ if len(length_runs):
 # Figure 3b says where the failures lie. With greedy decoding both networks get most test
 # sequences of 24 actions right ({glue:text}`exp2_lstm_at_24`% and {glue:text}`exp2_gru_at_24`%)
 # and about half of those of 25 ({glue:text}`exp2_lstm_at_25`% and
-# {glue:text}`exp2_gru_at_25`%), then almost none of 26 actions or more: a network that has never ended a sequence after 22 actions stops too
-# early. With oracle lengths the GRU with attention keeps about half of the sequences of 26 to
-# 40 actions right, while the LSTM's accuracy still falls to about a tenth: the LSTM also
-# produces the wrong actions, the GRU mostly just stops at the wrong time.
+# {glue:text}`exp2_gru_at_25`%), then almost none of 26 actions or more: a network that has
+# never ended a sequence after {glue:text}`exp2_cutoff` actions stops too early. With oracle
+# lengths the GRU with attention keeps about half of the sequences of 26 to 40 actions right
+# ({glue:text}`exp2_gru_oracle_26_40`% on average over those lengths), while the LSTM's accuracy
+# still falls, to {glue:text}`exp2_lstm_oracle_at_40`% at 40 actions: the LSTM also produces the
+# wrong actions, the GRU mostly just stops at the wrong time.
 #
 # ## Recap
 #
