@@ -35,9 +35,8 @@ PROFILE = "tutorial"
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from tutorlib import compositionality, profiles, trees
+from tutorlib import compositionality, profiles, results, trees
 from tutorlib.plotting import use_book_style
-from tutorlib.results import project_results
 
 use_book_style()
 settings = profiles.settings("compositionality", PROFILE)
@@ -186,11 +185,8 @@ fig, ax = plt.subplots()
 ax.errorbar(summary["irregular fraction"], summary["mean"], yerr=summary["std"], marker="o",
             capsize=3, label=f"learner, {PROFILE} profile ({settings['num_splits']} splits)")
 ax.plot([0, 1], [1, 0], ls="--", color="0.4", label="upper bound: 1 − fraction")
-paper_file = project_results("compositionality", "paper.json")
-if paper_file.exists():
-    from tutorlib.results import read_results
-
-    paper_run = read_results(paper_file)
+paper_run = results.committed("compositionality")  # the paper-profile run, if committed
+if paper_run is not None:
     paper = paper_run["data"]
     ax.plot(paper["irregular fraction"], [sum(a) / len(a) for a in paper["accuracy"]], marker=".",
             lw=1, label=f"paper profile ({paper['settings']['num_splits']} splits, "

@@ -56,10 +56,11 @@ pd.DataFrame([{**model_config.to_dict(), "parameters": sum(p.numel() for p in mo
 # **Training as in the paper, batched.** The paper trains with Adam (learning rate 0.001),
 # clips gradients to norm 5, and uses teacher forcing (feeding the true previous action instead of
 # the network's own) half of the time; it presents 100,000 commands one at a time, updating after
-# each. We update on batches of 32 commands, which is ten times faster on a CPU
-# (`benchmarks/scan_throughput.py`) but makes 32 times fewer updates. With the paper's constant
-# learning rate our batched network stalled near 90% training accuracy; we therefore start at
-# 0.006 and decay the rate linearly to a tenth, and the `paper` profile presents 256,000
+# each. We update on batches of {glue:text}`exp1_batch_size` commands, which is ten times faster
+# on a CPU (`benchmarks/scan_throughput.py`) but makes {glue:text}`exp1_batch_size` times fewer
+# updates. With the paper's constant learning rate our batched network stalled near 90% training
+# accuracy; we therefore start at {glue:text}`exp1_learning_rate` and decay the rate linearly to
+# {glue:text}`exp1_final_lr`, and the `paper` profile presents {glue:text}`exp1_presentations`
 # commands (the paper reports above 99.5% training accuracy; the tables show ours). Clipping
 # and teacher forcing are the paper's. The settings table above gives the values this page ran
 # with.
@@ -81,13 +82,14 @@ pd.DataFrame([{"split": "simple", "presentations": simple["presentations"],
 #
 # Lake and Baroni trained the same network on 1, 2, 4, 8, 16, 32 and 64% of the commands and
 # tested on the rest. A network that had learnt the grammar from a small sample would do well
-# everywhere; the paper found a steep rise instead: about 5% correct after training on 1% of the
-# commands, 54% on 2%, 93% on 4%.
+# everywhere; the paper found a steep rise instead: about {glue:text}`exp1_paper_p1`% correct
+# after training on 1% of the commands, {glue:text}`exp1_paper_p2`% on 2%,
+# {glue:text}`exp1_paper_p4`% on 4%.
 
 # %% tags=["remove-stderr"]
 size_rows = []
 for percent in settings["size_percents"]:
-    result = exps.run(f"simple_p{percent}", arch, seed=0, **train_options)
+    result = exps.run(exps.split_name("size", percent=percent), arch, seed=0, **train_options)
     size_rows.append({"percent of commands in training": percent,
                       "accuracy (%)": 100 * result["accuracy"],
                       "training accuracy (%)": 100 * result["train_accuracy"]})
@@ -100,16 +102,16 @@ committed = exps.committed_runs()  # the paper-profile runs in results/scan, if 
 fig, ax = plt.subplots()
 ax.plot(sizes["percent of commands in training"], sizes["accuracy (%)"], marker="o",
         label=f"this run ({PROFILE} profile, 1 seed)")
-paper_points = {p: exps.PAPER[f"simple_p{p}"]["overall_best"] for p in (1, 2, 4)}
+paper_points = {p: exps.PAPER[exps.split_name("size", percent=p)]["overall_best"] for p in (1, 2, 4)}
 ax.plot(list(paper_points), list(paper_points.values()), "s", color="#D55E00", ms=8,
         label="Lake & Baroni (2018), read off Fig. 3")
-runs = committed[committed["split"].str.startswith("simple_p") & (committed["network"] == "overall_best")]
-if len(runs):
-    percent = runs["split"].str[len("simple_p"):].astype(int)
-    curve = runs.groupby(percent)["accuracy"].agg(["mean", "std", "count"])
-    ax.errorbar(curve.index, 100 * curve["mean"], yerr=100 * curve["std"].fillna(0), marker=".",
-                capsize=3, label=f"paper profile ({int(curve['count'].min())}-"
-                                 f"{int(curve['count'].max())} seeds per point)")
+family = committed["split"].map(lambda name: exps.split_info(name)["family"])
+size_runs = committed[(family == "size") & (committed["network"] == "overall_best")]
+if len(size_runs):
+    curve = exps.accuracy_summary(size_runs, by="percent")  # in %, over seeds, a row a percent
+    ax.errorbar(curve.index, curve["accuracy"], yerr=curve["accuracy sd"].fillna(0), marker=".",
+                capsize=3, label=f"paper profile ({int(curve['runs'].min())}-"
+                                 f"{int(curve['runs'].max())} seeds per point)")
 ax.set_xscale("log", base=2)
 ax.set_xticks([1, 2, 4, 8, 16, 32, 64], ["1", "2", "4", "8", "16", "32", "64"])
 ax.set_xlabel("commands used for training (% of SCAN, log scale)")
@@ -125,39 +127,88 @@ plt.show()
 # `paper`-profile results are committed (`python -m tutorlib run scan --profile paper`), their
 # mean and standard deviation over seeds are drawn too.
 #
-# The committed `paper`-profile runs of the simple split (five seeds each), beside the
-# paper's mean (read off its Fig. 3, for 1, 2 and 4% only):
+# The committed `paper`-profile runs of the simple split ({glue:text}`exp1_seeds` seeds each),
+# beside the paper's mean (read off its Fig. 3, for 1, 2 and 4% only):
 
 # %%
-exps.compare_with_paper(["simple"] + [f"simple_p{p}" for p in (1, 2, 4, 8, 16, 32, 64)]).round(1)
+size_splits = [exps.split_name("size", percent=p) for p in exps.scan.SIZE_PERCENTS]
+exps.compare_with_paper(["simple", *size_splits]).round(1)
+
+# %% tags=["remove-input"]
+# The numbers the text states about the committed runs, glued into it (myst-nb) at build time
+from myst_nb import glue
+
+
+def glue_number(key, value, digits=1):
+    glue(key, f"{value:,.{digits}f}", display=False)
+
+
+paper_settings = profiles.settings("scan", "paper")
+by_percent = exps.accuracy_summary(size_runs, by="percent")
+simple_runs = committed[(committed["split"] == "simple") & (committed["network"] == "overall_best")]
+simple_stats = exps.accuracy_summary(simple_runs, by="split").loc["simple"]
+control_runs = exps.committed_runs(training="per_example")
+control_p4 = control_runs[control_runs["split"] == "simple_p4"].iloc[0]
+glue_number("exp1_batch_size", paper_settings["batch_size"], 0)
+glue_number("exp1_learning_rate", paper_settings["learning_rate"], 3)
+glue_number("exp1_final_lr", paper_settings["learning_rate"] * paper_settings["final_lr_fraction"], 4)
+glue_number("exp1_presentations", paper_settings["presentations"], 0)
+glue_number("exp1_updates", paper_settings["presentations"] / paper_settings["batch_size"], 0)
+glue_number("exp1_seeds", simple_stats["runs"], 0)
+glue_number("exp1_simple", simple_stats["accuracy"])
+glue_number("exp1_paper_simple", exps.PAPER["simple"]["overall_best"])
+glue_number("exp1_p1_train_size", len(exps.scan.split("simple_p1")[0]), 0)
+for percent in (1, 2, 4):
+    glue_number(f"exp1_p{percent}", by_percent.loc[percent, "accuracy"])
+    glue_number(f"exp1_paper_p{percent}",
+                exps.PAPER[exps.split_name("size", percent=percent)]["overall_best"], 0)
+large = by_percent.loc[by_percent.index >= 8, "accuracy"]  # from 8% of the commands up
+glue_number("exp1_large_low", large.min())
+glue_number("exp1_large_high", large.max())
+glue_number("exp1_train_min", 100 * pd.concat([simple_runs, size_runs])["train_accuracy"].min())
+glue_number("exp1_control_minutes", control_p4["train_seconds"] / 60, 0)
+glue_number("exp1_control_runs_worth",
+            control_p4["train_seconds"] / (60 * by_percent.loc[4, "train minutes"]), 0)
+glue_number("exp1_control_presentations", control_p4["presentations"], 0)
+glue_number("exp1_control_lr", control_p4["learning_rate"], 3)
+glue_number("exp1_control", 100 * control_p4["accuracy"])
+glue_number("exp1_control_train", 100 * control_p4["train_accuracy"])
 
 # %% [markdown]
 # ## What the result means
 #
-# In the paper the network solves the random split almost perfectly (99.7%). How close our run
+# In the paper the network solves the random split almost perfectly
+# ({glue:text}`exp1_paper_simple`%). How close our run
 # comes depends above all on how long it trained, which the training accuracy in the first table
 # shows: a network that has not yet fitted its training commands cannot be expected to get the
 # test commands right. Where it has, the success is not surprising: the test commands are close
 # relatives of training commands ("jump twice and walk" is tested, "jump twice and run" was
 # trained). The size curve looks at the same thing from the other side: with 1% of the commands
-# (209) almost nothing can be right; a few percent suffice once most *combinations* have close
-# neighbours in training. The next two experiments remove those neighbours on purpose.
+# ({glue:text}`exp1_p1_train_size`) almost nothing can be right; a few percent suffice once most
+# *combinations* have close neighbours in training. The next two experiments remove those
+# neighbours on purpose.
 #
-# **Where our setting differs from the paper.** We train on batches of 32, with a higher,
-# decaying learning rate, and (at the `paper` profile) present 256,000 commands instead of
-# 100,000; our random splits are drawn with our own seeds, not the paper's files, and each seed
-# draws its own simple split; a chapter run at the `tutorial` profile uses one seed where the
-# paper averaged five (the `paper` profile uses five).
+# **Where our setting differs from the paper.** We train on batches of
+# {glue:text}`exp1_batch_size`, with a higher, decaying learning rate, and (at the `paper`
+# profile) present {glue:text}`exp1_presentations` commands instead of 100,000; our random splits
+# are drawn with our own seeds, not the paper's files, and each seed draws its own simple split;
+# a chapter run at the `tutorial` profile uses one seed where the paper averaged five (the
+# `paper` profile uses {glue:text}`exp1_seeds`).
 #
-# **Where our numbers differ.** Over five seeds, the full simple split gives 100.0% (paper
-# 99.7%), and from 8% of the commands up our curve is where the paper's is, at 97-100%. At 1% we
-# agree too (4.4% against about 5%). At 2% and 4% we do not: 23.9% against about 54%, and 74.3%
-# against about 93% (the two columns of the table above), although our networks fit their
-# training commands just as well (at least 98.3% in every run). So the gap is not under-fitting;
-# it is in what the training makes the network do with commands it has not seen.
+# **Where our numbers differ.** Over {glue:text}`exp1_seeds` seeds, the full simple split gives
+# {glue:text}`exp1_simple`% (paper {glue:text}`exp1_paper_simple`%), and from 8% of the commands
+# up our curve is where the paper's is, at {glue:text}`exp1_large_low`-{glue:text}`exp1_large_high`%.
+# At 1% we agree too ({glue:text}`exp1_p1`% against about {glue:text}`exp1_paper_p1`%). At 2%
+# and 4% we do not: {glue:text}`exp1_p2`% against about {glue:text}`exp1_paper_p2`%, and
+# {glue:text}`exp1_p4`% against about {glue:text}`exp1_paper_p4`% (the two columns of the table
+# above), although our networks fit their training commands just as well (at least
+# {glue:text}`exp1_train_min`% in every run). So the gap is not under-fitting; it is in what the
+# training makes the network do with commands it has not seen.
 # Is our batched training the cause? The `paper` profile answers with a control: the same
 # network on `simple_p4` (seed 0), trained as in the paper, one example per update at a constant
-# learning rate of 0.001 for 100,000 presentations (53 minutes here, five batched runs' worth).
+# learning rate of {glue:text}`exp1_control_lr` for {glue:text}`exp1_control_presentations`
+# presentations ({glue:text}`exp1_control_minutes` minutes here, about
+# {glue:text}`exp1_control_runs_worth` batched runs' worth).
 # Experiment 3 runs the same control on `turn left`. The committed control run, if there is one
 # yet, beside the batched runs of the same split:
 
@@ -179,10 +230,13 @@ else:
 # %% [markdown]
 # If the per-example row comes much closer to the paper than the batched one, the way we train,
 # not the network or the split, costs the accuracy at the small end of the curve. In our committed
-# control it does: one example per update brings the 4% split to 91.4% (batched: 74.3% over five
-# seeds; paper: about 93%), although that network fits its training commands *less* well than
-# the batched ones (96.4% against at least 98.3%).
-# Many small, noisy updates (100,000 of them, against 8,000 batches of 32) make a network that
+# control it does: one example per update brings the 4% split to {glue:text}`exp1_control`%
+# (batched: {glue:text}`exp1_p4`% over {glue:text}`exp1_seeds` seeds; paper: about
+# {glue:text}`exp1_paper_p4`%), although that network fits its training commands *less* well
+# than the batched ones ({glue:text}`exp1_control_train`% against at least
+# {glue:text}`exp1_train_min`%). Many small, noisy updates
+# ({glue:text}`exp1_control_presentations` of them, against {glue:text}`exp1_updates` batches of
+# {glue:text}`exp1_batch_size`) make a network that
 # generalises better from few examples; more presentations of large batches do not replace them.
 # The batched curve above is therefore a faithful measurement of our training, not of the
 # paper's: read its small-data end with that in mind.
@@ -192,10 +246,12 @@ else:
 # - The overall-best network is a 2 x 200 LSTM encoder-decoder with dropout 0.5; it is trained
 #   with Adam, clipping and teacher forcing half of the time.
 # - On the simple split, once trained to fit its training commands, it generalises to the
-#   random test commands (the paper: 99.7%).
-# - Accuracy rises steeply with the share of SCAN in training: in our five-seed runs from 4.4%
-#   with 1% of the commands to 74.3% with 4%, and 97% or more from 8% on (paper: about 5, 54
-#   and 93% at 1, 2 and 4%). At 2% and 4% we fall short of the paper.
+#   random test commands (the paper: {glue:text}`exp1_paper_simple`%).
+# - Accuracy rises steeply with the share of SCAN in training: in our
+#   {glue:text}`exp1_seeds`-seed runs from {glue:text}`exp1_p1`% with 1% of the commands to
+#   {glue:text}`exp1_p4`% with 4%, and {glue:text}`exp1_large_low`% or more from 8% on (paper:
+#   about {glue:text}`exp1_paper_p1`, {glue:text}`exp1_paper_p2` and {glue:text}`exp1_paper_p4`%
+#   at 1, 2 and 4%). At 2% and 4% we fall short of the paper.
 # - Batched training needs more presentations than the paper's one-at-a-time training; the
 #   training accuracy says whether a run trained long enough. Even when it fits, it generalises
 #   less from small training sets than one-at-a-time training (the per-example control).

@@ -40,10 +40,12 @@ networks = {"overall-best": settings["architecture"],
 # %% [markdown]
 # ## The split
 #
-# Training: every command whose action sequence has at most 22 actions (16,990 commands).
-# Test: the 3,920 longer ones, from 24 to 48 actions. The commands themselves are not new in
-# kind: "jump around left twice and walk opposite right thrice" combines familiar pieces, but its
-# 33 actions are more than any training output.
+# Training: every command whose action sequence has at most {glue:text}`exp2_cutoff` actions
+# ({glue:text}`exp2_train_size` commands). Test: the {glue:text}`exp2_test_size` longer ones, from
+# {glue:text}`exp2_test_shortest` to {glue:text}`exp2_test_longest` actions. The commands
+# themselves are not new in kind: "jump around left twice and walk opposite right thrice"
+# combines familiar pieces, but its {glue:text}`exp2_example_length` actions are more than any
+# training output.
 #
 # We train two networks: the overall-best LSTM of Experiment 1, and the top performer of this
 # experiment in the paper, a one-layer GRU of 50 units with attention and dropout 0.5.
@@ -51,6 +53,7 @@ networks = {"overall-best": settings["architecture"],
 # %% tags=["remove-stderr"]
 results = {name: exps.run("length", arch, seed=0, **train_options)
            for name, arch in networks.items()}
+length_train, length_test = exps.scan.split("length")
 paper_key = {"overall-best": "overall_best", "Exp. 2 best": "exp2_best"}
 pd.DataFrame([{"network": name, "training accuracy (%)": 100 * r["train_accuracy"],
                "test accuracy (%)": 100 * r["accuracy"],
@@ -89,10 +92,13 @@ plt.show()
 # ## Oracle lengths
 #
 # Perhaps the network knows *what* to do but stops too early, having never produced an
-# end-of-sequence token after more than 22 actions. *Oracle-length decoding* tests this: the
-# end-of-sequence token is forbidden until the sequence has its true length, and forced then.
-# In the paper accuracy went from 13.8% to 23.6% for the overall-best network and from 20.8% to
-# 60.2% for the GRU with attention: part of the failure was in knowing when to stop. Our runs:
+# end-of-sequence token after more than {glue:text}`exp2_cutoff` actions. *Oracle-length
+# decoding* tests this: the end-of-sequence token is forbidden until the sequence has its true
+# length, and forced then.
+# In the paper accuracy went from {glue:text}`exp2_paper_lstm`% to
+# {glue:text}`exp2_paper_lstm_oracle`% for the overall-best network and from
+# {glue:text}`exp2_paper_gru`% to {glue:text}`exp2_paper_gru_oracle`% for the GRU with attention:
+# part of the failure was in knowing when to stop. Our runs:
 
 # %%
 pd.DataFrame([{"network": name, "greedy (%)": 100 * r["accuracy"],
@@ -134,8 +140,50 @@ paper_table = pd.DataFrame(rows) if rows else pd.DataFrame(
     [{"paper-profile results": "not yet committed: run `python -m tutorlib run scan --profile paper`"}])
 paper_table.round(1)
 
+# %% tags=["remove-input"]
+# The numbers the text states about the split and the committed runs, glued into it at build time
+from myst_nb import glue
+
+
+def glue_number(key, value, digits=1):
+    glue(key, f"{value:,.{digits}f}", display=False)
+
+
+target_lengths = [len(actions.split()) for _, actions in length_test]
+glue_number("exp2_cutoff", exps.scan.LENGTH_CUTOFF, 0)
+glue_number("exp2_train_size", len(length_train), 0)
+glue_number("exp2_test_size", len(length_test), 0)
+glue_number("exp2_test_shortest", min(target_lengths), 0)
+glue_number("exp2_test_longest", max(target_lengths), 0)
+example = "jump around left twice and walk opposite right thrice"
+glue_number("exp2_example_length", len(exps.scan.interpret(example)), 0)
+length_stats = exps.accuracy_summary(committed[committed["split"] == "length"], by="network")
+for name, key in {"lstm": "overall_best", "gru": "exp2_best"}.items():
+    stats = length_stats.loc[key]
+    glue_number(f"exp2_{name}", stats["accuracy"])
+    glue_number(f"exp2_{name}_sd", stats["accuracy sd"])
+    glue_number(f"exp2_{name}_oracle", stats["oracle accuracy"])
+    glue_number(f"exp2_{name}_oracle_sd", stats["oracle accuracy sd"])
+    glue_number(f"exp2_{name}_train", stats["train accuracy"])
+    glue_number(f"exp2_paper_{name}", exps.PAPER["length"][key])
+    glue_number(f"exp2_paper_{name}_oracle", exps.PAPER["length_oracle"][key])
+    runs = committed[(committed["split"] == "length") & (committed["network"] == key)]
+    greedy_by_length = pd.DataFrame([r["action length"] for r in runs["by_length"]]).mean()
+    for actions in (24, 25):  # greedy decoding, mean over seeds
+        glue_number(f"exp2_{name}_at_{actions}", 100 * greedy_by_length[str(actions)], 0)
+    oracle_by_length = pd.DataFrame([r["action length"] for r in runs["oracle_by_length"]]).mean()
+    oracle_by_length.index = oracle_by_length.index.astype(int)
+    glue_number(f"exp2_{name}_oracle_26_40", 100 * oracle_by_length.loc[26:40].mean(), 0)
+    glue_number(f"exp2_{name}_oracle_at_40", 100 * oracle_by_length.loc[40], 0)
+glue_number("exp2_seeds", length_stats["runs"].min(), 0)
+lstm_oracle = sorted(100 * committed[(committed["split"] == "length")
+                                     & (committed["network"] == "overall_best")]["oracle_accuracy"])
+glue_number("exp2_lstm_oracle_low", lstm_oracle[0])  # every seed but the best, then the best
+glue_number("exp2_lstm_oracle_second", lstm_oracle[-2])
+glue_number("exp2_lstm_oracle_best", lstm_oracle[-1])
+
 # %% [markdown]
-# The table shows the committed `paper`-profile runs (five seeds per network, when complete)
+# The table shows the committed `paper`-profile runs ({glue:text}`exp2_seeds` seeds per network)
 # beside the paper's means. Figure 3 shows every seed, and the breakdown by action length
 # averaged over the seeds:
 
@@ -179,38 +227,51 @@ if len(length_runs):
 #
 # **Where our setting differs from the paper.** Batched training with a larger, decaying learning
 # rate and more presentations (see Experiment 1); our own seeds. The length split itself is the
-# official one (same size and rule). The paper's numbers and ours are both means over five seeds.
+# official one (same size and rule). The paper's numbers are means over five seeds, ours over
+# {glue:text}`exp2_seeds`.
 #
-# **Where our numbers agree, and where they differ.** The committed runs (five seeds per network,
-# Figure 3) reproduce the experiment's main finding: trained on outputs of at most 22 actions,
-# neither network produces most longer ones. The overall-best LSTM gets 16.1% of the test
-# commands right (standard deviation 1.7 points over seeds; paper 13.8%) and 28.6% with oracle
-# lengths (paper 23.6%). That oracle mean hides a wide spread: four seeds lie between 19.6% and
-# 24.8%, the fifth reaches 54.6%. The GRU with attention agrees with the paper when it is told
-# where to stop (56.0%, sd 3.6, against 60.2%) but not with greedy decoding: 14.9% (sd 1.3)
-# against the paper's 20.8%, no better than the LSTM. In the paper it was this experiment's best
-# network either way; in ours its advantage appears only with oracle lengths. Both networks fit
-# their training commands (LSTM 100%, GRU 99.7%), so this is not under-fitting. Experiments 1 and 3
+# **Where our numbers agree, and where they differ.** The committed runs
+# ({glue:text}`exp2_seeds` seeds per network, Figure 3) reproduce the experiment's main finding:
+# trained on outputs of at most {glue:text}`exp2_cutoff` actions, neither network produces most
+# longer ones. The overall-best LSTM gets {glue:text}`exp2_lstm`% of the test commands right
+# (standard deviation {glue:text}`exp2_lstm_sd` points over seeds; paper
+# {glue:text}`exp2_paper_lstm`%) and {glue:text}`exp2_lstm_oracle`% with oracle lengths (paper
+# {glue:text}`exp2_paper_lstm_oracle`%). That oracle mean hides a wide spread: every seed but one
+# lies between {glue:text}`exp2_lstm_oracle_low`% and {glue:text}`exp2_lstm_oracle_second`%, the
+# last reaches {glue:text}`exp2_lstm_oracle_best`%. The GRU with attention agrees with the paper
+# when it is told where to stop ({glue:text}`exp2_gru_oracle`%, sd
+# {glue:text}`exp2_gru_oracle_sd`, against {glue:text}`exp2_paper_gru_oracle`%) but not with
+# greedy decoding: {glue:text}`exp2_gru`% (sd {glue:text}`exp2_gru_sd`) against the paper's
+# {glue:text}`exp2_paper_gru`%, no better than the LSTM. In the paper it was this experiment's
+# best network either way; in ours its advantage appears only with oracle lengths. Both networks
+# fit their training commands (LSTM {glue:text}`exp2_lstm_train`%, GRU
+# {glue:text}`exp2_gru_train`%), so this is not under-fitting. Experiments 1 and 3
 # show, with controls trained one example at a time, that our batched training generalises less
 # than the paper's on small or unusual training sets; it is the likely cause here too, but we
 # have not run that control for this network.
 #
 # Figure 3b says where the failures lie. With greedy decoding both networks get most test
-# sequences of 24 actions right (92% and 80%) and about half of those of 25, then almost none
-# of 26 actions or more: a network that has never ended a sequence after 22 actions stops too
-# early. With oracle lengths the GRU with attention keeps about half of the sequences of 26 to
-# 40 actions right, while the LSTM's accuracy still falls to about a tenth: the LSTM also
-# produces the wrong actions, the GRU mostly just stops at the wrong time.
+# sequences of 24 actions right ({glue:text}`exp2_lstm_at_24`% and {glue:text}`exp2_gru_at_24`%)
+# and about half of those of 25 ({glue:text}`exp2_lstm_at_25`% and
+# {glue:text}`exp2_gru_at_25`%), then almost none of 26 actions or more: a network that has
+# never ended a sequence after {glue:text}`exp2_cutoff` actions stops too early. With oracle
+# lengths the GRU with attention keeps about half of the sequences of 26 to 40 actions right
+# ({glue:text}`exp2_gru_oracle_26_40`% on average over those lengths), while the LSTM's accuracy
+# still falls, to {glue:text}`exp2_lstm_oracle_at_40`% at 40 actions: the LSTM also produces the
+# wrong actions, the GRU mostly just stops at the wrong time.
 #
 # ## Recap
 #
-# - Trained on outputs of at most 22 actions, the paper's networks rarely produced longer ones
-#   correctly (13.8% and 20.8%); ours neither (16.1% and 14.9%, five seeds each).
+# - Trained on outputs of at most {glue:text}`exp2_cutoff` actions, the paper's networks rarely
+#   produced longer ones correctly ({glue:text}`exp2_paper_lstm`% and
+#   {glue:text}`exp2_paper_gru`%); ours neither ({glue:text}`exp2_lstm`% and
+#   {glue:text}`exp2_gru`%, {glue:text}`exp2_seeds` seeds each).
 # - Accuracy falls with the length of the target sequence: most sequences of 24 actions come
 #   out right, almost none of 26 or more.
 # - Oracle-length decoding separates two failures, stopping at the wrong time and producing the
-#   wrong actions. For the GRU with attention most of the failure is the first kind (56.0% with
-#   oracle lengths; paper 60.2%); for the LSTM much of it is the second.
+#   wrong actions. For the GRU with attention most of the failure is the first kind
+#   ({glue:text}`exp2_gru_oracle`% with oracle lengths; paper {glue:text}`exp2_paper_gru_oracle`%);
+#   for the LSTM much of it is the second.
 #
 # ## Exercises
 #

@@ -104,8 +104,10 @@ with pd.option_context("display.max_colwidth", None):
 # %% [markdown]
 # To test whether our batched training is why `turn left` falls short of the paper, the `paper`
 # profile also trains the overall-best network on `addprim_turn_left` exactly as the paper did:
-# one example per update, Adam at a constant 0.001, 100,000 presentations (one seed; about 40
-# minutes on one core). The committed control run, if there is one yet:
+# one example per update, Adam at a constant {glue:text}`exp3_control_lr`,
+# {glue:text}`exp3_control_presentations` presentations (one seed;
+# {glue:text}`exp3_control_minutes` minutes on one core). The committed control run, if there is
+# one yet:
 
 # %%
 control = exps.committed_runs(training="per_example")
@@ -122,13 +124,15 @@ else:
 
 # %% [markdown]
 # Read this row against the batched runs of `addprim_turn_left` in the comparison table above: if
-# the paper's own training comes much closer to the paper's 90.0% than ours does, the way we
-# train, not the network, is what costs the accuracy. In our committed control it does, though
-# it still stays below the paper's 90.0% (one seed, where the paper averaged five). Experiment 1
-# runs the same control on the 4% random split, with the same outcome.
+# the paper's own training comes much closer to the paper's {glue:text}`exp3_paper_turn_left`%
+# than ours does, the way we train, not the network, is what costs the accuracy. In our committed
+# control it does, though it still stays below the paper's {glue:text}`exp3_paper_turn_left`%
+# (one seed, where the paper averaged five). Experiment 1 runs the same control on the 4% random
+# split, with the same outcome.
 
 # %% [markdown]
-# The paper found a stark difference: 90.0% for `turn left`, 0.08% for `jump`. The two splits
+# The paper found a stark difference: {glue:text}`exp3_paper_turn_left`% for `turn left`,
+# {glue:text}`exp3_paper_jump`% for `jump`. The two splits
 # are not equally hard: `turn left` is not really new, since its action `I_TURN_LEFT` occurs
 # throughout training ("walk left", "run opposite left", "turn around left"), while `jump` and its
 # action `I_JUMP` occur in a single training command. The counts:
@@ -145,14 +149,16 @@ pd.DataFrame({
 # ## How many composed examples does jump need? (Fig. 5)
 #
 # The paper then added composed commands with `jump` to training: 1, 2, 4, 8, 16 or 32 randomly
-# chosen ones, each repeated, in five random selections. With 4 examples it found 4.1% of the
-# test commands right, with 8 15.3%, with 16 70.2%, with 32 89.9%.
+# chosen ones, each repeated, in five random selections. With 4 examples it found
+# {glue:text}`exp3_paper_num4`% of the test commands right, with 8 {glue:text}`exp3_paper_num8`%,
+# with 16 {glue:text}`exp3_paper_num16`%, with 32 {glue:text}`exp3_paper_num32`%.
 
 # %% tags=["remove-stderr"]
 curve_rows = []
 for num in settings["complex_jump_nums"]:
     for rep in range(1, settings["complex_jump_reps"] + 1):
-        result = exps.run(f"addprim_complex_jump_num{num}_rep{rep}", arch, seed=rep - 1, **train_options)
+        split_name = exps.split_name("addprim_complex_jump", num=num, rep=rep)
+        result = exps.run(split_name, arch, seed=rep - 1, **train_options)
         curve_rows.append({"composed jump commands": num, "replication": rep,
                            "accuracy (%)": 100 * result["accuracy"]})
 curve = pd.DataFrame(curve_rows).groupby("composed jump commands")["accuracy (%)"].mean()
@@ -161,16 +167,17 @@ curve.round(1).to_frame()
 # %%
 fig, ax = plt.subplots()
 ax.plot(curve.index, curve.values, marker="o", label=f"this run ({PROFILE} profile)")
-paper_nums = [4, 8, 16, 32]
-ax.plot(paper_nums, [exps.PAPER[f"addprim_complex_jump_num{n}"]["overall_best"] for n in paper_nums],
-        "s", color="#D55E00", ms=8, label="Lake & Baroni (2018), Fig. 5")
+# the paper's Fig. 5, by the number of composed jump commands (its mean over five selections)
+paper_jump_curve = {n: exps.PAPER[f"addprim_complex_jump_num{n}"]["overall_best"] for n in (4, 8, 16, 32)}
+ax.plot(list(paper_jump_curve), list(paper_jump_curve.values()), "s", color="#D55E00", ms=8,
+        label="Lake & Baroni (2018), Fig. 5")
 committed = exps.committed_runs()  # the paper-profile runs in results/scan, if any
-runs = committed[committed["split"].str.startswith("addprim_complex_jump")]
-if len(runs):
-    num = runs["split"].str.extract(r"num(\d+)_")[0].astype(int)
-    paper_curve = runs.groupby(num)["accuracy"].agg(["mean", "std", "count"])
-    ax.errorbar(paper_curve.index, 100 * paper_curve["mean"], yerr=100 * paper_curve["std"].fillna(0),
-                marker=".", capsize=3, label=f"paper profile (up to {int(paper_curve['count'].max())} "
+family = committed["split"].map(lambda name: exps.split_info(name)["family"])
+jump_curve_runs = committed[family == "addprim_complex_jump"]
+if len(jump_curve_runs):
+    paper_curve = exps.accuracy_summary(jump_curve_runs, by="num")  # in %, over replications
+    ax.errorbar(paper_curve.index, paper_curve["accuracy"], yerr=paper_curve["accuracy sd"].fillna(0),
+                marker=".", capsize=3, label=f"paper profile (up to {int(paper_curve['runs'].max())} "
                                              f"replications)")
 ax.set_xscale("log", base=2)
 ax.set_xticks([1, 2, 4, 8, 16, 32], ["1", "2", "4", "8", "16", "32"])
@@ -185,13 +192,17 @@ plt.show()
 # *Figure 1.* Accuracy on the jump test commands after training with `jump` plus *n* composed
 # jump commands (mean over replications), against *n*. Squares: the paper's means.
 #
-# In the committed `paper`-profile runs (five replications for each *n*, each its own random
-# choice of composed commands and its own seed), the curve rises as in the paper but more
-# slowly. With 4 and 8 composed commands our means, 7.9% and 17.3%, are close to the paper's
-# 4.1% and 15.3%; with 16 and 32 they fall behind: 41.2% against 70.2%, and 80.8% against 89.9%.
-# The replications spread widely (with 8 commands from 3.8% to 37.3%): *which* composed commands
-# are drawn matters nearly as much as how many. Every run fits its training commands (at least
-# 98.3%), so the shortfall is in generalisation, as with `turn left` below.
+# In the committed `paper`-profile runs ({glue:text}`exp3_reps` replications for each *n*, each
+# its own random choice of composed commands and its own seed), the curve rises as in the paper
+# but more slowly. With 4 and 8 composed commands our means, {glue:text}`exp3_num4`% and
+# {glue:text}`exp3_num8`%, are close to the paper's {glue:text}`exp3_paper_num4`% and
+# {glue:text}`exp3_paper_num8`%; with 16 and 32 they fall behind: {glue:text}`exp3_num16`%
+# against {glue:text}`exp3_paper_num16`%, and {glue:text}`exp3_num32`% against
+# {glue:text}`exp3_paper_num32`%. The replications spread widely (with 8 commands from
+# {glue:text}`exp3_num8_min`% to {glue:text}`exp3_num8_max`%): *which* composed commands are
+# drawn matters nearly as much as how many. Every run fits its training commands (at least
+# {glue:text}`exp3_curve_train_min`%), so the shortfall is in generalisation, as with `turn left`
+# below.
 #
 # ## What does the encoder make of jump? (Table 1)
 #
@@ -209,31 +220,54 @@ neighbours = exps.nearest_neighbours(jump_model, ["run", "jump", "run twice", "j
 pd.DataFrame({query: [f"{command} ({similarity:.2f})" for command, similarity in found]
               for query, found in neighbours.items()}, index=["1st", "2nd", "3rd"])
 
+# %% tags=["remove-input"]
+# What the text below says about this table, glued into it (myst-nb) at build time
+from IPython.display import Markdown
+from myst_nb import glue
+
+for query in ["run", "run twice", "jump"]:
+    glue(f"exp3_nn_{query.replace(' ', '_')}", f"{neighbours[query][0][1]:.2f}", display=False)
+nearest, similarity = neighbours["jump twice"][0]
+glue("exp3_nn_jump_twice_command", nearest, display=False)
+glue("exp3_nn_jump_twice", f"{similarity:.2f}", display=False)
+if nearest == "jump":
+    verdict = ("is `jump` itself, not another \"X twice\" command: `twice` has not been applied to "
+               "`jump` the way it is applied to the other actions")
+elif nearest.endswith(" twice"):
+    verdict = "is another \"X twice\" command, as for `run twice`"
+else:
+    verdict = "is not an \"X twice\" command, as the neighbours of `run twice` are"
+glue("exp3_nn_jump_twice_verdict", Markdown(verdict), display=False)
+
 # %% [markdown]
 # *Table 1.* The three training commands closest to each query in the encoder's hidden space of
 # the network trained on `addprim_jump` (cosine similarity in brackets). Read the columns side by
 # side: do the neighbours of `jump` and `jump twice` play the roles that those of `run` and
 # `run twice` do?
 #
-# In the `paper`-profile network (seed 0) they do not. The neighbours of `run` are `walk` and
-# commands made of `run` (cosine about 0.5); those of `run twice` are `walk twice` and
-# `look twice` (about 0.8). The training commands nearest to `jump` are unrelated long commands
-# with a similarity of only 0.03: the encoder has put `jump` apart from everything it was trained
-# on. And the nearest neighbour of `jump twice` is `jump` itself (0.40), not another "X twice"
-# command: `twice` has not been applied to `jump` the way it is applied to the other actions.
-# Exercise 2 below asks what changes once composed jump commands are in training.
+# In the network trained above, the training command nearest to `run` has a cosine similarity of
+# {glue:text}`exp3_nn_run`, and the one nearest to `run twice` {glue:text}`exp3_nn_run_twice`.
+# The one nearest to `jump` has {glue:text}`exp3_nn_jump`: the lower that is, the further apart
+# from everything it was trained on the encoder has put `jump`. And the nearest neighbour of
+# `jump twice`, "{glue:text}`exp3_nn_jump_twice_command`" ({glue:text}`exp3_nn_jump_twice`),
+# {glue:md}`exp3_nn_jump_twice_verdict`. Exercise 2 below asks what changes once composed jump
+# commands are in training.
 #
 # **Where our setting differs from the paper.** Batched training with a larger, decaying learning
 # rate and more presentations (see Experiment 1); our own random selections of composed jump
 # commands; the paper's per-experiment top performers for this experiment are not rerun here.
 #
-# **Where our numbers agree, and where they differ.** The committed runs (five seeds per split)
-# reproduce the `jump` result exactly: 0.00% (at most one of the 7,706 test commands right in any
-# seed; paper 0.08%). They do not reproduce `turn left`: 51.9% on average against the paper's
-# 90.0%, and the seeds disagree widely (from 30.8% to 77.6%). The table of mistakes shows how
-# the network fails: it gets the structure of the command right and miscounts the turns, most
-# often by one `I_TURN_LEFT` too many. All five networks fit their training commands (at least
-# 99.4%). The per-example control, trained exactly as in the paper, reaches 79.6% with one seed:
+# **Where our numbers agree, and where they differ.** The committed runs
+# ({glue:text}`exp3_seeds` seeds per split) reproduce the `jump` result exactly:
+# {glue:text}`exp3_jump`% (at most {glue:text}`exp3_jump_most_right` of the
+# {glue:text}`exp3_jump_test_size` test commands right in any seed; paper
+# {glue:text}`exp3_paper_jump`%). They do not reproduce `turn left`: {glue:text}`exp3_turn_left`%
+# on average against the paper's {glue:text}`exp3_paper_turn_left`%, and the seeds disagree
+# widely (from {glue:text}`exp3_turn_left_min`% to {glue:text}`exp3_turn_left_max`%). The table of
+# mistakes shows how the network fails: it gets the structure of the command right and miscounts
+# the turns, most often by one `I_TURN_LEFT` too many. All {glue:text}`exp3_seeds` networks fit
+# their training commands (at least {glue:text}`exp3_turn_left_train_min`%). The per-example
+# control, trained exactly as in the paper, reaches {glue:text}`exp3_control`% with one seed:
 # most of the gap comes from our batched training, not from the network or the split. The
 # composed-jump curve (Figure 1) falls short of the paper's from 16 composed commands on, very
 # likely for the same reason; we have not run the control there.
@@ -249,8 +283,8 @@ pd.DataFrame({query: [f"{command} ({similarity:.2f})" for command, similarity in
 # `jump` in every other pattern. (`template_jump_around_right` is the three-filler case,
 # `filler_num3`: the same split under two names, trained once.) Lake
 # and Baroni did not run these splits, so there is no paper value beside ours; the runs are the
-# paper profile's overall-best network, trained as above, with five seeds per split (the
-# table's "seeds run" column counts those committed).
+# paper profile's overall-best network, trained as above, with {glue:text}`exp3_seeds` seeds per
+# split (the table's "seeds run" column counts those committed).
 
 # %%
 loula_splits = ["template_around_right", "template_opposite_right", "template_right",
@@ -260,6 +294,52 @@ spread = committed[committed["split"].isin(loula_splits)].groupby("split")["accu
 loula["test accuracy, sd over seeds"] = 100 * spread.reindex(loula.index)
 loula["test commands"] = [len(exps.scan.split(name)[1]) for name in loula.index]
 loula.round(1)
+
+# %% tags=["remove-input"]
+# The numbers the text states about the committed runs, glued into it (myst-nb) at build time
+from myst_nb import glue
+
+
+def glue_number(key, value, digits=1):
+    glue(key, f"{value:,.{digits}f}", display=False)
+
+
+stats = exps.accuracy_summary(committed).xs("overall_best", level="network")  # in %, over seeds
+control = exps.committed_runs(training="per_example")
+control = control[control["split"] == "addprim_turn_left"].iloc[0]
+jump_runs = committed[committed["split"] == "addprim_jump"]
+glue_number("exp3_seeds", stats.loc["addprim_jump", "runs"], 0)
+glue_number("exp3_jump", stats.loc["addprim_jump", "accuracy"], 2)
+glue_number("exp3_jump_most_right", (jump_runs["accuracy"] * jump_runs["test_size"]).round().max(), 0)
+glue_number("exp3_jump_test_size", jump_runs["test_size"].max(), 0)
+glue_number("exp3_turn_left", stats.loc["addprim_turn_left", "accuracy"])
+glue_number("exp3_turn_left_min", stats.loc["addprim_turn_left", "accuracy min"])
+glue_number("exp3_turn_left_max", stats.loc["addprim_turn_left", "accuracy max"])
+glue_number("exp3_turn_left_train_min", stats.loc["addprim_turn_left", "train accuracy min"])
+glue_number("exp3_paper_jump", exps.PAPER["addprim_jump"]["overall_best"], 2)
+glue_number("exp3_paper_turn_left", exps.PAPER["addprim_turn_left"]["overall_best"])
+glue_number("exp3_control", 100 * control["accuracy"])
+glue_number("exp3_control_lr", control["learning_rate"], 3)
+glue_number("exp3_control_presentations", control["presentations"], 0)
+glue_number("exp3_control_minutes", control["train_seconds"] / 60, 0)
+# the composed-jump curve (Fig. 5): ours by number of composed commands, and the paper's
+glue_number("exp3_reps", paper_curve["runs"].min(), 0)
+glue_number("exp3_curve_train_min", paper_curve["train accuracy min"].min())
+for n in paper_jump_curve:
+    glue_number(f"exp3_num{n}", paper_curve.loc[n, "accuracy"])
+    glue_number(f"exp3_paper_num{n}", paper_jump_curve[n])
+glue_number("exp3_num8_min", paper_curve.loc[8, "accuracy min"])
+glue_number("exp3_num8_max", paper_curve.loc[8, "accuracy max"])
+glue_number("exp3_paper_past_half", min(n for n, value in paper_jump_curve.items() if value > 50), 0)
+glue_number("exp3_past_half", min(paper_curve.index[paper_curve["accuracy"] > 50]), 0)
+# the template and filler splits
+for name in loula_splits:
+    glue_number(f"exp3_{name}", stats.loc[name, "accuracy"])
+    if exps.split_info(name)["family"] == "filler":  # the text gives their spread over seeds
+        glue_number(f"exp3_{name}_min", stats.loc[name, "accuracy min"])
+        glue_number(f"exp3_{name}_max", stats.loc[name, "accuracy max"])
+new_templates = ["template_around_right", "template_opposite_right", "template_right"]
+glue_number("exp3_new_template_train_min", stats.loc[new_templates, "train accuracy min"].min())
 
 # %%
 fig, ax = plt.subplots(figsize=(8, 3.6))
@@ -286,28 +366,37 @@ plt.show()
 # before `jump` can fill it?
 #
 # **What the runs show.** A new template is as hard as a new primitive. With no
-# `X around right` in training, 0.6% of the test commands come out right; without
-# `X opposite right` 4.1%, without `X right` 6.5%, although every network fits its training
-# commands (at least 99.6%). The familiar words do not help when the pattern that combines them
-# is new. A new *filler* for a familiar pattern is a different matter, and a matter of degree:
-# with all three other actions in `around right` (`template_jump_around_right`), 94.2% of the
-# `jump around right` commands are right. With two fillers 78.4%, with one 44.5%, and with none
-# 0.7%, as low as the new template. The seeds agree at the low end, not in the middle: with one
-# filler they range from 33.1% to 67.9%, with two from 58.2% to 90.7%. A single example of the
-# pattern with some other action gives the network a fair chance, not a rule.
+# `X around right` in training, {glue:text}`exp3_template_around_right`% of the test commands come
+# out right; without `X opposite right` {glue:text}`exp3_template_opposite_right`%, without
+# `X right` {glue:text}`exp3_template_right`%, although every network fits its training commands
+# (at least {glue:text}`exp3_new_template_train_min`%). The familiar words do not help when the
+# pattern that combines them is new. A new *filler* for a familiar pattern is a different matter,
+# and a matter of degree: with all three other actions in `around right`
+# (`template_jump_around_right`), {glue:text}`exp3_template_jump_around_right`% of the
+# `jump around right` commands are right. With two fillers {glue:text}`exp3_filler_num2`%, with
+# one {glue:text}`exp3_filler_num1`%, and with none {glue:text}`exp3_filler_num0`%, as low as the
+# new template. The seeds agree at the low end, not in the middle: with one filler they range
+# from {glue:text}`exp3_filler_num1_min`% to {glue:text}`exp3_filler_num1_max`%, with two from
+# {glue:text}`exp3_filler_num2_min`% to {glue:text}`exp3_filler_num2_max`%. A single example of
+# the pattern with some other action gives the network a fair chance, not a rule.
 #
 # ## Recap
 #
-# - In the paper a primitive seen only in isolation was not used in composition (`jump`: 0.08%),
-#   while `turn left`, whose action is everywhere in training, was (90.0%). Ours: 0.00% and
-#   51.9% with batched training, 79.6% for `turn left` trained one example at a time.
-# - Adding composed examples of `jump` helps only gradually: in the paper it took 16 or more to
-#   pass 50%; in ours 32 (41.2% with 16, 80.8% with 32).
+# - In the paper a primitive seen only in isolation was not used in composition (`jump`:
+#   {glue:text}`exp3_paper_jump`%), while `turn left`, whose action is everywhere in training, was
+#   ({glue:text}`exp3_paper_turn_left`%). Ours: {glue:text}`exp3_jump`% and
+#   {glue:text}`exp3_turn_left`% with batched training, {glue:text}`exp3_control`% for `turn left`
+#   trained one example at a time.
+# - Adding composed examples of `jump` helps only gradually: in the paper it took
+#   {glue:text}`exp3_paper_past_half` or more to pass 50%; in ours {glue:text}`exp3_past_half`
+#   ({glue:text}`exp3_num16`% with 16, {glue:text}`exp3_num32`% with 32).
 # - The encoder's representation of `jump` can be inspected directly, through its nearest
 #   neighbours among the training commands.
-# - A held-out template (`X around right`) fails like `jump` (0.6%); a held-out filler
-#   (`jump around right`) is mostly solved once the pattern has been seen with the other three
-#   actions (94.2%), and partly with one or two of them (44.5%, 78.4%).
+# - A held-out template (`X around right`) fails like `jump`
+#   ({glue:text}`exp3_template_around_right`%); a held-out filler (`jump around right`) is mostly
+#   solved once the pattern has been seen with the other three actions
+#   ({glue:text}`exp3_template_jump_around_right`%), and partly with one or two of them
+#   ({glue:text}`exp3_filler_num1`%, {glue:text}`exp3_filler_num2`%).
 #
 # ## Exercises
 #
@@ -337,9 +426,9 @@ round(100 * s2s.evaluate(walker, walk_test, source_vocab, target_vocab).accuracy
 
 # %% tags=["hide-cell", "remove-stderr"]
 # Solution
-num = max(settings["complex_jump_nums"])
-_, helped = exps.run(f"addprim_complex_jump_num{num}_rep1", arch, seed=0, return_model=True, **train_options)
-helped_training = sorted({c for c, _ in exps.scan.split(f"addprim_complex_jump_num{num}_rep1")[0]})
+helped_split = exps.split_name("addprim_complex_jump", num=max(settings["complex_jump_nums"]), rep=1)
+_, helped = exps.run(helped_split, arch, seed=0, return_model=True, **train_options)
+helped_training = sorted({c for c, _ in exps.scan.split(helped_split)[0]})
 pd.DataFrame({q: [f"{c} ({s:.2f})" for c, s in found]
               for q, found in exps.nearest_neighbours(helped, ["jump", "jump twice"],
                                                       candidates=helped_training).items()},

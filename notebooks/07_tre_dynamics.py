@@ -422,6 +422,29 @@ if committed is not None and not committed_runs.empty:
                              for r in data["runs"]]).set_index("seed").astype(float).round(2)
     display(per_seed)
 
+# %% tags=["remove-input"]
+# The numbers the text below states about the committed runs, glued into it (myst-nb) at build time
+from myst_nb import glue
+
+unit = [r["correlations"]["info_unit"] for r in committed["data"]["runs"]]
+numbers = {
+    "dynamics_seeds": f"{len(unit)}",
+    "dynamics_paper_accuracy": f"{100 * dynamics.PAPER['validation accuracy']:.1f}",
+    "dynamics_best_accuracy": f"{100 * np.mean([r['best val_accuracy'] for r in committed['data']['runs']]):.1f}",
+    "dynamics_final_accuracy": f"{100 * committed['data']['mean final val_accuracy']:.1f}",
+    "dynamics_peak_first": f"{min(u['peak_epoch'] for u in unit):.0f}",
+    "dynamics_peak_last": f"{max(u['peak_epoch'] for u in unit):.0f}",
+    "dynamics_r_all": f"{committed['data']['pooled correlations']['info_unit']['all']:.2f}",
+    "dynamics_paper_r_all": f"{dynamics.PAPER['r(TRE, I(theta; X)), all runs']:.2f}",
+    "dynamics_r_compression_low": f"{min(u['compression'] for u in unit):.2f}",
+    "dynamics_r_compression_high": f"{max(u['compression'] for u in unit):.2f}",
+    "dynamics_paper_r_compression": f"{dynamics.PAPER['r(TRE, I(theta; X)), compression phase']:.2f}",
+    "dynamics_r_compression_pooled":
+        f"{committed['data']['pooled correlations']['info_unit']['compression']:.2f}",
+}
+for key, text in numbers.items():
+    glue(key, text, display=False)
+
 # %% [markdown]
 # The first table compares accuracy with the paper's; the second pools the snapshots of every
 # committed run (each run's compression phase starting at its own peak), as the paper's
@@ -430,13 +453,19 @@ if committed is not None and not committed_runs.empty:
 # the command above produces them.)
 #
 # The committed runs tell the story of this page's run. On average over seeds (Figure 5),
-# accuracy stays below the paper's 75.2% and falls back a little after its peak; TRE is roughly
+# accuracy stays below the paper's {glue:text}`dynamics_paper_accuracy`% (our best
+# {glue:text}`dynamics_best_accuracy`%, our final {glue:text}`dynamics_final_accuracy`%, means
+# over {glue:text}`dynamics_seeds` seeds) and falls back a little after its peak; TRE is roughly
 # level for a while and then rises to the end of training; the per-unit estimate rises, peaks
-# and falls, in every seed (the per-seed table gives the epochs of the peaks). Over all
-# snapshots, TRE and information are positively correlated, less strongly than in the paper. In
-# the compression phase every seed's correlation is strongly negative, the opposite of the
-# paper's 0.71. Pooled over seeds, that correlation is weaker than any single seed's, mostly
-# because the seeds' compression phases start from different levels of TRE and information.
+# and falls, in every seed (the peaks lie between epochs {glue:text}`dynamics_peak_first` and
+# {glue:text}`dynamics_peak_last`). Over all snapshots, TRE and information are positively
+# correlated (pooled r = {glue:text}`dynamics_r_all`), less strongly than in the paper
+# ({glue:text}`dynamics_paper_r_all`). In the compression phase every seed's correlation is
+# strongly negative (from {glue:text}`dynamics_r_compression_low` to
+# {glue:text}`dynamics_r_compression_high`), the opposite of the paper's
+# {glue:text}`dynamics_paper_r_compression`. Pooled over seeds, that correlation is weaker
+# ({glue:text}`dynamics_r_compression_pooled`) than any single seed's, mostly because the seeds'
+# compression phases start from different levels of TRE and information.
 #
 # ## How this relates to the paper
 #

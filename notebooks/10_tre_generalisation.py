@@ -107,7 +107,8 @@ pd.Series(generalisation.measure_language(game, settings["tre_steps"])).round(3)
 # ## Many languages: does TRE predict generalisation?
 #
 # Every seed gives a different language. The profile's runs (a handful at `tutorial`; the
-# committed `paper` results below have 100) each record the rewards, the gap and the measures:
+# committed `paper` results below have {glue:text}`tre_generalisation_committed_runs`) each record
+# the rewards, the gap and the measures:
 
 # %% tags=["remove-stderr"]
 live = pd.DataFrame([generalisation.generalisation_run(settings, seed)
@@ -135,7 +136,8 @@ correlation_table(live).round(2)
 # takes part in. A language in which no primitive fixes any symbol is rebuilt as all zeros, at
 # L1 distance 4 (one per symbol) from every message.
 #
-# A few runs give noisy correlations. The paper's profile has 100.
+# A few runs give noisy correlations. The paper's profile has
+# {glue:text}`tre_generalisation_paper_runs`.
 #
 # ## The paper profile: 100 languages
 #
@@ -156,6 +158,14 @@ if len(committed):
           "results/tre_generalisation/paper.json")
 else:
     print("No committed paper-profile runs yet: run `python -m tutorlib run tre_generalisation --profile paper`.")
+
+# %% tags=["remove-input"]
+# The counts the text states, glued into it (myst-nb) at build time
+from myst_nb import glue
+
+glue("tre_generalisation_committed_runs", f"{len(committed):,}", display=False)
+glue("tre_generalisation_paper_runs",
+     f"{profiles.settings('tre_generalisation', 'paper')['runs']:,}", display=False)
 
 # %%
 if len(committed):

@@ -99,3 +99,65 @@ def test_compare_with_paper_averages_the_committed_runs():
     assert row["test accuracy (%)"] == pytest.approx(100 * mine["accuracy"].mean())
     with pytest.raises(ValueError, match="unknown SCAN split 'simpel'"):
         exps.compare_with_paper(["simpel"])
+
+
+def test_split_info_reads_every_standard_name_and_split_name_writes_it_back():
+    for name in scan.split_names():
+        assert exps.split_name(**exps.split_info(name)) == name
+    assert exps.split_info("addprim_complex_jump_num8_rep1") == {
+        "family": "addprim_complex_jump", "num": 8, "rep": 1}
+    assert exps.split_info("addprim_jump") == {"family": "addprim", "primitive": "jump"}
+    assert exps.split_info("simple_p64") == {"family": "size", "percent": 64}
+    assert exps.split_info("filler_num0") == {"family": "filler", "num": 0}
+    assert exps.split_info("template_jump_around_right") == {"family": "template",
+                                                             "template": "jump_around_right"}
+    # any replication of the composed-jump splits exists, as scan.split says
+    assert exps.split_info("addprim_complex_jump_num2_rep9")["rep"] == 9
+    scan.split("addprim_complex_jump_num2_rep9")
+
+
+@pytest.mark.parametrize("name", ["simple_p3", "addprim_walk", "addprim_complex_jump_num3_rep1",
+                                  "addprim_complex_jump_num8_rep0", "filler_num4", "template_left",
+                                  "Simple", ""])
+def test_split_info_names_a_bad_split(name):
+    with pytest.raises(ValueError, match=f"unknown SCAN split {name!r}"):
+        exps.split_info(name)
+
+
+def test_split_name_checks_family_and_parameters():
+    with pytest.raises(ValueError, match="unknown SCAN split family 'sized'"):
+        exps.split_name("sized", percent=4)
+    with pytest.raises(ValueError, match="need rep"):
+        exps.split_name("addprim_complex_jump", num=8)
+    with pytest.raises(ValueError, match="unknown SCAN split 'simple_p5'"):
+        exps.split_name("size", percent=5)
+
+
+def test_accuracy_summary_matches_hand_computed_statistics():
+    import pandas as pd
+
+    runs = pd.DataFrame({
+        "split": ["addprim_complex_jump_num8_rep1", "addprim_complex_jump_num8_rep2",
+                  "addprim_complex_jump_num16_rep1"],
+        "network": ["overall_best"] * 3, "accuracy": [0.1, 0.3, 0.8],
+        "train_accuracy": [1.0, 0.98, 0.99], "train_seconds": [60.0, 180.0, 120.0]})
+    by_num = exps.accuracy_summary(runs, by="num")
+    assert list(by_num.index) == [8, 16] and list(by_num["runs"]) == [2, 1]
+    assert by_num.loc[8, "accuracy"] == pytest.approx(20.0)
+    assert by_num.loc[8, "accuracy sd"] == pytest.approx(100 * np.std([0.1, 0.3], ddof=1))
+    assert (by_num.loc[8, "accuracy min"], by_num.loc[8, "accuracy max"]) == pytest.approx((10, 30))
+    assert by_num.loc[8, "train accuracy min"] == pytest.approx(98.0)
+    assert by_num.loc[8, "train minutes"] == pytest.approx(2.0)
+    assert np.isnan(by_num.loc[16, "accuracy sd"])
+    assert "oracle accuracy" not in by_num.columns  # only the length split has oracle lengths
+
+
+def test_accuracy_summary_of_the_committed_length_runs():
+    runs = exps.committed_runs("paper")
+    table = exps.accuracy_summary(runs)
+    length = runs[(runs["split"] == "length") & (runs["network"] == "exp2_best")]
+    row = table.loc[("length", "exp2_best")]
+    assert row["runs"] == len(length) > 0
+    assert row["oracle accuracy"] == pytest.approx(100 * length["oracle_accuracy"].mean())
+    assert row["accuracy max"] == pytest.approx(100 * length["accuracy"].max())
+    assert np.isnan(table.loc[("simple", "overall_best"), "oracle accuracy"])

@@ -394,3 +394,129 @@ def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
                    only: list[str] | None = None, **options) -> Path:
     """``python -m tutorlib run scan``: :func:`tutorlib.results.run_experiment` for ``scan``."""
     return results.run_experiment("scan", profile, out_dir, only=only, **options)
+
+
+# ---------------------------------------------------------------------------------------------
+# Split names, and statistics of runs over seeds
+
+# each family's name with its parameters in braces; composed jump before addprim, which it extends
+_SPLIT_FORMATS = {
+    "simple": "simple", "size": "simple_p{percent}", "length": "length",
+    "addprim_complex_jump": "addprim_complex_jump_num{num}_rep{rep}",
+    "addprim": "addprim_{primitive}", "template": "template_{template}", "filler": "filler_num{num}",
+}
+_PARAMETER_PATTERNS = {"percent": r"\d+", "num": r"\d+", "rep": r"\d+",
+                       "primitive": r"jump|turn_left", "template": r"\w+"}
+
+
+def split_info(name: str) -> dict:
+    """What a SCAN split's name says: its family and its parameters.
+
+    The families and their parameters: ``simple``; ``size`` (``percent``: the share of SCAN in
+    training, Exp. 1); ``length``; ``addprim`` (``primitive``: ``"jump"`` or ``"turn_left"``);
+    ``addprim_complex_jump`` (``num`` composed jump commands, replication ``rep``, Fig. 5);
+    ``template`` (``template``, e.g. ``"around_right"``); ``filler`` (``num``: how many of the
+    other actions fill ``around right`` in training). :func:`split_name` is the inverse.
+
+    Examples
+    --------
+    >>> split_info("addprim_complex_jump_num8_rep1")
+    {'family': 'addprim_complex_jump', 'num': 8, 'rep': 1}
+    >>> split_info("simple_p4")
+    {'family': 'size', 'percent': 4}
+    >>> split_info("template_around_right")
+    {'family': 'template', 'template': 'around_right'}
+    """
+    import re
+
+    if not isinstance(name, str):
+        raise TypeError(f"a SCAN split name must be a string, got {type(name).__name__} {name!r}")
+    known = scan.split_names()
+    for family, form in _SPLIT_FORMATS.items():
+        regex = re.sub(r"\{(\w+)\}", lambda m: f"(?P<{m[1]}>{_PARAMETER_PATTERNS[m[1]]})", form)
+        found = re.fullmatch(regex, name)
+        if found is None:
+            continue
+        info: dict = {"family": family}
+        for key, value in found.groupdict().items():
+            info[key] = int(value) if value.isdigit() else value
+        # any replication of the composed-jump splits exists (scan.addprim_complex_jump_split)
+        extra_rep = (family == "addprim_complex_jump" and info["rep"] >= 1
+                     and info["num"] in scan.COMPLEX_JUMP_NUMS)
+        if name in known or extra_rep:
+            return info
+    raise ValueError(f"unknown SCAN split {name!r}; known splits: {', '.join(known)}")
+
+
+def split_name(family: str, **parameters) -> str:
+    """The name of a SCAN split from its family and parameters: the inverse of :func:`split_info`.
+
+    Examples
+    --------
+    >>> split_name("addprim_complex_jump", num=8, rep=1)
+    'addprim_complex_jump_num8_rep1'
+    >>> [split_name("size", percent=p) for p in (1, 2)]
+    ['simple_p1', 'simple_p2']
+    """
+    if family not in _SPLIT_FORMATS:
+        raise ValueError(f"unknown SCAN split family {family!r}; expected one of "
+                         f"{', '.join(_SPLIT_FORMATS)}")
+    try:
+        name = _SPLIT_FORMATS[family].format(**parameters)
+    except KeyError as missing:
+        raise ValueError(f"the {family} splits need {missing.args[0]}: {_SPLIT_FORMATS[family]}") from None
+    if split_info(name) != {"family": family, **parameters}:
+        raise ValueError(f"{family} splits take {_SPLIT_FORMATS[family]}, got {parameters!r}")
+    return name
+
+
+def accuracy_summary(runs, by: str | list[str] = ("split", "network")):
+    """Statistics over seeds of runs (a :func:`committed_runs` table), in percent, a row a group.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        Runs as :func:`committed_runs` returns them.
+    by : str or list of str
+        The columns to group by; a :func:`split_info` parameter that is not a column (``num``,
+        ``percent``, ``rep``, ...) is read off the split names.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``runs``; ``accuracy`` (test, mean), ``accuracy sd``, ``accuracy min``, ``accuracy
+        max``; ``train accuracy`` (mean) and ``train accuracy min``; for the length split also
+        ``oracle accuracy`` and its ``sd``, ``min`` and ``max``; ``train minutes`` (mean). Every
+        accuracy in percent; the standard deviation over runs is NaN for a single run.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"split": ["simple_p1", "simple_p1", "simple_p2"],
+    ...                      "accuracy": [0.1, 0.3, 0.5], "train_accuracy": [1.0, 0.9, 1.0],
+    ...                      "train_seconds": [60.0, 120.0, 60.0]})
+    >>> table = accuracy_summary(runs, by="percent").round(1)
+    >>> table["runs"].to_dict(), table["accuracy"].to_dict(), table["train accuracy min"].to_dict()
+    ({1: 2, 2: 1}, {1: 20.0, 2: 50.0}, {1: 90.0, 2: 100.0})
+    """
+    import pandas as pd
+
+    by = [by] if isinstance(by, str) else list(by)
+    runs = runs.copy()
+    for key in by:
+        if key not in runs.columns:
+            runs[key] = [split_info(name).get(key) for name in runs["split"]]
+    groups = runs.groupby(by)
+    table = pd.DataFrame({"runs": groups.size()})
+    for column, label in [("accuracy", "accuracy"), ("oracle_accuracy", "oracle accuracy")]:
+        if column in runs.columns and runs[column].notna().any():
+            values = groups[column]
+            table[label] = 100 * values.mean()
+            table[f"{label} sd"] = 100 * values.std()
+            table[f"{label} min"] = 100 * values.min()
+            table[f"{label} max"] = 100 * values.max()
+    table["train accuracy"] = 100 * groups["train_accuracy"].mean()
+    table["train accuracy min"] = 100 * groups["train_accuracy"].min()
+    if "train_seconds" in runs.columns:
+        table["train minutes"] = groups["train_seconds"].mean() / 60
+    return table
