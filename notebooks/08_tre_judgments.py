@@ -159,7 +159,7 @@ pd.DataFrame(rows).round(3)
 #
 # If you have word vectors in the word2vec text format (with compounds joined by `_`) and the
 # ratings of {cite:t}`reddy2011empirical` (`MeanAndDeviations.clean.txt`), the same three steps
-# run on them: `judgments.read_vec`, `judgments.read_compound_ratings`, `judgments.compound_vectors`,
+# run on them: `wordvec.read_vec`, `judgments.read_compound_ratings`, `judgments.compound_vectors`,
 # then `judgments.compound_tre`. Here we write our own vectors and planted values in those
 # two formats and read them back, to show the calls:
 
@@ -168,7 +168,7 @@ import tempfile
 from pathlib import Path
 
 with tempfile.TemporaryDirectory() as folder:
-    vec_path = judgments.write_vec(Path(folder) / "vectors.vec", vectors)
+    vec_path = wordvec.write_vec(Path(folder) / "vectors.vec", vectors)
     ratings_path = Path(folder) / "MeanAndDeviations.clean.txt"
     lines = ["#word\tWord1_mean Word1_std Word2_mean Word2_std Cpd_mean Cpd_std mean1*mean2"]
     for bigram in corpus.bigrams:  # ratings on the 0-5 scale: 5 c for every column
@@ -177,7 +177,7 @@ with tempfile.TemporaryDirectory() as folder:
                      f"{score:.2f} 0.0 {score * score:.2f}")
     ratings_path.write_text("\n".join(lines) + "\n")
     ratings = judgments.read_compound_ratings(ratings_path)
-    real = judgments.compound_vectors(judgments.read_vec(vec_path), ratings)
+    real = judgments.compound_vectors(wordvec.read_vec(vec_path), ratings)
 per_compound = judgments.compound_tre(real, steps=settings["steps"])
 print(f"{len(real)} compounds read back; Spearman ρ(TRE, rating) = "
       f"{stats.spearman(per_compound, real.compositionality):.3f}")
