@@ -12,12 +12,13 @@ PROFILE ?= tutorial
 # Project root holding _toc.yml and notebooks/ (the executor's test points it elsewhere).
 ROOT ?= .
 
-.PHONY: help venv sync execute html book test unit nbval browser check-sync clean
+.PHONY: help venv sync execute chapter html book test unit nbval browser check-sync clean
 
 help:
 	@echo "make book   execute every chapter at PROFILE=$(PROFILE) and build _build/html"
 	@echo "make test   unit tests, every chapter at the ci profile, nbval, book build, browser check"
 	@echo "make sync   synchronise notebooks/*.py with notebooks/*.ipynb (jupytext)"
+	@echo "make chapter NB=05 PROFILE=ci   execute one chapter (into book/<part>/)"
 	@echo "make clean  remove the build, the executed notebooks and the cache"
 
 $(STAMP): pyproject.toml constraints.txt
@@ -32,6 +33,11 @@ sync: $(STAMP)
 
 execute: $(STAMP)
 	$(PY) tools/execute.py --root $(ROOT) --profile $(PROFILE)
+
+# One chapter at a profile, e.g. `make chapter NB=05 PROFILE=ci`: executed into book/<part>/.
+chapter: $(STAMP)
+	@test -n "$(NB)" || (echo "usage: make chapter NB=05 [PROFILE=ci]"; exit 2)
+	$(PY) tools/execute.py --root $(ROOT) --profile $(PROFILE) --only $(NB) --force
 
 html: $(STAMP)
 	$(VENV)/bin/jupyter-book build . --warningiserror --nitpick --keep-going

@@ -73,3 +73,11 @@ def test_a_notebook_missing_from_the_toc_is_an_error(tmp_path):
     (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\n")
     out = execute(root)
     assert out.returncode != 0 and "01_good.ipynb is not in _toc.yml" in out.stderr
+
+
+def test_only_executes_the_chapter_named(tmp_path):
+    root = make_project(tmp_path, "98_fine", ["x = 1"])
+    out = execute(root, "--only", "77")
+    assert out.returncode == 2 and "no chapter's file name starts with '77'" in out.stderr
+    out = execute(root, "--only", "98")
+    assert out.returncode == 0 and "executing notebooks/98_fine.ipynb" in out.stdout

@@ -140,10 +140,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default=".", help="project root with _toc.yml and notebooks/")
     parser.add_argument("--profile", default="tutorial", choices=PROFILES)
     parser.add_argument("--force", action="store_true", help="execute even unchanged chapters")
+    parser.add_argument("--only", metavar="NN",
+                        help="execute only the chapter whose file name starts with NN (e.g. 05)")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
     failures = []
-    for source, target in chapters(root):
+    selected = [(s, t) for s, t in chapters(root) if not args.only or s.name.startswith(args.only)]
+    if not selected:
+        print(f"error: no chapter's file name starts with {args.only!r}", file=sys.stderr)
+        return 2
+    for source, target in selected:
         stamp = fingerprint(source, args.profile)
         name = source.relative_to(root)
         if not args.force and is_up_to_date(target, stamp):
