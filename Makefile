@@ -50,8 +50,9 @@ book: sync execute html
 # built with warnings as errors, and the built pages opened in headless Chromium.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest tests --ignore=tests/browser --doctest-modules tutorlib
+	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/executed --doctest-modules tutorlib
 	TQDM_DISABLE=1 $(MAKE) --no-print-directory execute PROFILE=ci
+	$(PY) -m pytest tests/executed
 	TQDM_DISABLE=1 $(PY) -m pytest --nbval book --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider
 	$(MAKE) --no-print-directory html

@@ -136,6 +136,9 @@ def execute(source: Path, target: Path, profile: str, root: Path) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Progress bars are for a reader at a terminal or in Jupyter; in the built book they are
+    # debris, so the executed chapters run without them (the kernels inherit this).
+    os.environ.setdefault("TQDM_DISABLE", "1")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=".", help="project root with _toc.yml and notebooks/")
     parser.add_argument("--profile", default="tutorial", choices=PROFILES)

@@ -34,8 +34,15 @@ BOOK_STYLE = {
 
 
 def use_book_style() -> None:
-    """Apply the book's matplotlib style and show inline figures as PNG."""
+    """Apply the book's matplotlib style, show inline figures as PNG, and let tables show whole
+    cells (action sequences and error messages are meant to be read, not cut with "…")."""
     plt.rcParams.update(BOOK_STYLE)
+    try:
+        import pandas as pd
+
+        pd.set_option("display.max_colwidth", None)
+    except ImportError:  # pandas is a dependency; this only keeps plotting importable alone
+        pass
     try:
         from IPython import get_ipython
 

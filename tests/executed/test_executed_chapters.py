@@ -1,0 +1,32 @@
+"""The executed chapters (``make execute`` writes them to book/<part>/): no progress-bar debris and
+no table cell cut short with "…" in what the reader sees. ``make test`` runs this after executing
+the chapters; elsewhere it checks whatever executed copies exist."""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXECUTED = sorted(p for p in (ROOT / "book").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+BAR = re.compile(r"\d+%\|[^|\n]*\|\s*\d+/\d+|it/s\]|s/it\]")
+
+
+def outputs(path: Path):
+    for number, cell in enumerate(nbformat.read(path, as_version=4).cells):
+        for output in cell.get("outputs", []):
+            texts = [output.get("text", "")]
+            data = output.get("data", {})
+            texts += [data.get("text/plain", ""), data.get("text/html", "")]
+            yield number, "".join(t if isinstance(t, str) else "".join(t) for t in texts)
+
+
+@pytest.mark.skipif(not EXECUTED, reason="no executed chapters: run `make execute` first")
+@pytest.mark.parametrize("path", EXECUTED, ids=lambda p: p.name)
+def test_no_progress_bars_and_no_truncated_cells(path):
+    for number, text in outputs(path):
+        assert not BAR.search(text), f"{path.name}, cell {number}: a progress bar in the output"
+        cells = re.findall(r"<td>([^<]*)</td>", text)
+        cut = [c for c in cells if c.rstrip().endswith("...") or c.rstrip().endswith("…")]
+        assert not cut, f"{path.name}, cell {number}: table cells cut short: {cut[:3]}"
