@@ -48,13 +48,18 @@ pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
 # $\eta_p$ for every primitive $p$ and a composition operator $*$ that rebuild $f(x)$ from the
 # derivation:
 #
-# $$\hat f_\eta(p) = \eta_p, \qquad \hat f_\eta(\langle d, d' \rangle) = \hat f_\eta(d) * \hat f_\eta(d'). \tag{1}$$
+# $$\begin{aligned}
+# \hat f_\eta(p) &= \eta_p, \\
+# \hat f_\eta(\langle d, d' \rangle) &= \hat f_\eta(d) * \hat f_\eta(d').
+# \end{aligned} \tag{1}$$
 #
 # TRE fits the primitives to the data, for a distance $\delta$, and reports what is left over:
 #
-# $$\eta^* = \arg\min_\eta \sum_x \delta\big(f(x), \hat f_\eta(d(x))\big), \qquad
-# \mathrm{TRE}(x) = \delta\big(f(x), \hat f_{\eta^*}(d(x))\big), \qquad
-# \mathrm{TRE}(X) = \frac{1}{|X|}\sum_x \mathrm{TRE}(x). \tag{2–4}$$
+# $$\eta^* = \arg\min_\eta \sum_x \delta\big(f(x), \hat f_\eta(d(x))\big), \tag{2}$$
+#
+# $$\mathrm{TRE}(x) = \delta\big(f(x), \hat f_{\eta^*}(d(x))\big), \tag{3}$$
+#
+# $$\mathrm{TRE}(X) = \frac{1}{|X|}\sum_x \mathrm{TRE}(x). \tag{4}$$
 #
 # Low TRE means the representation is close to a composition of its parts. Two choices make
 # TRE a measurement rather than a fit of anything to anything: the composition operator, fixed

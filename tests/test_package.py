@@ -2,6 +2,7 @@
 module."""
 
 import ast
+import shutil
 import subprocess
 import sys
 import venv
@@ -89,9 +90,15 @@ def test_the_command_line_starts_without_torch():
 def test_a_built_wheel_holds_every_module(tmp_path):
     """pyproject finds the subpackages: a wheel installed into a fresh virtual environment
     imports every module (the dependencies come from this environment, read-only)."""
+    # build from a copy, so that setuptools' build/ folder does not land in the checkout
+    source = tmp_path / "source"
+    shutil.copytree(ROOT / "tutorlib", source / "tutorlib",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
     dist = tmp_path / "dist"
     out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                          "-q", "-w", str(dist), str(ROOT)], capture_output=True, text=True)
+                          "-q", "-w", str(dist), str(source)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
     (wheel,) = dist.glob("tutorlib-*.whl")
     env = tmp_path / "fresh"

@@ -105,3 +105,40 @@ def test_usage_page_renders(server, browser):
     _, errors = open_page(browser, server + "/book/usage.html")
     assert "How to use this book" in browser.find_element("tag name", "body").text
     assert errors == []
+
+
+# Every page with display equations, at a desktop and a phone width: no equation may be wider
+# than the column it sits in (its left part was hidden before, at every width).
+MATH_PAGES = ["/book/tre/06_tre_intro.html", "/book/tre/09_tre_similarity.html"]
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_no_display_equation_overflows_its_column(server, browser, width, height):
+    browser.set_window_size(width, height)
+    try:
+        for page in MATH_PAGES:
+            open_page(browser, server + page)
+            browser.set_script_timeout(60)
+            browser.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "if (window.MathJax && MathJax.startup) { MathJax.startup.promise.then(done); }"
+                "else { done(); }")
+            overflowing = browser.execute_script("""
+                const out = [];
+                for (const el of document.querySelectorAll('mjx-container[display="true"]')) {
+                  const column = el.closest('article') || el.parentElement;
+                  const box = column.getBoundingClientRect();
+                  const maths = el.querySelector('mjx-math') || el;
+                  const r = maths.getBoundingClientRect();
+                  if (r.width > box.width + 1 || el.scrollWidth > el.clientWidth + 1) {
+                    out.push(el.textContent.slice(0, 40) + ' (' + Math.round(r.width) + ' > '
+                             + Math.round(Math.min(box.width, el.clientWidth)) + ' px)');
+                  }
+                }
+                return [document.querySelectorAll('mjx-container[display="true"]').length, out];
+            """)
+            count, wide = overflowing
+            assert count > 0, f"{page}: no rendered display equations found"
+            assert wide == [], f"{page} at {width} px: equations wider than the column: {wide}"
+    finally:
+        browser.set_window_size(1280, 900)

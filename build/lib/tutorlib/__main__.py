@@ -1,5 +1,0 @@
-import sys
-
-from tutorlib.cli import main
-
-sys.exit(main())
