@@ -55,7 +55,10 @@ pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
 #
 # TRE fits the primitives to the data, for a distance $\delta$, and reports what is left over:
 #
-# $$\eta^* = \arg\min_\eta \sum_x \delta\big(f(x), \hat f_\eta(d(x))\big), \tag{2}$$
+# $$\begin{aligned}
+# \eta^* &= \arg\min_\eta \textstyle\sum_x \delta_\eta(x), \\
+# \delta_\eta(x) &= \delta\big(f(x), \hat f_\eta(d(x))\big),
+# \end{aligned} \tag{2}$$
 #
 # $$\mathrm{TRE}(x) = \delta\big(f(x), \hat f_{\eta^*}(d(x))\big), \tag{3}$$
 #
