@@ -220,3 +220,22 @@ def test_proposition_1_bound_holds_numerically():
                                                                             derivations[j])
             worst = max(worst, gap)
     assert worst <= 2 * epsilon
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"steps": 2.5}, "steps must be a non-negative integer, got 2.5"),
+    ({"steps": "100"}, "steps must be a non-negative integer, got '100'"),
+    ({"steps": -1}, "steps must be a non-negative integer, got -1"),
+    ({"lr": 0}, "lr must be a positive number, got 0"),
+    ({"seed": 1.5}, "seed must be a non-negative integer, got 1.5"),
+    ({"dtype": torch.int64}, "dtype must be a floating-point torch dtype"),
+    ({"composition": lambda x, y: x[:, :1]},
+     r"the composition must return a batch of the shape it is given, \(1, 2\); got \(1, 1\)"),
+    ({"composition": lambda x, y: x @ y}, "the composition failed on a batch of shape"),
+    ({"distance": lambda p, t: (p - t).abs().sum()},
+     r"the distance must return one distance per row, shape \(2,\) for 2 rows; got \(\)"),
+])
+def test_bad_arguments_are_refused_with_a_clear_message(options, message):
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    with pytest.raises(ValueError, match=message):
+        tre(vectors, ["a", "b", ("a", "b")], **options)

@@ -367,3 +367,31 @@ def test_context_independence_hand_computed():
 def test_context_independence_errors(attributes, messages, message):
     with pytest.raises(ValueError, match=message):
         context_independence(attributes, messages)
+
+
+def test_non_finite_or_ragged_inputs_are_refused():
+    attributes = np.array([(a, b) for a in range(3) for b in range(3)], dtype=float)
+    messages = attributes.astype(int)
+    with_nan = np.where(attributes == 1, np.nan, attributes)
+    with pytest.raises(ValueError, match="attributes contain a value that is not finite"):
+        posdis(with_nan, messages)
+    with pytest.raises(ValueError, match="messages contain a value that is not finite"):
+        bosdis(attributes, with_nan)
+    with pytest.raises(ValueError, match="meanings contain a value that is not finite"):
+        topographic_similarity(with_nan, messages, "hamming", "hamming")
+    ragged = [[1, 2], [1]] + [[1, 2]] * 7
+    with pytest.raises(ValueError, match=r"messages must all have the same length .* got length "
+                                         r"2 \(item 0\) and 1 \(item 1\)"):
+        posdis(attributes, ragged)
+
+
+def test_cosine_ties_stay_ties_whatever_the_vectors_lengths():
+    """Cosine distances equal in exact arithmetic may differ in their last bits; rounded before
+    ranking, rescaling every meaning (which leaves every cosine unchanged) leaves the score
+    unchanged (it moved by 3e-5 before)."""
+    rng = np.random.default_rng(0)
+    meanings = rng.integers(0, 3, size=(30, 4)).astype(float) + np.eye(30, 4)
+    messages = rng.integers(0, 4, size=(30, 3))
+    scale = rng.uniform(0.1, 10, size=(30, 1))
+    assert topographic_similarity(meanings * scale, messages, "cosine", "hamming") == \
+        topographic_similarity(meanings, messages, "cosine", "hamming")

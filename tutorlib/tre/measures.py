@@ -125,6 +125,10 @@ def _pair_distances(values: Sequence, distance: Distance, name: str, total: int,
     out = np.empty(total, dtype=float)
     if distance in ("hamming", "cosine", "euclidean"):
         matrix = _as_matrix(values, name, distance)
+        if matrix.dtype.kind == "f" and not np.all(np.isfinite(matrix)):
+            row = int(np.argwhere(~np.isfinite(matrix))[0, 0])
+            raise ValueError(f"{name} contain a value that is not finite (NaN or infinity), at "
+                             f"item {row}")
         if distance != "hamming":
             if matrix.dtype.kind not in "biuf":
                 raise ValueError(f"{distance} distance needs numeric vectors, got {name} of "
@@ -146,6 +150,12 @@ def _pair_distances(values: Sequence, distance: Distance, name: str, total: int,
                 block = 1.0 - np.einsum("ij,ij->i", a, b) / (norms[i] * norms[j])
             out[position:position + i.size] = block
             position += i.size
+        if distance != "hamming":
+            # Distances that are equal in exact arithmetic can differ in their last bits (the
+            # cosine of (1, 2) and (2, 1) against that of (3, 6) and (6, 3)); rounded, they tie,
+            # as the rank correlation should see them.
+            tolerance = 1e-12 * max(1.0, float(np.max(np.abs(out))) if out.size else 1.0)
+            out = np.round(out / tolerance) * tolerance
     else:
         metric = levenshtein if distance == "edit" else distance
         position = 0
@@ -240,7 +250,20 @@ def topographic_similarity(meanings: Sequence, messages: Sequence,
 
 
 def _check_table(values, name: str, shape_hint: str) -> np.ndarray:
-    array = np.asarray(values)
+    try:
+        array = np.asarray(values)
+    except ValueError:  # numpy refuses ragged rows
+        array = np.asarray(values, dtype=object)
+    if array.dtype == object and array.ndim == 1 and len(array) and all(
+            np.ndim(row) == 1 for row in array):
+        lengths = [len(row) for row in array]
+        other = next(i for i, n in enumerate(lengths) if n != lengths[0])
+        raise ValueError(f"{name} must all have the same length (shape {shape_hint}), got length "
+                         f"{lengths[0]} (item 0) and {lengths[other]} (item {other})")
+    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+        row = int(np.argwhere(~np.isfinite(array))[0, 0])
+        raise ValueError(f"{name} contain a value that is not finite (NaN or infinity), at item "
+                         f"{row}")
     if array.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array of shape {shape_hint}, got an array of "
                          f"shape {array.shape}")

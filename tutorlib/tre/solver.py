@@ -48,6 +48,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from tutorlib.checks import check_scalar
 from tutorlib.train import linear_decay, progress_bar, resolve_device
 
 Derivation = str | tuple
@@ -326,6 +327,12 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
     TREResult
         ``value``, ``per_datum``, ``lexicon``, ``composition_parameters``, ``losses``.
     """
+    if not (isinstance(dtype, torch.dtype) and dtype.is_floating_point):
+        raise ValueError(f"dtype must be a floating-point torch dtype (torch.float32 or "
+                         f"torch.float64), got {dtype!r}")
+    steps = check_scalar(steps, "steps", int, min_val=0)
+    check_scalar(lr, "lr", float, min_val=0, include_boundaries="neither")
+    seed = check_scalar(seed, "seed", int, min_val=0)
     derivations = list(derivations)
     target = _as_representations(representations, dtype)
     if len(derivations) == 0 or target.shape[0] == 0:
@@ -335,8 +342,6 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
                          "there must be one derivation per representation")
     for i, d in enumerate(derivations):
         _check_derivation(d, f"derivation {i}")
-    if steps < 0 or lr <= 0:
-        raise ValueError(f"steps must be >= 0 and lr > 0, got steps={steps}, lr={lr}")
     if init not in ("zeros", "random"):
         raise ValueError(f"unknown init {init!r}: expected 'zeros' or 'random'")
     if solver not in ("batched", "recursive"):
@@ -385,6 +390,8 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
             return torch.cat([_evaluate_recursively(d, lexicon, position, compose)
                               for d in derivations])
 
+    _check_callables(compose, measure, lexicon, target, plan_has_compositions=any(
+        isinstance(d, tuple) for d in derivations))
     losses = np.empty(steps)
     with _one_thread():
         for step in progress_bar(range(steps), desc="TRE", disable=None if progress else True):
@@ -404,6 +411,35 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
     learned = ({k: v.detach().cpu().numpy().copy() for k, v in compose.state_dict().items()}
                if isinstance(compose, nn.Module) else {})
     return TREResult(float(per_datum.mean()), per_datum, lexicon_out, learned, losses, compose)
+
+
+def _check_callables(compose: Callable, measure: Callable, lexicon: torch.Tensor,
+                     target: torch.Tensor, plan_has_compositions: bool) -> None:
+    """A composition must return one representation per pair, and a distance one number per row:
+    say so here rather than fail deep inside torch (or, for a distance returning one number,
+    silently give a scalar ``per_datum``)."""
+    with torch.no_grad():
+        if plan_has_compositions:
+            pair = lexicon[:1].detach()
+            try:
+                out = compose(pair, pair)
+            except Exception as error:  # noqa: BLE001 - reported with what was expected
+                raise ValueError(f"the composition failed on a batch of shape "
+                                 f"{tuple(pair.shape)}: {type(error).__name__}: {error}") from None
+            if not isinstance(out, torch.Tensor) or tuple(out.shape) != tuple(pair.shape):
+                shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
+                raise ValueError(f"the composition must return a batch of the shape it is given, "
+                                 f"{tuple(pair.shape)}; got {shape}")
+        rows = target[:2]
+        try:
+            values = measure(torch.zeros_like(rows), rows)
+        except Exception as error:  # noqa: BLE001
+            raise ValueError(f"the distance failed on batches of shape {tuple(rows.shape)}: "
+                             f"{type(error).__name__}: {error}") from None
+        if not isinstance(values, torch.Tensor) or tuple(values.shape) != (rows.shape[0],):
+            shape = tuple(values.shape) if isinstance(values, torch.Tensor) else type(values).__name__
+            raise ValueError(f"the distance must return one distance per row, shape "
+                             f"({rows.shape[0]},) for {rows.shape[0]} rows; got {shape}")
 
 
 @contextmanager
