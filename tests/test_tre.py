@@ -239,3 +239,41 @@ def test_bad_arguments_are_refused_with_a_clear_message(options, message):
     vectors = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
     with pytest.raises(ValueError, match=message):
         tre(vectors, ["a", "b", ("a", "b")], **options)
+
+
+# protocol="release": per-datum values of the paper's released code (jacobandreas/tre,
+# evals2.evaluate, additive composition) on this exactly additive language, produced by running
+# that code here (float32, as it works) for 100 and 2,000 steps.
+RELEASE_COLOURS = np.array([[1, 0, 2, 0, 1, 0], [0, 1, 0, 2, 0, 1], [2, 1, 0, 0, 1, 1]], float)
+RELEASE_SHAPES = np.array([[0, 0, 1, 1, 0, 2], [1, 2, 0, 0, 1, 0], [0, 1, 1, 2, 1, 0]], float)
+RELEASE_VALUES = {
+    ("cosine", 100): [0.1835033894, 0.183503449, 0.1570727825, 0.269703269, 0.183503449,
+                      0.2338691354, 0.1088671684, 0.233869195, 0.03774946928],
+    ("cosine", 2000): [0.1835031509, 0.1835026741, 0.1570719481, 0.2697013617, 0.1835024357,
+                       0.2338675261, 0.1088667512, 0.2338682413, 0.03774905205],
+    ("l1", 100): [0.0888685286, 0.09034976363, 0.0798022449, 0.365873158, 0.3495644033,
+                  0.3774272501, 0.09674036503, 0.09588858485, 0.1044386625],
+    ("l1", 2000): [0.03683695197, 0.06158570945, 0.04793654382, 0.03789389133, 0.06264273822,
+                   0.04899376631, 0.03303581476, 0.05778484046, 0.04413557053],
+}
+
+
+@pytest.mark.parametrize("distance,steps", sorted(RELEASE_VALUES))
+def test_release_protocol_reproduces_the_released_code(distance, steps):
+    vectors = np.array([c + s for c in RELEASE_COLOURS for s in RELEASE_SHAPES])
+    derivations = [(f"c{i}", f"s{j}") for i in range(3) for j in range(3)]
+    fit = tre(vectors, derivations, "additive", distance, steps=steps, protocol="release")
+    assert fit.per_datum == pytest.approx(RELEASE_VALUES[distance, steps], rel=2e-6, abs=1e-7)
+    if distance == "cosine":  # not converged: the default solver reaches ~0 on the same data
+        converged = tre(vectors, derivations, "additive", "cosine", steps=steps)
+        assert fit.value > 0.17 and converged.value < 0.01
+
+
+def test_release_protocol_refuses_what_the_release_does_not_have():
+    vectors, derivations = np.eye(3), ["a", "b", ("a", "b")]
+    with pytest.raises(ValueError, match="unknown protocol 'paper'"):
+        tre(vectors, derivations, protocol="paper")
+    with pytest.raises(ValueError, match="composes with 'additive' or a callable"):
+        tre(vectors, derivations, "linear", "l1", protocol="release")
+    with pytest.raises(ValueError, match="measures with 'cosine' or 'l1'"):
+        tre(vectors, derivations, "additive", "l2", protocol="release")
