@@ -95,7 +95,7 @@ def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
     config, seed = exps.runs(ci)[1]  # the Transformer: the faster of the two
     result = exps.run(config, seed)
     assert sorted(result["by_depth"], key=int) == [str(d) for d in ci["test_depths"]]
-    for depth, scores in result["by_depth"].items():
+    for scores in result["by_depth"].values():
         assert scores["n"] == ci["test_size"]
         assert 0.0 <= scores["both"] <= min(scores["first"], scores["second"]) <= 1.0
     assert result["by_depth"]["3"]["mean_length"] < result["by_depth"]["9"]["mean_length"]
@@ -103,7 +103,10 @@ def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
     again, model = exps.run(config, seed, return_model=True)
     assert again == result and list(cache.cache_dir().glob("orchard-run/*.pkl")) == entries
     assert not model.training
-    assert len(exps.predict(model, ["[MAX 8 ] X [MIN 7 ]"])) == 1
+    predicted = exps.predict(model, [line for line, _ in exps.depth_bin("minmax_hard", 3, 20)])
+    first = [exps.score_label(p, label)[0] for p, (_, label) in
+             zip(predicted, exps.depth_bin("minmax_hard", 3, 20))]
+    assert sum(first) / 20 == result["by_depth"]["3"]["first"]  # the same model, the same bin
     # the sweep (the Transformer from the cache), then again: nothing runs twice
     summary = exps.run_experiment("ci", tmp_path, progress=False)
     data = results.read_results(summary)["data"]

@@ -305,13 +305,12 @@ def run(config: dict, seed: int = 0, *, return_model: bool = False, device: str 
 
 
 def predict(model, lines: list[str], batch_size: int = 32) -> list[str]:
-    """A trained model's predicted labels (``"v1,v2"``, or the raw tokens if not a label)."""
+    """A trained model's decoded outputs for input lines, as tokens separated by spaces (``"8 ,
+    7"`` when it writes a label; score them with :func:`score_label`)."""
     source_vocab, target_vocab = vocabularies()
     pairs = [(line, "0 , 0") for line in lines]  # the targets are not used for prediction
-    predictions = s2s.evaluate(model, pairs, source_vocab, target_vocab,
-                               batch_size=batch_size).predictions
-    return [f"{r[0]},{r[1]}" if (r := read_prediction(p)) is not None else p
-            for p in predictions]
+    return s2s.evaluate(model, pairs, source_vocab, target_vocab,
+                        batch_size=batch_size).predictions
 
 
 # ---------------------------------------------------------------------------------------------
@@ -375,16 +374,17 @@ def committed_records(profile: str = "paper") -> list[dict]:
     return list(found["data"].get("runs", [])) if found is not None else []
 
 
-def paper_comparison(table):
-    """Our first-tree accuracy at depth 12 of the hard variants (mean over seeds) beside the
-    paper's, from a :func:`by_depth_table`; NaN where we have no run."""
+def paper_comparison(table, depth: int = 12):
+    """Our first-tree accuracy at ``depth`` (the paper's: 12) on the hard variants, mean over
+    seeds, beside the paper's at depth 12, from a :func:`by_depth_table`; NaN where we have no
+    run."""
     import pandas as pd
 
     rows = []
     for model, per_variant in PAPER["first_tree_depth12_hard"].items():
         for name, published in per_variant.items():
             mine = table[(table["model"] == model) & (table["variant"] == name)
-                         & (table["depth"] == 12) & (table["tree"] == "first")]
+                         & (table["depth"] == depth) & (table["tree"] == "first")]
             rows.append({"model": model, "variant": name, "paper (%)": published,
                          "ours (%)": mine["accuracy (%)"].mean() if len(mine) else np.nan,
                          "seeds": mine["seed"].nunique()})
