@@ -25,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+import torch
 
 from tutorlib import cache, results
 from tutorlib import seq2seq as s2s
@@ -147,7 +148,8 @@ class OrchardSettings(Settings):
     ``train_size`` examples (depths 3-6), with Adam from ``learning_rate`` decayed linearly to
     ``learning_rate * final_lr_fraction``. It is tested on ``test_size`` examples of each depth
     bin in ``test_depths`` and on ``train_check`` training examples (does it fit its training
-    set?).
+    set?). A run trains and tests on ``threads`` CPU threads: models this small gain nothing
+    from more, and on a busy machine two threads are many times slower than one.
     """
 
     variants: list[str]
@@ -163,6 +165,7 @@ class OrchardSettings(Settings):
     train_check: int
     data_seed: int
     eval_batch_size: int
+    threads: int
 
 
 def _lstm(hidden: int, layers: int, dropout: float) -> dict:
@@ -175,32 +178,35 @@ def _transformer(hidden: int, layers: int, heads: int, dropout: float) -> dict:
                              positions="sinusoidal").to_dict()
 
 
-# Sizes. Measured on one core of the 2-core development machine (shared, so roughly): the
-# tutorial models train at about 500 (LSTM) and 300 (Transformer) examples a second; the paper
-# profile's at about 150 and 70. The paper profile's 36 runs are sized to about 1,000 core-seconds
-# each (10 core-hours in all; with --jobs 2 about 5 hours): 100,000 presentations of a
-# 20,000-example training set (5 epochs) at batch 64, which is what a CPU affords against the
-# paper's 500 epochs of 500,000 examples; models of 128 units, a few per cent of the paper's.
+# Sizes, from training throughput measured in CPU time on one core (torch with one thread) of the
+# development machine: the tutorial models train at about 280 (LSTM) and 200 (Transformer)
+# examples a second, so the tutorial's four runs take about 5 core-minutes; the paper profile's
+# models at about 120 and 60 (test bins: under a minute a run). The paper profile's 36 runs are
+# sized to about 10 core-hours in all (with --jobs 2, about 5 hours): 80,000 presentations
+# (about 650 s for an LSTM, 1,400 s for a Transformer) of 40,000 distinct training examples
+# (2 epochs) at batch 64. That is what a CPU affords against the paper's 500 epochs of 500,000
+# examples; the models have 128 units, a few per cent of the paper's parameters, and the
+# Transformer has three layers to the LSTM's one, so that it stays the larger of the two.
 SETTINGS = {
     "ci": OrchardSettings(
         variants=["minmax_hard"],
         models={"lstm": _lstm(16, 1, 0.0), "transformer": _transformer(16, 1, 2, 0.0)},
         seeds=[0], train_size=200, presentations=400, batch_size=32, learning_rate=3e-3,
         final_lr_fraction=1.0, test_depths=[3, 6, 9], test_size=20, train_check=20,
-        data_seed=0, eval_batch_size=32),
+        data_seed=0, eval_batch_size=32, threads=1),
     "tutorial": OrchardSettings(
         variants=["minmax_hard", "firstlast_hard"],
         models={"lstm": _lstm(64, 1, 0.1), "transformer": _transformer(64, 2, 4, 0.1)},
         seeds=[0], train_size=4_000, presentations=16_000, batch_size=32, learning_rate=2e-3,
         final_lr_fraction=0.1, test_depths=list(TEST_DEPTHS), test_size=100, train_check=200,
-        data_seed=0, eval_batch_size=32),
+        data_seed=0, eval_batch_size=32, threads=1),
     "paper": OrchardSettings(
         variants=["minmax_easy", "minmax_medium", "minmax_hard",
                   "firstlast_easy", "firstlast_medium", "firstlast_hard"],
         models={"lstm": _lstm(128, 1, 0.1), "transformer": _transformer(128, 3, 4, 0.1)},
-        seeds=[0, 1, 2], train_size=20_000, presentations=100_000, batch_size=64,
+        seeds=[0, 1, 2], train_size=40_000, presentations=80_000, batch_size=64,
         learning_rate=1e-3, final_lr_fraction=0.1, test_depths=list(TEST_DEPTHS),
-        test_size=1_000, train_check=1_000, data_seed=0, eval_batch_size=32),
+        test_size=1_000, train_check=1_000, data_seed=0, eval_batch_size=32, threads=1),
 }
 
 
@@ -265,7 +271,7 @@ def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> di
         raise ValueError(f"unknown model {model!r}; this profile has "
                          f"{', '.join(settings['models'])}")
     keys = ("train_size", "presentations", "batch_size", "learning_rate", "final_lr_fraction",
-            "test_depths", "test_size", "train_check", "data_seed", "eval_batch_size")
+            "test_depths", "test_size", "train_check", "data_seed", "eval_batch_size", "threads")
     return {"variant": variant_name, "model": model,
             "architecture": dict(settings["models"][model]), **{k: settings[k] for k in keys}}
 
@@ -293,8 +299,16 @@ def run(config: dict, seed: int = 0, *, return_model: bool = False, device: str 
         examples; and the run's description.
     """
     key = {"config": config, "seed": seed}
-    entry = cache.cached("orchard-run", key, lambda: _train_and_test(config, seed, device),
-                         format=CACHE_FORMAT)
+
+    def compute() -> dict:
+        before = torch.get_num_threads()
+        torch.set_num_threads(config["threads"])
+        try:
+            return _train_and_test(config, seed, device)
+        finally:
+            torch.set_num_threads(before)
+
+    entry = cache.cached("orchard-run", key, compute, format=CACHE_FORMAT)
     if not return_model:
         return entry["result"]
     source_vocab, target_vocab = vocabularies()
