@@ -130,6 +130,13 @@ glue("len_d6", f"{by_part['test6'].mean:.0f}", display=False)
 glue("len_d12", f"{by_part['test12'].mean:.0f}", display=False)
 glue("len_d12_max", f"{by_part['test12'].maximum}", display=False)
 glue("len_sample", f"{settings['test_size']}", display=False)
+train_items = [orchard.num_items(orchard.parse(line)[0])
+               for line, _ in orchard.generate_part("minmax_hard", "train", settings["test_size"])]
+deep_items = [orchard.num_items(orchard.parse(line)[0])
+              for line, _ in orchard.generate_part("minmax_hard", "test12", settings["test_size"])]
+glue("items_train_max", f"{max(train_items)}", display=False)
+glue("items_d12_mean", f"{np.mean(deep_items):.0f}", display=False)
+glue("items_d12_max", f"{max(deep_items)}", display=False)
 
 # %% [markdown]
 # *Figure 2.* Input length in tokens against the depth of both trees, from
@@ -138,8 +145,10 @@ glue("len_sample", f"{settings['test_size']}", display=False)
 # training inputs average {glue:text}`len_train` tokens and those of depth 6 average
 # {glue:text}`len_d6`; at depth 12 the mean is {glue:text}`len_d12` tokens and the longest
 # input here has {glue:text}`len_d12_max`. A model tested at depth 12 reads inputs several times
-# longer than any it was trained on, with `COPY` indices it has never seen (a depth-6 first tree
-# has a few dozen items, a depth-12 one hundreds).
+# longer than those it was trained on, and `COPY` indices it has rarely or never seen: the
+# largest first tree among these training inputs has {glue:text}`items_train_max` items, while
+# the depth-12 first trees have {glue:text}`items_d12_mean` on average and up to
+# {glue:text}`items_d12_max`.
 #
 # ## The two models
 #
@@ -345,6 +354,12 @@ lstm_parameters = next((r["parameters"] for r in records if r["model"] == "lstm"
 transformer_parameters = next((r["parameters"] for r in records if r["model"] == "transformer"),
                               None)
 paper_epochs = paper_settings["presentations"] / paper_settings["train_size"]
+glue("lstm_share", f"{100 * lstm_parameters / paper_training['lstm_parameters']:.1f}", display=False)
+glue("transformer_share",
+     f"{100 * transformer_parameters / paper_training['transformer_parameters']:.1f}", display=False)
+glue("presentation_ratio",
+     f"{paper_training['examples'] * paper_training['epochs'] / settings['presentations']:,.0f}",
+     display=False)
 pd.DataFrame({
     "Pung & Chan (2021)": {
         "training examples": f"{paper_training['examples']:,}",
@@ -356,7 +371,7 @@ pd.DataFrame({
         "checkpoint": paper_training["checkpoint"],
         "hardware": f"{paper_training['gpus']} GPUs, {paper_training['hours']} hours",
         "test examples per depth bin": "the release's test sets",
-        "seeds": "not stated"},
+        "seeds": "-"},
     f"this run ({PROFILE})": {
         "training examples": f"{settings['train_size']:,}",
         "epochs": f"{settings['presentations'] / settings['train_size']:g}",
@@ -386,10 +401,11 @@ pd.DataFrame({
 # (`tutorlib.orchard`, which draws trees conditioned on their depth instead of by rejection), one
 # data set per variant for every seed; the models are `tutorlib.seq2seq`'s, not fairseq's, with
 # Adam at a linearly decaying learning rate and no validation set; the tutorial profile runs only
-# the two hard variants. The models are a few per cent of the paper's size and see a few
-# thousand times fewer examples, so their accuracy *inside* the training range is already far
-# below the paper's; what this run can show is the shape of the curves beyond depth 6, not the
-# paper's levels.
+# the two hard variants. This profile's LSTM has {glue:text}`lstm_share`% of the paper's LSTM's
+# parameters and its Transformer {glue:text}`transformer_share`% of the paper's; they see
+# {glue:text}`presentation_ratio` times fewer training examples than the paper's 500 epochs of
+# 500,000. Their accuracy *inside* the training range is therefore far below the paper's; what
+# this run can show is the shape of the curves beyond depth 6, not the paper's levels.
 #
 # ## Recap
 #
