@@ -263,9 +263,11 @@ for model in exps.MODELS:
 # Averaged over this profile's variants, the LSTM gets the first tree right in
 # {glue:text}`lstm_first_d6`% of the depth-6 inputs and {glue:text}`lstm_first_deep`% at depth
 # {glue:text}`deepest`; the second tree in {glue:text}`lstm_second_d6`% and
-# {glue:text}`lstm_second_deep`%. The Transformer: first tree {glue:text}`transformer_first_d6`%
+# {glue:text}`lstm_second_deep`%; both in {glue:text}`lstm_both_d6`% and
+# {glue:text}`lstm_both_deep`%. The Transformer: first tree {glue:text}`transformer_first_d6`%
 # and {glue:text}`transformer_first_deep`%, second tree {glue:text}`transformer_second_d6`% and
-# {glue:text}`transformer_second_deep`%. The table of claims below puts these beside the paper.
+# {glue:text}`transformer_second_deep`%, both {glue:text}`transformer_both_d6`% and
+# {glue:text}`transformer_both_deep`%. The table of claims below puts these beside the paper.
 #
 # Read these against how well each model fits its own training inputs (depths 3 to 6): the LSTM
 # gets {glue:text}`lstm_train_first`% of their first trees right and the Transformer
