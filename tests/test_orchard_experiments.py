@@ -3,6 +3,7 @@
 import json
 
 import pytest
+import torch
 
 from tutorlib import cache, orchard, profiles, results
 from tutorlib.orchard import experiments as exps
@@ -93,7 +94,10 @@ def test_by_depth_table_and_the_paper_comparison():
 def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
     ci = profiles.settings("orchard", "ci")
     config, seed = exps.runs(ci)[1]  # the Transformer: the faster of the two
-    result = exps.run(config, seed)
+    torch.set_num_threads(2)
+    result = exps.run(config, seed)  # trains on config["threads"], then gives the threads back
+    assert config["threads"] == 1 and torch.get_num_threads() == 2
+    torch.set_num_threads(1)
     assert sorted(result["by_depth"], key=int) == [str(d) for d in ci["test_depths"]]
     for scores in result["by_depth"].values():
         assert scores["n"] == ci["test_size"]
