@@ -24,6 +24,7 @@ STUDIES = {
     "tutorlib.tre.learner", "tutorlib.tre.dynamics", "tutorlib.tre.corpora",
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
     "tutorlib.tre.generalisation",
+    "tutorlib.orchard.experiments",
 }
 LAYERS = {"shared": 0, "method": 1, "study": 2}
 

@@ -25,6 +25,7 @@ EXPERIMENTS: dict[str, str] = {
     "scan": "Lake & Baroni (2018) experiments 1-3 on SCAN",
     "tre_dynamics": "Andreas (2019) Sec. 4: TRE and information over a concept learner's training",
     "tre_generalisation": "Andreas (2019) Sec. 7: reference games, TRE against generalisation",
+    "orchard": "Pung & Chan (2021): LSTM and Transformer, depths 3-6 to 12 (--only: variants)",
 }
 
 # name -> (one-line description, "module:function" writing the dataset into a directory)

@@ -43,10 +43,12 @@ SOURCES: dict[str, str] = {
     "tre_judgments": "tutorlib.tre.judgments",
     "tre_similarity": "tutorlib.profiles",
     "tre_generalisation": "tutorlib.tre.generalisation",
+    "orchard": "tutorlib.orchard.experiments",
 }
 
 # the experiments that `python -m tutorlib run NAME` runs (each module defines EXPERIMENT)
-RUNNABLE: tuple[str, ...] = ("compositionality", "scan", "tre_dynamics", "tre_generalisation")
+RUNNABLE: tuple[str, ...] = ("compositionality", "scan", "tre_dynamics", "tre_generalisation",
+                             "orchard")
 
 
 class Settings:

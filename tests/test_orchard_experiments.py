@@ -1,0 +1,121 @@
+"""The ORCHARD experiment: settings, run keys, label scoring, and a tiny run end to end."""
+
+import json
+
+import pytest
+import torch
+
+from tutorlib import cache, orchard, profiles, results
+from tutorlib.orchard import experiments as exps
+
+
+def test_profiles_grow_and_the_paper_profile_runs_every_variant_model_and_seed():
+    ci, tutorial, paper = (profiles.settings("orchard", p) for p in profiles.PROFILES)
+    assert ci["variants"] == ["minmax_hard"] and len(ci["test_depths"]) <= 3
+    assert ci["test_size"] <= 20 and ci["presentations"] <= 500
+    assert tutorial["variants"] == ["minmax_hard", "firstlast_hard"]
+    assert tutorial["test_depths"] == paper["test_depths"] == list(range(3, 13))
+    assert sorted(paper["variants"]) == sorted(orchard.variant_names())
+    assert paper["seeds"] == [0, 1, 2]
+    for s in (ci, tutorial, paper):
+        assert set(s["models"]) == {"lstm", "transformer"}
+        lstm = s["models"]["lstm"]
+        assert lstm["cell"] == "lstm" and lstm["bidirectional"] and lstm["attention"]
+        transformer = s["models"]["transformer"]
+        assert transformer["cell"] == "transformer" and transformer["positions"] == "sinusoidal"
+    assert ci["presentations"] < tutorial["presentations"] < paper["presentations"]
+    assert ci["test_size"] < tutorial["test_size"] < paper["test_size"]
+    assert len(exps.runs(paper)) == 6 * 2 * 3
+    assert len(exps.runs(ci)) == 2
+
+
+def test_run_settings_hold_everything_that_changes_a_run():
+    ci = profiles.settings("orchard", "ci")
+    pairs = exps.runs(ci)
+    config, seed = pairs[0]
+    assert seed == 0 and config["variant"] == "minmax_hard" and config["model"] == "lstm"
+    assert config["architecture"] == ci["models"]["lstm"]
+    for key in ("train_size", "presentations", "batch_size", "learning_rate", "test_depths",
+                "test_size", "data_seed"):
+        assert config[key] == ci[key]
+    assert json.loads(json.dumps(config)) == config  # JSON-friendly: it is the committed key
+    key = results.run_key("orchard", config, 0)
+    assert key != results.run_key("orchard", {**config, "presentations": 401}, 0)
+    assert key != results.run_key("orchard", {**config, "variant": "firstlast_hard"}, 0)
+    assert key != results.run_key("orchard", config, 1)
+    assert key != results.run_key("orchard", pairs[1][0], 0)  # the other model
+    assert exps.part_name(config, 0) == "minmax_hard"
+    with pytest.raises(ValueError, match="unknown ORCHARD variant 'minmax_extreme'"):
+        exps.run_settings("minmax_extreme", "lstm", ci)
+    with pytest.raises(ValueError, match="unknown model 'gru'"):
+        exps.run_settings("minmax_hard", "gru", ci)
+
+
+def test_labels_are_three_tokens_and_predictions_are_scored_per_tree():
+    assert exps.label_tokens("8,7") == "8 , 7"
+    assert exps.model_pairs([("[MAX 8 ] X [MIN 7 ]", "8,7")]) == [("[MAX 8 ] X [MIN 7 ]", "8 , 7")]
+    assert exps.read_prediction("8 , 7") == (8, 7)
+    assert exps.read_prediction("8 ,") is None and exps.read_prediction("8 7") is None
+    assert exps.read_prediction("") is None and exps.read_prediction(", , 7") is None
+    assert exps.score_label("8 , 7", "8,7") == (True, True, True)
+    assert exps.score_label("8 , 3", "8,7") == (True, False, False)
+    assert exps.score_label("1 , 7", "8,7") == (False, True, False)
+    assert exps.score_label("8", "8,7") == (False, False, False)  # not a label: wrong on both
+    scores = exps.accuracies(["8 , 7", "8 , 3", "1 , 7", "8"],
+                             [("a", "8,7"), ("b", "8,7"), ("c", "8,7"), ("d", "8,7")])
+    assert scores == {"first": 0.5, "second": 0.5, "both": 0.25, "malformed": 0.25}
+    with pytest.raises(ValueError, match="3 predictions for 1 examples"):
+        exps.accuracies(["8 , 7"] * 3, [("a", "8,7")])
+
+
+def test_the_vocabularies_cover_the_deepest_test_bin():
+    source, target = exps.vocabularies()
+    pairs = exps.depth_bin("minmax_hard", 12, 30)
+    encoded = exps.s2s.encode_pairs(exps.model_pairs(pairs), source, target)
+    assert encoded.source.shape[0] == 30 and int(encoded.target_lengths.max()) == 4  # 3 + EOS
+    assert len(target) == 3 + 11  # specials, ten digits, the comma
+    assert all(orchard.tree_depths(line) == (12, 12) for line, _ in pairs)
+
+
+def test_by_depth_table_and_the_paper_comparison():
+    record = {"variant": "minmax_hard", "model": "lstm", "seed": 0,
+              "by_depth": {"12": {"first": 0.5, "second": 0.25, "both": 0.125, "n": 8},
+                           "3": {"first": 1.0, "second": 1.0, "both": 1.0, "n": 8}}}
+    table = exps.by_depth_table([record])
+    assert len(table) == 2 * 3
+    row = table[(table["depth"] == 12) & (table["tree"] == "second")]
+    assert row["accuracy (%)"].item() == 25.0
+    comparison = exps.paper_comparison(table)
+    assert comparison.loc[("lstm", "minmax_hard"), "paper (%)"] == 86.7
+    assert comparison.loc[("lstm", "minmax_hard"), "ours (%)"] == 50.0
+    assert comparison.loc[("transformer", "firstlast_hard"), "seeds"] == 0
+
+
+def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
+    ci = profiles.settings("orchard", "ci")
+    config, seed = exps.runs(ci)[1]  # the Transformer: the faster of the two
+    torch.set_num_threads(2)
+    result = exps.run(config, seed)  # trains on config["threads"], then gives the threads back
+    assert config["threads"] == 1 and torch.get_num_threads() == 2
+    torch.set_num_threads(1)
+    assert sorted(result["by_depth"], key=int) == [str(d) for d in ci["test_depths"]]
+    for scores in result["by_depth"].values():
+        assert scores["n"] == ci["test_size"]
+        assert 0.0 <= scores["both"] <= min(scores["first"], scores["second"]) <= 1.0
+    assert result["by_depth"]["3"]["mean_length"] < result["by_depth"]["9"]["mean_length"]
+    entries = list(cache.cache_dir().glob("orchard-run/*.pkl"))
+    again, model = exps.run(config, seed, return_model=True)
+    assert again == result and list(cache.cache_dir().glob("orchard-run/*.pkl")) == entries
+    assert not model.training
+    predicted = exps.predict(model, [line for line, _ in exps.depth_bin("minmax_hard", 3, 20)])
+    first = [exps.score_label(p, label)[0] for p, (_, label) in
+             zip(predicted, exps.depth_bin("minmax_hard", 3, 20))]
+    assert sum(first) / 20 == result["by_depth"]["3"]["first"]  # the same model, the same bin
+    # the sweep (the Transformer from the cache), then again: nothing runs twice
+    summary = exps.run_experiment("ci", tmp_path, progress=False)
+    data = results.read_results(summary)["data"]
+    assert data["complete"] and len(data["runs"]) == 2 and data["paper"] == exps.PAPER
+    before = sorted(p.stat().st_mtime_ns for p in (tmp_path / "orchard" / "runs").glob("*.json"))
+    exps.run_experiment("ci", tmp_path, progress=False)
+    after = sorted(p.stat().st_mtime_ns for p in (tmp_path / "orchard" / "runs").glob("*.json"))
+    assert before == after

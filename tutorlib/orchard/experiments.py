@@ -1,0 +1,406 @@
+"""ORCHARD's depth-generalisation experiment (Pung & Chan 2021, Sec. 4 and Figs. 2-5).
+
+One *run* trains one model (the bidirectional LSTM with attention, or a Transformer with
+sinusoidal positions) on one variant's training set, both trees of depth 3 to 6 in equal
+proportions, and tests it on the depth bins ``test3`` ... ``test12`` (both trees of depth exactly
+``d``): the accuracy on the first tree's value, on the second tree's, and on both. Runs are cached
+on disk by their full configuration (:func:`run`), so a chapter executed twice trains nothing the
+second time.
+
+The models read the input's tokens as they are written (``[MAX``, ``7``, ``]``, ``X``, ``[COPY``,
+``14``, ...) and write the label as three tokens, the two values and the comma (``8 , 7``); the
+predicted label is read back with :func:`tutorlib.orchard.parse_label` and scored per tree
+(:func:`score_label`). A prediction that is not a label counts as wrong on both trees.
+
+``python -m tutorlib run orchard --profile paper`` runs every (variant, model, seed) of the
+``paper`` profile, resumably, into ``results/orchard/``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from tutorlib import cache, results
+from tutorlib import seq2seq as s2s
+from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
+from tutorlib.orchard.language import OPERATORS, parse_label
+from tutorlib.profiles import Settings
+from tutorlib.train import resolve_device, seed_everything
+
+# Bump when the code below changes what it computes, so that cached results of the old code
+# are not reused (tutorlib.cache).
+CACHE_FORMAT = 1
+
+MODELS = ("lstm", "transformer")
+TREES = ("first", "second", "both")
+CHANCE = 10.0  # % on one tree: a value is one of ten digits
+
+# COPY indices are level-order positions in the first tree; a depth-12 first tree has a few
+# hundred items, so a fixed vocabulary of indices up to this bound covers every test bin (an
+# index beyond it is an error naming the token, from Vocabulary.encode).
+MAX_INDEX = 2_000
+
+# What Pung & Chan (2021) report, in %, for the chapter to show beside ours: accuracy on the
+# first tree at depth 12 of the hard variants (their Figs. 2-5, stated in the text), and the
+# qualitative claims the chapter checks.
+PAPER = {
+    "first_tree_depth12_hard": {
+        "lstm": {"minmax_hard": 86.7, "firstlast_hard": 88.7},
+        "transformer": {"minmax_hard": 54.1, "firstlast_hard": 48.3},
+    },
+    "chance": CHANCE,
+    "training": {"examples": 500_000, "epochs": 500, "batch_size": 128, "gpus": 4, "hours": 18,
+                 "lstm_parameters": 6.2e6, "transformer_parameters": 44.3e6,
+                 "decoding": "beam search", "checkpoint": "best validation"},
+}
+
+
+@lru_cache(maxsize=1)
+def vocabularies() -> tuple[s2s.Vocabulary, s2s.Vocabulary]:
+    """The source vocabulary (brackets with operators, ``]``, ``X``, ``[COPY``, the numbers 0 to
+    :data:`MAX_INDEX`) and the target vocabulary (the ten digits and the comma), shared by every
+    variant and depth bin."""
+    source = ["]", "X", "[COPY", *[f"[{op}" for op in OPERATORS],
+              *[str(i) for i in range(MAX_INDEX + 1)]]
+    target = [*[str(d) for d in range(10)], ","]
+    return s2s.Vocabulary(source), s2s.Vocabulary(target)
+
+
+def label_tokens(label: str) -> str:
+    """A label as the model writes it: ``"8,7"`` becomes ``"8 , 7"`` (the digits and the comma)."""
+    first, second = parse_label(label)
+    return f"{first} , {second}"
+
+
+def model_pairs(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(input, label)`` pairs with the labels as the model's target tokens."""
+    return [(line, label_tokens(label)) for line, label in pairs]
+
+
+def read_prediction(prediction: str) -> tuple[int, int] | None:
+    """A decoded prediction (tokens separated by spaces) read as a label, or ``None`` if it is
+    not one (e.g. ``"8 ,"`` or ``"8 7"``).
+
+    Examples
+    --------
+    >>> read_prediction("8 , 7"), read_prediction("8 ,")
+    ((8, 7), None)
+    """
+    try:
+        return parse_label(prediction.replace(" ", ""))
+    except ValueError:
+        return None
+
+
+def score_label(prediction: str, label: str) -> tuple[bool, bool, bool]:
+    """Whether a prediction gets the first tree's value, the second tree's, and both.
+
+    ``prediction`` is the decoded token string (``"8 , 7"``), ``label`` the true ``"v1,v2"``.
+    A prediction that is not a label is wrong on both trees.
+
+    Examples
+    --------
+    >>> score_label("8 , 3", "8,7")
+    (True, False, False)
+    >>> score_label("8", "8,7")
+    (False, False, False)
+    """
+    truth = parse_label(label)
+    read = read_prediction(prediction)
+    if read is None:
+        return False, False, False
+    first, second = read[0] == truth[0], read[1] == truth[1]
+    return first, second, first and second
+
+
+def accuracies(predictions: list[str], pairs: list[tuple[str, str]]) -> dict[str, float]:
+    """Accuracy on the first tree, the second and both (fractions), and how many predictions
+    were not labels at all, over ``pairs`` (``(input, "v1,v2")``)."""
+    if len(predictions) != len(pairs):
+        raise ValueError(f"{len(predictions)} predictions for {len(pairs)} examples")
+    if not pairs:
+        raise ValueError("no examples to score")
+    scores = np.array([score_label(p, label) for p, (_, label) in zip(predictions, pairs)])
+    malformed = sum(read_prediction(p) is None for p in predictions)
+    return {"first": float(scores[:, 0].mean()), "second": float(scores[:, 1].mean()),
+            "both": float(scores[:, 2].mean()), "malformed": malformed / len(pairs)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings
+
+
+@dataclass(frozen=True)
+class OrchardSettings(Settings):
+    """Settings of the ``orchard`` experiment at one profile.
+
+    ``variants`` are trained with each model of ``models`` (``{"lstm": Seq2SeqConfig as a dict,
+    "transformer": ...}``) and each seed of ``seeds`` (the model's initialisation and batch
+    order; the data are the same for every seed, drawn with ``data_seed``). Each model sees
+    ``presentations`` training examples, in batches of ``batch_size``, from a training set of
+    ``train_size`` examples (depths 3-6), with Adam from ``learning_rate`` decayed linearly to
+    ``learning_rate * final_lr_fraction``. It is tested on ``test_size`` examples of each depth
+    bin in ``test_depths`` and on ``train_check`` training examples (does it fit its training
+    set?). A run trains and tests on ``threads`` CPU threads: models this small gain nothing
+    from more, and on a busy machine two threads are many times slower than one.
+    """
+
+    variants: list[str]
+    models: dict
+    seeds: list[int]
+    train_size: int
+    presentations: int
+    batch_size: int
+    learning_rate: float
+    final_lr_fraction: float
+    test_depths: list[int]
+    test_size: int
+    train_check: int
+    data_seed: int
+    eval_batch_size: int
+    threads: int
+
+
+def _lstm(hidden: int, layers: int, dropout: float) -> dict:
+    return s2s.Seq2SeqConfig("lstm", hidden, layers, dropout, attention=True,
+                             bidirectional=True).to_dict()
+
+
+def _transformer(hidden: int, layers: int, heads: int, dropout: float) -> dict:
+    return s2s.Seq2SeqConfig("transformer", hidden, layers, dropout, num_heads=heads,
+                             positions="sinusoidal").to_dict()
+
+
+# Sizes, from training throughput measured in CPU time on one core (torch with one thread) of the
+# development machine: the tutorial models train at about 280 (LSTM) and 200 (Transformer)
+# examples a second, so the tutorial's four runs take about 5 core-minutes; the paper profile's
+# models at about 120 and 60 (test bins: under a minute a run). The paper profile's 36 runs are
+# sized to about 10 core-hours in all (with --jobs 2, about 5 hours): 80,000 presentations
+# (about 650 s for an LSTM, 1,400 s for a Transformer) of 40,000 distinct training examples
+# (2 epochs) at batch 64. That is what a CPU affords against the paper's 500 epochs of 500,000
+# examples; the models have 128 units, a few per cent of the paper's parameters, and the
+# Transformer has three layers to the LSTM's one, so that it stays the larger of the two.
+SETTINGS = {
+    "ci": OrchardSettings(
+        variants=["minmax_hard"],
+        models={"lstm": _lstm(16, 1, 0.0), "transformer": _transformer(16, 1, 2, 0.0)},
+        seeds=[0], train_size=200, presentations=400, batch_size=32, learning_rate=3e-3,
+        final_lr_fraction=1.0, test_depths=[3, 6, 9], test_size=20, train_check=20,
+        data_seed=0, eval_batch_size=32, threads=1),
+    "tutorial": OrchardSettings(
+        variants=["minmax_hard", "firstlast_hard"],
+        models={"lstm": _lstm(64, 1, 0.1), "transformer": _transformer(64, 2, 4, 0.1)},
+        seeds=[0], train_size=4_000, presentations=16_000, batch_size=32, learning_rate=2e-3,
+        final_lr_fraction=0.1, test_depths=list(TEST_DEPTHS), test_size=100, train_check=200,
+        data_seed=0, eval_batch_size=32, threads=1),
+    "paper": OrchardSettings(
+        variants=["minmax_easy", "minmax_medium", "minmax_hard",
+                  "firstlast_easy", "firstlast_medium", "firstlast_hard"],
+        models={"lstm": _lstm(128, 1, 0.1), "transformer": _transformer(128, 3, 4, 0.1)},
+        seeds=[0, 1, 2], train_size=40_000, presentations=80_000, batch_size=64,
+        learning_rate=1e-3, final_lr_fraction=0.1, test_depths=list(TEST_DEPTHS),
+        test_size=1_000, train_check=1_000, data_seed=0, eval_batch_size=32, threads=1),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# One run
+
+
+def train_settings(config: dict, seed: int) -> s2s.TrainSettings:
+    """The training a run's settings describe."""
+    return s2s.TrainSettings(presentations=config["presentations"],
+                             batch_size=config["batch_size"],
+                             learning_rate=config["learning_rate"],
+                             final_lr_fraction=config["final_lr_fraction"], seed=seed)
+
+
+def depth_bin(variant_name: str, depth: int, size: int, data_seed: int = 0) -> list[tuple[str, str]]:
+    """The ``size`` test examples of depth bin ``depth`` (both trees of depth exactly ``depth``)."""
+    return generate_part(variant_name, f"test{depth}", size, data_seed)
+
+
+def _train_and_test(config: dict, seed: int, device: str) -> dict:
+    source_vocab, target_vocab = vocabularies()
+    name = config["variant"]
+    train = generate_part(name, "train", config["train_size"], config["data_seed"])
+    architecture = s2s.Seq2SeqConfig(**config["architecture"])
+    seed_everything(seed)
+    model = s2s.build_model(architecture, len(source_vocab), len(target_vocab))
+    start = time.perf_counter()
+    log = s2s.fit_seq2seq(model, s2s.encode_pairs(model_pairs(train), source_vocab, target_vocab),
+                          train_settings(config, seed), desc=f"{name}, {config['model']}, "
+                                                             f"seed {seed}", device=device)
+    seconds = time.perf_counter() - start
+
+    def score(pairs):
+        evaluation = s2s.evaluate(model, model_pairs(pairs), source_vocab, target_vocab,
+                                  batch_size=config["eval_batch_size"], device=device)
+        return accuracies(evaluation.predictions, pairs), evaluation.predictions
+
+    by_depth = {}
+    for depth in config["test_depths"]:
+        pairs = depth_bin(name, depth, config["test_size"], config["data_seed"])
+        scores, _ = score(pairs)
+        by_depth[str(depth)] = {**scores, "n": len(pairs),
+                                "mean_length": float(np.mean([len(x.split()) for x, _ in pairs]))}
+    train_scores, _ = score(train[: config["train_check"]])
+    result = {"variant": name, "model": config["model"], "seed": seed,
+              "architecture": config["architecture"],
+              "parameters": sum(p.numel() for p in model.parameters()),
+              "train_size": config["train_size"], "presentations": config["presentations"],
+              "train_seconds": round(seconds, 1),
+              "final_loss": float(np.mean(log.losses[-50:])),
+              "train": train_scores, "by_depth": by_depth}
+    # on the CPU, so that an entry trained on a GPU loads on any machine
+    return {"result": result,
+            "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
+
+
+def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> dict:
+    """Everything that changes one run's result except its seed: the key of a committed run."""
+    variant(variant_name)  # fails early, naming the variants, on an unknown name
+    if model not in settings["models"]:
+        raise ValueError(f"unknown model {model!r}; this profile has "
+                         f"{', '.join(settings['models'])}")
+    keys = ("train_size", "presentations", "batch_size", "learning_rate", "final_lr_fraction",
+            "test_depths", "test_size", "train_check", "data_seed", "eval_batch_size", "threads")
+    return {"variant": variant_name, "model": model,
+            "architecture": dict(settings["models"][model]), **{k: settings[k] for k in keys}}
+
+
+def run(config: dict, seed: int = 0, *, return_model: bool = False, device: str = "cpu"):
+    """Train and test one run (cached on disk by ``config`` and ``seed``).
+
+    Parameters
+    ----------
+    config : dict
+        From :func:`run_settings`: the variant, the model and its architecture, the training
+        and the test bins.
+    seed : int
+        The model's seed.
+    return_model : bool
+        Also return the trained model (in eval mode, on the CPU).
+    device : str
+        Where it trains (:func:`tutorlib.train.resolve_device`); the cache does not depend on it.
+
+    Returns
+    -------
+    dict
+        ``by_depth[str(d)]``: ``first``, ``second``, ``both`` (fractions), ``malformed``, ``n``
+        and ``mean_length`` (tokens) for each test depth; ``train``: the same on training
+        examples; and the run's description.
+    """
+    key = {"config": config, "seed": seed}
+
+    def compute() -> dict:
+        before = torch.get_num_threads()
+        torch.set_num_threads(config["threads"])
+        try:
+            return _train_and_test(config, seed, device)
+        finally:
+            torch.set_num_threads(before)
+
+    entry = cache.cached("orchard-run", key, compute, format=CACHE_FORMAT)
+    if not return_model:
+        return entry["result"]
+    source_vocab, target_vocab = vocabularies()
+    model = s2s.build_model(s2s.Seq2SeqConfig(**config["architecture"]), len(source_vocab),
+                            len(target_vocab))
+    model.load_state_dict(entry["state_dict"])
+    return entry["result"], model.eval()
+
+
+def predict(model, lines: list[str], batch_size: int = 32) -> list[str]:
+    """A trained model's decoded outputs for input lines, as tokens separated by spaces (``"8 ,
+    7"`` when it writes a label; score them with :func:`score_label`)."""
+    source_vocab, target_vocab = vocabularies()
+    pairs = [(line, "0 , 0") for line in lines]  # the targets are not used for prediction
+    return s2s.evaluate(model, pairs, source_vocab, target_vocab,
+                        batch_size=batch_size).predictions
+
+
+# ---------------------------------------------------------------------------------------------
+# The experiment: every (variant, model, seed) of a profile, resumably
+
+
+def runs(settings: OrchardSettings) -> list[tuple[dict, int]]:
+    """Every (run settings, seed) pair of a profile, seed by seed (a stopped sweep has covered
+    every variant and model once before it repeats any)."""
+    return [(run_settings(name, model, settings), seed) for seed in settings["seeds"]
+            for name in settings["variants"] for model in settings["models"]]
+
+
+def part_name(config: dict, seed: int = 0) -> str:
+    """How ``--only`` names a run: its variant (both models and every seed)."""
+    return config["variant"]
+
+
+def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
+    """One run of the sweep, as the record that is committed."""
+    return {**run(config, seed, device=device), "device": str(resolve_device(device))}
+
+
+def summarise(settings: OrchardSettings, finished: list[dict]) -> dict:
+    return {"paper": PAPER}
+
+
+EXPERIMENT = results.Experiment(name="orchard", runs=runs, run=run_one, summarise=summarise,
+                                part=part_name)
+
+
+def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
+                   only: list[str] | None = None, **options) -> Path:
+    """``python -m tutorlib run orchard``: :func:`tutorlib.results.run_experiment` for it."""
+    return results.run_experiment("orchard", profile, out_dir, only=only, **options)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables for the chapter
+
+
+def by_depth_table(records: list[dict]):
+    """One row per (variant, model, seed, depth, tree) with the accuracy in %, from run records
+    (:func:`run`'s results or committed runs)."""
+    import pandas as pd
+
+    rows = []
+    for record in records:
+        for depth, scores in record["by_depth"].items():
+            for tree in TREES:
+                rows.append({"variant": record["variant"], "model": record["model"],
+                             "seed": record["seed"], "depth": int(depth), "tree": tree,
+                             "accuracy (%)": 100 * scores[tree], "n": scores["n"]})
+    return pd.DataFrame(rows, columns=["variant", "model", "seed", "depth", "tree",
+                                       "accuracy (%)", "n"])
+
+
+def committed_records(profile: str = "paper") -> list[dict]:
+    """The finished runs of ``results/orchard/<profile>.json`` (empty if none)."""
+    found = results.committed("orchard", profile)
+    return list(found["data"].get("runs", [])) if found is not None else []
+
+
+def paper_comparison(table, depth: int = 12):
+    """Our first-tree accuracy at ``depth`` (the paper's: 12) on the hard variants, mean over
+    seeds, beside the paper's at depth 12, from a :func:`by_depth_table`; NaN where we have no
+    run."""
+    import pandas as pd
+
+    rows = []
+    for model, per_variant in PAPER["first_tree_depth12_hard"].items():
+        for name, published in per_variant.items():
+            mine = table[(table["model"] == model) & (table["variant"] == name)
+                         & (table["depth"] == depth) & (table["tree"] == "first")]
+            rows.append({"model": model, "variant": name, "paper (%)": published,
+                         "ours (%)": mine["accuracy (%)"].mean() if len(mine) else np.nan,
+                         "seeds": mine["seed"].nunique()})
+    return pd.DataFrame(rows).set_index(["model", "variant"])
+
