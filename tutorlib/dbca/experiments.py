@@ -388,7 +388,61 @@ def committed_runs(profile: str = "paper"):
         "network", "target_compound_divergence", "seed", "compound_divergence", "accuracy"])
 
 
+# ---------------------------------------------------------------------------------------------
+# Pictures
+
+
+def draw_rule_tree(tree, ax=None, *, highlight=(), title: str | None = None, fontsize: int = 9):
+    """Draw a rule-application tree (``(label, child, ...)``, leaves as strings) top-down, each
+    node a box with its rule; nodes at the paths in ``highlight`` (tuples of child positions,
+    ``()`` the root) are filled orange (a compound). Returns the matplotlib ``Axes``."""
+    import matplotlib.pyplot as plt
+
+    def children(node):
+        return list(node[1:]) if isinstance(node, tuple) else []
+
+    def label(node):
+        return node[0] if isinstance(node, tuple) else node
+
+    def leaves(node):
+        kids = children(node)
+        return 1 if not kids else sum(leaves(k) for k in kids)
+
+    def depth(node):
+        kids = children(node)
+        return 1 + (max(depth(k) for k in kids) if kids else 0)
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(3.0, 2.2 * leaves(tree)), 0.8 + 0.75 * depth(tree)))
+    marked = {tuple(path) for path in highlight}
+    next_leaf = [0.0]
+
+    def place(node, path, level):
+        kids = children(node)
+        if kids:
+            points = [place(k, (*path, i), level + 1) for i, k in enumerate(kids)]
+            xy = (sum(x for x, _ in points) / len(points), -level)
+            for x, y in points:
+                ax.plot([xy[0], x], [xy[1], y], color="0.45", lw=1.2, zorder=1)
+        else:
+            xy = (next_leaf[0], -level)
+            next_leaf[0] += 1.0
+        colour = ("#FBE3CC", "#D55E00") if path in marked else ("#E8F1FA", "#0072B2")
+        ax.text(*xy, label(node), ha="center", va="center", fontsize=fontsize, zorder=3,
+                bbox={"boxstyle": "round,pad=0.3", "fc": colour[0], "ec": colour[1]})
+        return xy
+
+    place(tree, (), 0)
+    ax.set_xlim(-0.7, max(next_leaf[0] - 0.3, 0.7))
+    ax.set_ylim(-depth(tree) + 0.5, 0.5)
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
 __all__ = ["ARCHITECTURES", "DbcaSettings", "DialSplit", "EXPERIMENT", "PAPER", "SETTINGS",
-           "architecture", "committed_runs", "dial_table", "divergence_table", "make_split",
+           "architecture", "committed_runs", "dial_table", "divergence_table", "draw_rule_tree",
+           "make_split",
            "mcd_divergences", "pool_rows", "run", "run_settings", "runs", "split_sizes",
            "standard_divergences", "standard_split_names", "subset_pool", "summarise"]
