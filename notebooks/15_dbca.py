@@ -337,10 +337,21 @@ plt.show()
 #
 # ### The paper profile
 #
-# The `paper` profile runs 8 targets (0 to 0.6 and the MCD split) × 3 networks (Lake & Baroni's
-# overall-best LSTM 2×200 without attention, the same with attention, a 2-layer Transformer of
-# width 128) × 3 seeds, each on all of SCAN with all 1,045 test commands
-# (`python -m tutorlib run dbca --profile paper`, resumable, `--jobs N` to use N cores).
+# The `paper` profile runs {glue:text}`paper_targets` targets (the last is the MCD split) ×
+# 3 networks (Lake & Baroni's overall-best LSTM 2×200 without attention, the same with
+# attention, a 2-layer Transformer of width 128) × {glue:text}`paper_seeds` seeds, each on all
+# of SCAN with all 1,045 test commands, trained for {glue:text}`paper_presentations`
+# presentations (`python -m tutorlib run dbca --profile paper`: resumable, `--jobs N` to use N
+# cores). Its settings:
+
+# %%
+paper_settings = profiles.settings("dbca", "paper")
+glue("paper_targets", str(len(paper_settings["targets"])), display=False)
+glue("paper_seeds", str(len(paper_settings["seeds"])), display=False)
+glue("paper_presentations", f"{paper_settings['presentations']:,}", display=False)
+pd.DataFrame({"learning rate": paper_settings["learning_rates"],
+              "architecture": {name: ", ".join(f"{k}={v}" for k, v in cfg.items())
+                               for name, cfg in paper_settings["architectures"].items()}})
 
 # %%
 committed = exps.committed_runs("paper")
