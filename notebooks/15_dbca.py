@@ -241,7 +241,7 @@ plt.show()
 #
 # ## Maximum-compound-divergence splits
 #
-# The splitter ({func}`tutorlib.dbca.mcd_split`) is the paper's greedy construction: start from a
+# The splitter (`tutorlib.dbca.mcd_split`) is the paper's greedy construction: start from a
 # small seeded random train and test set, and add one command at a time to whichever side is
 # behind its requested size, choosing the command that brings (D_C, D_A) closest to the targets;
 # every so often take back the members whose removal helps most. Ours updates the counts
