@@ -331,9 +331,12 @@ plt.show()
 # In this run, {glue:text}`dial_network` gets {glue:text}`dial_low_acc` right at D_C
 # {glue:text}`dial_low_dc` and {glue:text}`dial_high_acc` at D_C {glue:text}`dial_high_dc`; the
 # training accuracies range from {glue:text}`dial_train_acc`. Read the accuracies against the
-# training accuracies: at the `ci` profile the networks are tiny and barely trained, and at
-# `tutorial` they are small and trained for minutes (the Transformer, which needs more training
-# than the LSTM, least of all), so only the `paper` profile below is a fair test of the claim.
+# training accuracies: a network that has not learned its training commands says nothing about
+# generalising from them. At the `ci` profile the networks are tiny and barely trained. At
+# `tutorial` they are small and trained for a minute or less each: enough for the LSTM with
+# attention to learn much of its training set, not for the Transformer, whose loss is still on
+# a plateau (in our trials it stayed at or below 1% up to twice this training). Only the
+# `paper` profile below is a fair test of the claim.
 #
 # ### The paper profile
 #
