@@ -19,6 +19,7 @@ PACKAGE = ROOT / "tutorlib"
 # use only each other.
 STUDIES = {
     "tutorlib.compositionality",
+    "tutorlib.dbca.experiments",
     "tutorlib.scan.experiments",
     "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
     "tutorlib.tre.learner", "tutorlib.tre.dynamics", "tutorlib.tre.corpora",

@@ -37,6 +37,7 @@ PROFILES: tuple[str, ...] = ("ci", "tutorial", "paper")
 # the module and results/<name>/)
 SOURCES: dict[str, str] = {
     "compositionality": "tutorlib.compositionality",
+    "dbca": "tutorlib.dbca.experiments",
     "scan": "tutorlib.scan.experiments",
     "tre_intro": "tutorlib.profiles",
     "tre_dynamics": "tutorlib.tre.dynamics",
@@ -47,8 +48,8 @@ SOURCES: dict[str, str] = {
 }
 
 # the experiments that `python -m tutorlib run NAME` runs (each module defines EXPERIMENT)
-RUNNABLE: tuple[str, ...] = ("compositionality", "scan", "tre_dynamics", "tre_generalisation",
-                             "orchard")
+RUNNABLE: tuple[str, ...] = ("compositionality", "dbca", "orchard", "scan", "tre_dynamics",
+                             "tre_generalisation")
 
 
 class Settings:
