@@ -18,7 +18,7 @@ PACKAGE = ROOT / "tutorlib"
 # use only each other.
 STUDIES = {
     "tutorlib.compositionality",
-    "tutorlib.scan.experiments",
+    "tutorlib.scan.experiments", "tutorlib.pcfgset.experiments",
     "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
     "tutorlib.tre.learner", "tutorlib.tre.dynamics", "tutorlib.tre.corpora",
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
