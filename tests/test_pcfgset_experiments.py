@@ -85,6 +85,8 @@ def test_table_rows_average_seeds_and_sit_beside_the_paper():
     assert rows["systematicity"]["ConvS2S"] is None and rows["task"]["LSTMS2S"] is None
     assert rows["task"]["Transformer (paper)"] == 0.92
     assert rows["localism"]["LSTMS2S (paper)"] == 0.46
+    as_frame = exps.table_rows([{**r, "localism": r.get("localism", float("nan"))} for r in records])
+    assert as_frame == exps.table_rows(records)  # NaN (a DataFrame's gaps) is no score
     frame = exps.table(records)
     assert list(frame.index) == list(exps.PAPER)
     assert list(frame.columns[:2]) == ["LSTMS2S", "LSTMS2S (paper)"]
