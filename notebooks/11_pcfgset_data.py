@@ -202,7 +202,7 @@ string_lengths.round(2)
 #
 # ## The splits of the five tests
 #
-# Every test is a split of the same corpus ({func}`tutorlib.pcfgset.split`):
+# Every test is a split of the same corpus (`pcfgset.split(name)`):
 #
 # - **systematicity**: can a model combine known functions in combinations it never saw? The
 #   four adjacent pairs `swap_first_last repeat`, `append remove_second`, `repeat
