@@ -37,7 +37,7 @@ def test_run_settings_hold_everything_that_changes_a_run():
     assert set(exps.OPTION_KEYS) <= set(config)
     assert {"network", "architecture", "split"} <= set(config)
     key = results.run_key("pcfgset", config, seed)
-    for field, value in [("presentations", 401), ("max_output_length", 9), ("train_size", 201),
+    for field, value in [("presentations", 257), ("max_output_length", 9), ("train_size", 129),
                          ("max_test", 31), ("split", "productivity")]:
         assert results.run_key("pcfgset", {**config, field: value}, seed) != key, field
     assert results.run_key("pcfgset", config, seed + 1) != key

@@ -411,8 +411,8 @@ ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equall
 SETTINGS: dict[str, PCFGSetSettings] = {
     "ci": PCFGSetSettings(
         architectures=["ConvS2S"], hidden_size=16, num_layers=1, dropout=0.0,
-        splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=200,
-        max_output_length=8, presentations=400, batch_size=32, learning_rate=3e-3,
+        splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=128,
+        max_output_length=8, presentations=256, batch_size=32, learning_rate=3e-3,
         final_lr_fraction=0.3, max_test=30, seeds=[0]),
     "tutorial": PCFGSetSettings(
         architectures=list(ARCHITECTURE_NAMES), hidden_size=64, num_layers=1, dropout=0.0,
