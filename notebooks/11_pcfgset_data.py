@@ -163,6 +163,7 @@ axes[1].set_ylabel("fraction of inputs")
 axes[1].set_title("Input length (ours)")
 axes[1].legend()
 fig.suptitle("Figure 1. The shape of the corpus beside the published one")
+fig.tight_layout()
 plt.show()
 
 # %% [markdown]

@@ -132,6 +132,7 @@ for ax, which, label in [(axes[0], "input_length", "input length (tokens)"),
 axes[0].set_ylabel("sequence accuracy")
 axes[0].legend()
 fig.suptitle(f"Figure 1. Task accuracy by input length and number of functions ({PROFILE} profile)")
+fig.tight_layout()
 plt.show()
 
 # %% [markdown]

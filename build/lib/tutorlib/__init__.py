@@ -2,8 +2,8 @@
 
 One subpackage per part of the book, each split by concern, and the shared pieces beside them:
 
-- methods and datasets: :mod:`tutorlib.scan`, :mod:`tutorlib.tre`, :mod:`tutorlib.dbca`,
-  :mod:`tutorlib.pcfgset` and :mod:`tutorlib.orchard`; the foundations chapter's toy world is
+- methods and datasets: :mod:`tutorlib.scan`, :mod:`tutorlib.tre` (and, as they are added,
+  ``dbca``, ``pcfgset``, ``orchard``); the foundations chapter's toy world is
   :mod:`tutorlib.compositionality`;
 - shared: :mod:`~tutorlib.trees` (derivation trees), :mod:`~tutorlib.seq2seq` (sequence models),
   :mod:`~tutorlib.train` (seeding, progress bars, the training loop, devices),

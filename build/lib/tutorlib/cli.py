@@ -22,7 +22,6 @@ from tutorlib.profiles import PROFILES
 # name -> one-line description (the experiment itself: tutorlib.results.experiment(name))
 EXPERIMENTS: dict[str, str] = {
     "compositionality": "colour-shape toy world: held-out accuracy against irregularity",
-    "pcfgset": "Hupkes et al. (2020) on PCFG SET: three architectures, the task and five tests",
     "scan": "Lake & Baroni (2018) experiments 1-3 on SCAN",
     "tre_dynamics": "Andreas (2019) Sec. 4: TRE and information over a concept learner's training",
     "tre_generalisation": "Andreas (2019) Sec. 7: reference games, TRE against generalisation",

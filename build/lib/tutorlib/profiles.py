@@ -37,7 +37,6 @@ PROFILES: tuple[str, ...] = ("ci", "tutorial", "paper")
 # the module and results/<name>/)
 SOURCES: dict[str, str] = {
     "compositionality": "tutorlib.compositionality",
-    "pcfgset": "tutorlib.pcfgset.experiments",
     "scan": "tutorlib.scan.experiments",
     "tre_intro": "tutorlib.profiles",
     "tre_dynamics": "tutorlib.tre.dynamics",
@@ -47,7 +46,7 @@ SOURCES: dict[str, str] = {
 }
 
 # the experiments that `python -m tutorlib run NAME` runs (each module defines EXPERIMENT)
-RUNNABLE: tuple[str, ...] = ("compositionality", "pcfgset", "scan", "tre_dynamics", "tre_generalisation")
+RUNNABLE: tuple[str, ...] = ("compositionality", "scan", "tre_dynamics", "tre_generalisation")
 
 
 class Settings:
