@@ -109,10 +109,12 @@ task.round(3)
 # more functions, are harder.
 
 # %%
-def by_length(split_name: str, which: str) -> pd.DataFrame:
-    """Accuracy per value of ``which`` (input_length or num_functions), a column per network."""
+def by_length(split_name: str, which: str, frame: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Accuracy per value of ``which`` (input_length or num_functions), a column per network,
+    pooled over seeds (``frame``: the runs, by default this chapter's)."""
+    frame = runs if frame is None else frame
     out = {}
-    for network, group in runs[runs["split"] == split_name].groupby("network", sort=False):
+    for network, group in frame[frame["split"] == split_name].groupby("network", sort=False):
         totals: dict[int, np.ndarray] = {}
         for counts in group["by_length"]:
             for value, (n, hits) in counts[which].items():
@@ -364,7 +366,9 @@ gaps.round(2)
 #
 # The `paper` profile trains the three architectures with three seeds on every split
 # (`python -m tutorlib run pcfgset --profile paper`, resumable, about 15 core-hours) and
-# commits the results to `results/pcfgset/`.
+# commits the results to `results/pcfgset/`. When they are there, this section shows their
+# Table 1 and their accuracy by input length and number of functions (Figure 3, pooled over
+# the seeds).
 
 # %%
 committed = exps.committed_runs("paper")
@@ -373,6 +377,18 @@ if len(committed):
     print(f"{provenance['command']}: seeds {provenance['seeds']}, {provenance['date']}, "
           f"tutorlib {provenance['tutorlib_version']}, {len(committed)} runs")
     display(exps.table(committed.to_dict("records")).round(2))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
+    for ax, which in zip(axes, ["input_length", "num_functions"]):
+        table = by_length("pcfgset", which, committed)
+        for network in table.columns:
+            ax.plot(table.index, table[network], marker="o", label=network)
+        ax.set_xlabel(which.replace("_", " "))
+        ax.set_ylim(-0.03, 1.03)
+    axes[0].set_ylabel("sequence accuracy")
+    axes[0].legend()
+    fig.suptitle("Figure 3. Task accuracy by input length and number of functions (paper profile)")
+    fig.tight_layout()
+    plt.show()
 else:
     print("No paper-profile results are committed yet.")
 
