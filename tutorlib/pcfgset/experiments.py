@@ -405,9 +405,12 @@ ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equall
 # above zero either way.
 # ci: the smallest run through every code path (one architecture, every training split).
 # tutorial: the three architectures on 2,000-pair subsets of every split (outputs of at most 16
-# symbols: 89% of the corpus), 12,000 presentations (6 epochs), 100 test inputs per test: a
-# few minutes in all. Its models stay far from the paper's: the chapter shows how each test is
-# computed, not the paper's numbers. paper: see the comment below.
+# symbols: 89% of the corpus), 12,000 presentations (6 epochs), 100 test inputs per test.
+# Measured on a shared 2-core machine under load: the 18 runs took about 3.5 CPU-minutes on one
+# thread; the whole chapter, from a cold cache with PyTorch's default two threads, 19 minutes
+# (two threads on a busy two-core machine are far slower than one). Its models stay far from
+# the paper's: the chapter shows how each test is computed, not the paper's numbers.
+# paper: see the comment below.
 SETTINGS: dict[str, PCFGSetSettings] = {
     "ci": PCFGSetSettings(
         architectures=["ConvS2S"], hidden_size=16, num_layers=1, dropout=0.0,
