@@ -23,6 +23,7 @@ from tutorlib.profiles import PROFILES
 EXPERIMENTS: dict[str, str] = {
     "compositionality": "colour-shape toy world: held-out accuracy against irregularity",
     "dbca": "Keysers et al. (2020): accuracy against compound divergence on SCAN",
+    "pcfgset": "Hupkes et al. (2020) on PCFG SET: three architectures, the task and five tests",
     "scan": "Lake & Baroni (2018) experiments 1-3 on SCAN",
     "tre_dynamics": "Andreas (2019) Sec. 4: TRE and information over a concept learner's training",
     "tre_generalisation": "Andreas (2019) Sec. 7: reference games, TRE against generalisation",

@@ -38,6 +38,7 @@ PROFILES: tuple[str, ...] = ("ci", "tutorial", "paper")
 SOURCES: dict[str, str] = {
     "compositionality": "tutorlib.compositionality",
     "dbca": "tutorlib.dbca.experiments",
+    "pcfgset": "tutorlib.pcfgset.experiments",
     "scan": "tutorlib.scan.experiments",
     "tre_intro": "tutorlib.profiles",
     "tre_dynamics": "tutorlib.tre.dynamics",
@@ -48,8 +49,8 @@ SOURCES: dict[str, str] = {
 }
 
 # the experiments that `python -m tutorlib run NAME` runs (each module defines EXPERIMENT)
-RUNNABLE: tuple[str, ...] = ("compositionality", "dbca", "orchard", "scan", "tre_dynamics",
-                             "tre_generalisation")
+RUNNABLE: tuple[str, ...] = ("compositionality", "dbca", "orchard", "pcfgset", "scan",
+                             "tre_dynamics", "tre_generalisation")
 
 
 class Settings:

@@ -1,0 +1,137 @@
+"""The pcfgset experiment: settings, run keys, the scoring helpers, and one tiny run."""
+
+import dataclasses
+
+import pytest
+
+from tutorlib import pcfgset, profiles, results
+from tutorlib.pcfgset import experiments as exps
+
+TINY = {"train_size": 40, "max_output_length": 6, "presentations": 96, "batch_size": 16,
+        "learning_rate": 3e-3, "final_lr_fraction": 1.0, "max_test": 6}
+
+
+@pytest.fixture(autouse=True)
+def _quiet(monkeypatch):
+    monkeypatch.setenv("TQDM_DISABLE", "1")  # the cache is per test already (conftest)
+
+
+def test_profiles_grow_and_paper_runs_the_whole_table():
+    ci, tutorial, paper = (profiles.settings("pcfgset", p) for p in profiles.PROFILES)
+    assert ci.presentations < tutorial.presentations < paper.presentations
+    assert ci.max_test < tutorial.max_test < paper.max_test
+    assert ci.train_size < tutorial.train_size and paper.train_size is None
+    assert ci.hidden_size < tutorial.hidden_size < paper.hidden_size
+    assert set(tutorial.architectures) == set(paper.architectures) == set(exps.ARCHITECTURE_NAMES)
+    assert len(ci.architectures) <= 2 and ci.seeds == [0] and len(paper.seeds) == 3
+    assert set(exps.ALL_SPLITS) == set(paper.splits)
+    # 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio)
+    assert len(exps.runs(paper)) == 54
+    assert all(r in pcfgset.OVERGENERALISATION_RATIOS for s in (ci, tutorial, paper)
+               for r in s.overgeneralisation_ratios)
+
+
+def test_run_settings_hold_everything_that_changes_a_run():
+    ci = profiles.settings("pcfgset", "ci")
+    config, seed = exps.runs(ci)[0]
+    assert set(exps.OPTION_KEYS) <= set(config)
+    assert {"network", "architecture", "split"} <= set(config)
+    key = results.run_key("pcfgset", config, seed)
+    for field, value in [("presentations", 257), ("max_output_length", 9), ("train_size", 129),
+                         ("max_test", 31), ("split", "productivity")]:
+        assert results.run_key("pcfgset", {**config, field: value}, seed) != key, field
+    assert results.run_key("pcfgset", config, seed + 1) != key
+    bigger = dataclasses.replace(ci, hidden_size=17)
+    assert results.run_key("pcfgset", exps.runs(bigger)[0][0], seed) != key
+    assert exps.part_name(config, seed) == "ConvS2S"
+
+
+def test_training_splits_expand_overgeneralisation_into_its_ratios():
+    ci = profiles.settings("pcfgset", "ci")
+    settings = dataclasses.replace(ci, overgeneralisation_ratios=[0.001, 0.005])
+    names = exps.training_splits(settings)
+    assert names[-2:] == ["overgeneralisation_0.001", "overgeneralisation_0.005"]
+    assert "overgeneralisation" not in names and len(names) == len(exps.ALL_SPLITS) + 1
+
+
+def test_architectures_are_the_papers_three():
+    lstm = exps.architecture_config("LSTMS2S", 32, 1, 0.0)
+    assert lstm["cell"] == "lstm" and lstm["bidirectional"] and lstm["attention"]
+    assert exps.architecture_config("ConvS2S", 32, 1, 0.0)["cell"] == "conv"
+    transformer = exps.architecture_config("Transformer", 32, 1, 0.0)
+    assert transformer["cell"] == "transformer" and transformer["positions"] == "sinusoidal"
+    with pytest.raises(ValueError, match="unknown architecture 'GRU'.*LSTMS2S"):
+        exps.architecture_config("GRU", 32, 1, 0.0)
+
+
+def test_breakdown_counts_by_length_and_functions():
+    sources = ["copy A1 B2", "reverse copy A1 B2", "copy C3 D4"]
+    counts = exps.breakdown(sources, [True, False, False])
+    assert counts["input_length"] == {3: [2, 1], 4: [1, 0]}
+    assert counts["num_functions"] == {1: [2, 1], 2: [1, 0]}
+
+
+def test_table_rows_average_seeds_and_sit_beside_the_paper():
+    records = [
+        {"network": "ConvS2S", "split": "pcfgset", "accuracy": 0.5, "localism": 1.0},
+        {"network": "ConvS2S", "split": "pcfgset", "accuracy": 0.7, "localism": 0.0},
+        {"network": "ConvS2S", "split": "overgeneralisation_0.005",
+         "overgeneralisation_peak": 0.25},
+    ]
+    rows = {row["test"]: row for row in exps.table_rows(records)}
+    assert rows["task"]["ConvS2S"] == pytest.approx(0.6) and rows["task"]["ConvS2S seeds"] == 2
+    assert rows["localism"]["ConvS2S"] == pytest.approx(0.5)
+    assert rows["overgeneralisation"]["ConvS2S"] == 0.25
+    assert rows["systematicity"]["ConvS2S"] is None and rows["task"]["LSTMS2S"] is None
+    assert rows["task"]["Transformer (paper)"] == 0.92
+    assert rows["localism"]["LSTMS2S (paper)"] == 0.46
+    as_frame = exps.table_rows([{**r, "localism": r.get("localism", float("nan"))} for r in records])
+    assert as_frame == exps.table_rows(records)  # NaN (a DataFrame's gaps) is no score
+    frame = exps.table(records)
+    assert list(frame.index) == list(exps.PAPER)
+    assert list(frame.columns[:2]) == ["LSTMS2S", "LSTMS2S (paper)"]
+
+
+def test_subsets_are_seeded_short_and_sized():
+    first = exps.training_pairs("systematicity", 50, 8)
+    assert first == exps.training_pairs("systematicity", 50, 8) and len(first) == 50
+    assert all(len(t.split()) <= 8 for _, t in first)
+    assert not any(pcfgset.splits.has_held_out_pair(s) for s, _ in first)
+    test = exps.test_pairs("productivity", 20, 8)
+    assert len(test) == 20 and all(pcfgset.num_functions(s) > 8 for s, _ in test)
+    originals, twins = exps.twin_pairs("primitive", 10, 8)
+    assert [t for _, t in originals] == [t for _, t in twins]
+    assert all(a != b for (a, _), (b, _) in zip(originals, twins, strict=True))
+
+
+def test_a_small_overgeneralisation_sample_keeps_the_ratio():
+    exceptions, originals = exps.exception_pairs("overgeneralisation_0.005", 2_000)
+    everything, _ = exps.exception_pairs("overgeneralisation_0.005")
+    assert 4 <= len(exceptions) < len(everything) / 10  # at least one per pattern
+    assert [s for s, _ in exceptions] == [s for s, _ in originals]
+    assert all(pcfgset.interpret(s) == t.split() for s, t in originals)
+    train = exps.training_pairs("overgeneralisation_0.005", 2_000)
+    assert len(train) == 2_000 and set(exceptions) <= set(train)
+
+
+def test_run_checks_its_options():
+    config = exps.architecture_config("ConvS2S", 8, 1, 0.0)
+    with pytest.raises(ValueError, match="missing: max_test"):
+        exps.run(config, "pcfgset", 0, **{k: v for k, v in TINY.items() if k != "max_test"})
+    with pytest.raises(ValueError, match="unknown training split 'localism'"):
+        exps.run(config, "localism", 0, **TINY)
+
+
+def test_a_tiny_run_scores_each_kind_of_test_and_is_cached(one_thread):
+    config = exps.architecture_config("ConvS2S", 8, 1, 0.0)
+    base = exps.run(config, "pcfgset", 0, **TINY)
+    assert base["test_size"] == 6 and 0 <= base["accuracy"] <= 1 and 0 <= base["localism"] <= 1
+    assert sum(n for n, _ in base["by_length"]["num_functions"].values()) == 6
+    assert exps.run(config, "pcfgset", 0, **TINY) == base  # from the cache
+    twins = exps.run(config, "substitutivity_primitive", 0, **TINY)
+    assert 0 <= twins["consistency"] <= 1 and twins["test_size"] == 6
+    over = exps.run(config, "overgeneralisation_0.005", 0, **TINY)
+    assert len(over["curve"]) == over["epochs"] == 2  # 96 presentations of 40 pairs
+    assert over["overgeneralisation_peak"] == max(p["overgeneralisation"] for p in over["curve"])
+    model, info = exps.trained_model(config, "pcfgset", 0, TINY)
+    assert info["train_pairs"] == 40 and not model.training

@@ -1,0 +1,527 @@
+"""Hupkes et al. (2020), *Compositionality decomposed*: three architectures on PCFG SET, the
+task and the five tests (their Sec. 5-6 and Table 1).
+
+A *run* trains one architecture on one training split with one seed and scores every test that
+uses that model:
+
+==========================================  ====================================================
+training split (``run_settings["split"]``)  what the run measures on the trained model
+==========================================  ====================================================
+``pcfgset``                                 task accuracy on the base test set, accuracy by
+                                            input length and by number of functions (Fig. 3),
+                                            and localism (the unrolled inputs)
+``systematicity``, ``productivity``         accuracy on the test set (and by length)
+``substitutivity_equally_distributed``,     consistency: predictions for an input and its twin
+``substitutivity_primitive``                identical and non-empty
+``overgeneralisation_R``                    per epoch, the fraction of the training exceptions
+                                            answered with the exception (memorisation) and with
+                                            the rule (overgeneralisation); the peak (Fig. 5)
+==========================================  ====================================================
+
+Trained models are cached on disk (:func:`trained_model`), keyed by everything that changes
+them, and each test's scores are cached beside them (:func:`run`), so a chapter executed twice
+trains nothing the second time, and two tests of one model train it once.
+
+Quick profiles train on a subset of a split's training pairs (``train_size``), leave out pairs
+whose output is longer than ``max_output_length`` symbols (in training and in testing: outputs
+reach 224 symbols, and greedy decoding of long outputs is what costs time on a CPU), and test on
+a seeded sample of ``max_test`` inputs per test. The corpus itself is always the same (corpus
+seed 0); the run's seed seeds the model and the order of training.
+
+``python -m tutorlib run pcfgset --profile paper`` runs every (architecture, split, seed) of the
+``paper`` profile, resumably, into ``results/pcfgset/``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from tutorlib import cache, pcfgset, results
+from tutorlib import seq2seq as s2s
+from tutorlib.profiles import Settings
+from tutorlib.train import resolve_device, seed_everything
+
+# Bump when the code below changes what it computes (tutorlib.cache).
+CACHE_FORMAT = 1
+
+CORPUS_SEED = 0  # one data set, as in the paper; a run's seed is the model's
+
+# Table 1 of the paper: LSTMS2S / ConvS2S / Transformer, averaged over their runs.
+PAPER: dict[str, dict[str, float]] = {
+    "task": {"LSTMS2S": .79, "ConvS2S": .85, "Transformer": .92},
+    "systematicity": {"LSTMS2S": .53, "ConvS2S": .56, "Transformer": .72},
+    "productivity": {"LSTMS2S": .30, "ConvS2S": .31, "Transformer": .50},
+    "substitutivity_equally_distributed": {"LSTMS2S": .80, "ConvS2S": .95, "Transformer": .98},
+    "substitutivity_primitive": {"LSTMS2S": .60, "ConvS2S": .58, "Transformer": .90},
+    "localism": {"LSTMS2S": .46, "ConvS2S": .59, "Transformer": .54},
+    "overgeneralisation": {"LSTMS2S": .68, "ConvS2S": .79, "Transformer": .88},
+}
+ARCHITECTURE_NAMES = ("LSTMS2S", "ConvS2S", "Transformer")
+# What each row of PAPER measures, in the units of :func:`run`'s scores.
+TEST_SCORES = {
+    "task": ("pcfgset", "accuracy"),
+    "systematicity": ("systematicity", "accuracy"),
+    "productivity": ("productivity", "accuracy"),
+    "substitutivity_equally_distributed": ("substitutivity_equally_distributed", "consistency"),
+    "substitutivity_primitive": ("substitutivity_primitive", "consistency"),
+    "localism": ("pcfgset", "localism"),
+    "overgeneralisation": ("overgeneralisation", "overgeneralisation_peak"),
+}
+
+
+def architecture_config(name: str, hidden_size: int, num_layers: int, dropout: float) -> dict:
+    """The paper's three architectures at a size, as :class:`~tutorlib.seq2seq.Seq2SeqConfig`
+    dicts: LSTMS2S (bidirectional LSTM encoder, attention), ConvS2S (kernel 3), Transformer
+    (4 heads). ConvS2S and the Transformer use sinusoidal positions, so that productivity's
+    longer inputs and outputs need no position they were not trained with."""
+    if name == "LSTMS2S":
+        config = s2s.Seq2SeqConfig("lstm", hidden_size, num_layers, dropout, attention=True,
+                                   bidirectional=True)
+    elif name == "ConvS2S":
+        config = s2s.Seq2SeqConfig("conv", hidden_size, num_layers, dropout, kernel_size=3,
+                                   positions="sinusoidal")
+    elif name == "Transformer":
+        config = s2s.Seq2SeqConfig("transformer", hidden_size, num_layers, dropout, num_heads=4,
+                                   positions="sinusoidal")
+    else:
+        raise ValueError(f"unknown architecture {name!r}; known: {', '.join(ARCHITECTURE_NAMES)}")
+    return config.to_dict()
+
+
+@lru_cache(maxsize=1)
+def vocabularies() -> tuple[s2s.Vocabulary, s2s.Vocabulary]:
+    """Input and output vocabularies of every split: the 520 symbols, the ten functions, their
+    four synonyms and the comma; the outputs are symbols only."""
+    symbols = pcfgset.alphabet()
+    return (s2s.Vocabulary([*symbols, *pcfgset.FUNCTIONS, *pcfgset.TWINS, ","]),
+            s2s.Vocabulary(symbols))
+
+
+def _short(pairs, max_output_length: int | None):
+    if max_output_length is None:
+        return list(pairs)
+    return [p for p in pairs if len(p[1].split()) <= max_output_length]
+
+
+def _sample(pairs: list, size: int | None, label: str) -> list:
+    """A seeded sample of ``size`` of ``pairs`` (all of them when ``size`` is None or larger)."""
+    if size is None or size >= len(pairs):
+        return list(pairs)
+    return random.Random(f"pcfgset-{label}-{size}").sample(pairs, size)
+
+
+def _ratio(split_name: str) -> float | None:
+    if not split_name.startswith("overgeneralisation_"):
+        return None
+    return float(split_name.removeprefix("overgeneralisation_"))
+
+
+def training_pairs(split_name: str, train_size: int | None = None,
+                   max_output_length: int | None = None) -> list[pcfgset.corpus.Pair]:
+    """The training pairs a run trains on: the split's, without outputs longer than
+    ``max_output_length``, and a seeded sample of ``train_size`` of them.
+
+    For overgeneralisation the sample keeps the exceptions at the split's ratio: each exception
+    pattern keeps the same fraction of its exceptions as the sample keeps of the other pairs
+    (at least one), so a small sample is not flooded with exceptions.
+    """
+    train, _ = pcfgset.split(split_name, seed=CORPUS_SEED)  # fails early on an unknown name
+    if _ratio(split_name) is None:
+        return _sample(_short(train, max_output_length), train_size, f"train-{split_name}")
+    chosen = set(exception_pairs(split_name, train_size, max_output_length)[0])
+    every = set(_exceptions(split_name)[0])
+    kept = _short([p for p in train if p not in every], max_output_length)
+    size = None if train_size is None else max(train_size - len(chosen), 1)
+    pairs = _sample(kept, size, f"train-{split_name}") + sorted(chosen)
+    random.Random(f"pcfgset-order-{split_name}-{train_size}").shuffle(pairs)
+    return pairs
+
+
+def _exceptions(split_name: str):
+    data = pcfgset.overgeneralisation_split(_ratio(split_name), seed=CORPUS_SEED)
+    return data.exceptions, data.originals, data.patterns
+
+
+def exception_pairs(split_name: str, train_size: int | None = None,
+                    max_output_length: int | None = None):
+    """The exceptions a run of ``overgeneralisation_R`` trains with: ``(exceptions, originals)``,
+    the pairs with the exception's output and the same inputs with the rule's output."""
+    exceptions, originals, patterns = _exceptions(split_name)
+    train, _ = pcfgset.split(split_name, seed=CORPUS_SEED)
+    fraction = 1.0
+    if train_size is not None:
+        others = len(_short(train, max_output_length)) - len(exceptions)
+        fraction = min(1.0, train_size / max(others, 1))
+    chosen_e, chosen_o = [], []
+    for pattern in dict.fromkeys(patterns):
+        rows = [(e, o) for e, o, p in zip(exceptions, originals, patterns, strict=True)
+                if p == pattern and (max_output_length is None or
+                                     max(len(e[1].split()), len(o[1].split())) <= max_output_length)]
+        keep = max(1, round(fraction * len(rows))) if rows else 0
+        chosen_e += [e for e, _ in rows[:keep]]
+        chosen_o += [o for _, o in rows[:keep]]
+    return chosen_e, chosen_o
+
+
+def test_pairs(split_name: str, max_test: int | None = None,
+               max_output_length: int | None = None) -> list[pcfgset.corpus.Pair]:
+    """The test pairs of ``pcfgset``, ``systematicity`` or ``productivity`` a run scores: without
+    outputs longer than ``max_output_length``, a seeded sample of ``max_test``."""
+    _, test = pcfgset.split(split_name, seed=CORPUS_SEED)
+    return _sample(_short(test, max_output_length), max_test, f"test-{split_name}")
+
+
+def twin_pairs(condition: str, max_test: int | None = None,
+               max_output_length: int | None = None):
+    """The substitutivity test: ``(test, twins)``, a seeded sample of ``max_test`` pairs and
+    their twins (same output, one function replaced by its synonym everywhere)."""
+    data = pcfgset.substitutivity_split(condition, seed=CORPUS_SEED)
+    rows = _short(list(zip(data.test, data.test_twin, strict=True)), None)
+    if max_output_length is not None:
+        rows = [r for r in rows if len(r[0][1].split()) <= max_output_length]
+    rows = _sample(rows, max_test, f"twins-{condition}")
+    return [a for a, _ in rows], [b for _, b in rows]
+
+
+# ---------------------------------------------------------------------------------------------
+# Training and scoring
+
+
+def _key(config: dict, split_name: str, seed: int, options: dict) -> dict:
+    return {"architecture": config, "split": split_name, "seed": seed,
+            "train_size": options["train_size"], "max_output_length": options["max_output_length"],
+            "training": asdict(_train_settings(options, seed))}
+
+
+def _train_settings(options: dict, seed: int) -> s2s.TrainSettings:
+    return s2s.TrainSettings(presentations=options["presentations"],
+                             batch_size=options["batch_size"],
+                             learning_rate=options["learning_rate"],
+                             final_lr_fraction=options["final_lr_fraction"], seed=seed)
+
+
+def predict(model, sources: list[str], max_length: int, device: str = "cpu") -> list[str]:
+    """Greedy predictions of ``model`` for ``sources`` (at most ``max_length`` symbols each)."""
+    source_vocab, target_vocab = vocabularies()
+    # evaluate() wants targets; a placeholder one, and the decoding length given explicitly
+    placeholder = target_vocab.itos[3]
+    return s2s.evaluate(model, [(s, placeholder) for s in sources], source_vocab, target_vocab,
+                        max_length=max_length, device=device).predictions
+
+
+def _train(config: dict, split_name: str, seed: int, options: dict, device: str) -> dict:
+    source_vocab, target_vocab = vocabularies()
+    train = training_pairs(split_name, options["train_size"], options["max_output_length"])
+    settings = _train_settings(options, seed)
+    seed_everything(seed)
+    model = s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab), len(target_vocab))
+    curve: list[dict] = []
+    evaluate = None
+    if _ratio(split_name) is not None:
+        exceptions, originals = exception_pairs(split_name, options["train_size"],
+                                                options["max_output_length"])
+        longest = max(len(t.split()) for _, t in exceptions + originals) + 5
+
+        def evaluate() -> float:
+            predictions = predict(model, [s for s, _ in exceptions], longest, device)
+            memorised, overgeneralised = pcfgset.overgeneralisation_rates(predictions,
+                                                                          exceptions, originals)
+            curve.append({"memorisation": memorised, "overgeneralisation": overgeneralised})
+            return overgeneralised
+
+    per_epoch = math.ceil(len(train) / min(settings.batch_size, len(train)))
+    start = time.perf_counter()
+    log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, source_vocab, target_vocab), settings,
+                          evaluate=evaluate, eval_every=per_epoch,
+                          desc=f"{config['cell']} on {split_name}, seed {seed}", device=device)
+    seconds = time.perf_counter() - start
+    for point, (step, _) in zip(curve, log.evaluations, strict=True):
+        point["epoch"] = round(step / per_epoch, 3)
+    info = {"train_pairs": len(train), "train_seconds": round(seconds, 1),
+            "epochs": round(log.steps_done / per_epoch, 3),
+            "final_loss": float(np.mean(log.losses[-50:])),
+            "parameters": sum(p.numel() for p in model.parameters()), "curve": curve}
+    return {"info": info,
+            "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
+
+
+def trained_model(config: dict, split_name: str, seed: int, options: dict,
+                  device: str = "cpu"):
+    """The model ``config`` trained on ``split_name`` with ``seed`` (cached on disk), and what
+    training recorded (pairs, seconds, epochs, parameters, and for overgeneralisation the
+    per-epoch curve). ``options`` holds ``train_size``, ``max_output_length`` and the training
+    (``presentations``, ``batch_size``, ``learning_rate``, ``final_lr_fraction``). The model is
+    returned in eval mode, on the CPU."""
+    entry = cache.cached("pcfgset-model", _key(config, split_name, seed, options),
+                         lambda: _train(config, split_name, seed, options, device),
+                         format=CACHE_FORMAT)
+    source_vocab, target_vocab = vocabularies()
+    model = s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab), len(target_vocab))
+    model.load_state_dict(entry["state_dict"])
+    return model.eval(), entry["info"]
+
+
+def breakdown(sources: list[str], correct) -> dict[str, dict[int, list[int]]]:
+    """Accuracy counts by input length (tokens) and by number of functions (Fig. 3):
+    ``{"input_length": {n: [inputs, correct]}, "num_functions": {...}}``."""
+    out: dict[str, dict[int, list[int]]] = {"input_length": {}, "num_functions": {}}
+    for source, ok in zip(sources, correct, strict=True):
+        for name, value in (("input_length", len(source.split())),
+                            ("num_functions", pcfgset.num_functions(source))):
+            cell = out[name].setdefault(value, [0, 0])
+            cell[0] += 1
+            cell[1] += int(bool(ok))
+    return {name: dict(sorted(cells.items())) for name, cells in out.items()}
+
+
+def _decode_length(pairs, options: dict) -> int:
+    longest = max(len(t.split()) for _, t in pairs)
+    cap = options["max_output_length"]
+    return (cap if cap is not None else longest) + 10
+
+
+def _score(config: dict, split_name: str, seed: int, options: dict, device: str) -> dict:
+    model, info = trained_model(config, split_name, seed, options, device)
+    source_vocab, target_vocab = vocabularies()
+    scores: dict = {"split": split_name, **{k: v for k, v in info.items() if k != "curve"}}
+    if split_name in ("pcfgset", "systematicity", "productivity"):
+        test = test_pairs(split_name, options["max_test"], options["max_output_length"])
+        evaluation = s2s.evaluate(model, test, source_vocab, target_vocab, device=device,
+                                  max_length=_decode_length(test, options))
+        scores.update(accuracy=evaluation.accuracy, test_size=len(test),
+                      by_length=breakdown([s for s, _ in test], evaluation.correct))
+        if split_name == "pcfgset":
+            length = _decode_length(test, options)
+            sources = [s for s, _ in test]
+            unrolled = pcfgset.unrolled_predictions(
+                sources, lambda batch: predict(model, batch, length, device))
+            scores["localism"] = pcfgset.localism_score(evaluation.predictions, unrolled)
+            scores["unrolled_accuracy"] = pcfgset.accuracy(unrolled, [t for _, t in test])
+    elif split_name.startswith("substitutivity_"):
+        test, twins = twin_pairs(split_name.removeprefix("substitutivity_"), options["max_test"],
+                                 options["max_output_length"])
+        length = _decode_length(test, options)
+        first = predict(model, [s for s, _ in test], length, device)
+        second = predict(model, [s for s, _ in twins], length, device)
+        targets = [t for _, t in test]
+        scores.update(consistency=pcfgset.consistency(first, second), test_size=len(test),
+                      accuracy=pcfgset.accuracy(first, targets),
+                      twin_accuracy=pcfgset.accuracy(second, targets),
+                      consistent_correct=float(np.mean([a == b == t for a, b, t in
+                                                        zip(first, second, targets,
+                                                            strict=True)])))
+    else:
+        curve = info["curve"]
+        value, epoch = pcfgset.peak([p["overgeneralisation"] for p in curve])
+        scores.update(ratio=_ratio(split_name), curve=curve, overgeneralisation_peak=value,
+                      peak_epoch=epoch, exceptions=len(exception_pairs(
+                          split_name, options["train_size"], options["max_output_length"])[0]),
+                      final_memorisation=curve[-1]["memorisation"])
+    return scores
+
+
+OPTION_KEYS = ("train_size", "max_output_length", "presentations", "batch_size", "learning_rate",
+               "final_lr_fraction", "max_test")
+
+
+def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
+        **options) -> dict:
+    """Train ``config`` (a :func:`architecture_config` dict) on ``split_name`` with ``seed`` and
+    score its tests (cached on disk; see the module docstring for what each split scores).
+
+    ``options``: every key of :data:`OPTION_KEYS` (a profile's settings hold them all:
+    ``run(config, "pcfgset", 0, **train_options(settings))``).
+    """
+    missing = sorted(set(OPTION_KEYS) - set(options))
+    extra = sorted(set(options) - set(OPTION_KEYS))
+    if missing or extra:
+        raise ValueError(f"run() needs exactly the options {', '.join(OPTION_KEYS)}; missing: "
+                         f"{', '.join(missing) or 'none'}; unknown: {', '.join(extra) or 'none'}")
+    if split_name not in pcfgset.split_names() or split_name == "localism":
+        raise ValueError(f"unknown training split {split_name!r}; a run trains on one of "
+                         f"{', '.join(n for n in pcfgset.split_names() if n != 'localism')} "
+                         f"(localism is scored on the pcfgset model)")
+    s2s.Seq2SeqConfig(**config)  # a clear error for a bad architecture
+    key = {**_key(config, split_name, seed, options), "max_test": options["max_test"]}
+    return cache.cached("pcfgset-scores", key,
+                        lambda: _score(config, split_name, seed, options, device),
+                        format=CACHE_FORMAT)
+
+
+def train_options(settings) -> dict:
+    """The keyword arguments of :func:`run` that a profile's settings fix."""
+    return {key: settings[key] for key in OPTION_KEYS}
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings and the experiment
+
+
+@dataclass(frozen=True)
+class PCFGSetSettings(Settings):
+    """Settings of the ``pcfgset`` experiment at one profile.
+
+    ``architectures`` names the networks trained (of :data:`ARCHITECTURE_NAMES`), each
+    ``hidden_size`` wide with ``num_layers`` layers (LSTMS2S: always one layer in encoder and
+    decoder); ``splits`` the training splits (``overgeneralisation`` stands for one split per
+    ratio of ``overgeneralisation_ratios``). Each run trains on ``train_size`` pairs of its
+    split (None: all) with outputs of at most ``max_output_length`` symbols (None: any) for
+    ``presentations`` examples, and is scored on ``max_test`` test inputs per test.
+    """
+
+    architectures: list[str]
+    hidden_size: int
+    num_layers: int
+    dropout: float
+    splits: list[str]
+    overgeneralisation_ratios: list[float]
+    train_size: int | None
+    max_output_length: int | None
+    presentations: int
+    batch_size: int
+    learning_rate: float
+    final_lr_fraction: float
+    max_test: int | None
+    seeds: list[int]
+
+
+ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equally_distributed",
+              "substitutivity_primitive", "overgeneralisation"]
+
+# Sizes. Measured here on one core of an idle machine (hidden 64, 2 layers, outputs of at most
+# 48 symbols): LSTMS2S trains about 180 pairs a second, ConvS2S 640, the Transformer 280;
+# greedy decoding adds to that. Small models learn slowly here: copying symbols through
+# attention takes thousands of updates. After 4,000 presentations (hidden 64, one layer,
+# outputs of at most 16 symbols, 2,000 training pairs) the loss of all three was still
+# 5.6-5.7 nats per symbol, against 6.25 for a uniform guess over the 520 symbols; after 12,000
+# it was 4.7 (ConvS2S) and 4.9 (Transformer) at a learning rate of 3e-3. (At 1e-2 ConvS2S
+# reached 4.3 but the Transformer collapsed to one output for every input.) No task accuracy
+# above zero either way.
+# ci: the smallest run through every code path (one architecture, every training split).
+# tutorial: the three architectures on 2,000-pair subsets of every split (outputs of at most 16
+# symbols: 89% of the corpus), 12,000 presentations (6 epochs), 100 test inputs per test.
+# Measured on a shared 2-core machine under load: the 18 runs took about 3.5 CPU-minutes on one
+# thread; the whole chapter, from a cold cache with PyTorch's default two threads, 19 minutes
+# (two threads on a busy two-core machine are far slower than one). Its models stay far from
+# the paper's: the chapter shows how each test is computed, not the paper's numbers.
+# paper: see the comment below.
+SETTINGS: dict[str, PCFGSetSettings] = {
+    "ci": PCFGSetSettings(
+        architectures=["ConvS2S"], hidden_size=16, num_layers=1, dropout=0.0,
+        splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=128,
+        max_output_length=8, presentations=256, batch_size=32, learning_rate=3e-3,
+        final_lr_fraction=0.3, max_test=30, seeds=[0]),
+    "tutorial": PCFGSetSettings(
+        architectures=list(ARCHITECTURE_NAMES), hidden_size=64, num_layers=1, dropout=0.0,
+        splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=2_000,
+        max_output_length=16, presentations=12_000, batch_size=32, learning_rate=3e-3,
+        final_lr_fraction=0.1, max_test=100, seeds=[0]),
+    # paper: 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio,
+    # 0.001, the second largest of the paper's four) = 54 runs. Every split's full training
+    # set with outputs of at most 48 symbols (99.6% of the corpus), hidden 128, 2 layers,
+    # 100,000 presentations (about 1.3 epochs) and 1,000 test inputs per test. Estimated from
+    # the throughputs above (not measured at this size): 10-25 minutes a run on one core,
+    # LSTMS2S the slowest, about 15 core-hours in all; `--jobs N` shares it between cores.
+    "paper": PCFGSetSettings(
+        architectures=list(ARCHITECTURE_NAMES), hidden_size=128, num_layers=2, dropout=0.1,
+        splits=ALL_SPLITS, overgeneralisation_ratios=[0.001], train_size=None,
+        max_output_length=48, presentations=100_000, batch_size=64, learning_rate=2e-3,
+        final_lr_fraction=0.1, max_test=1_000, seeds=[0, 1, 2]),
+}
+
+
+def training_splits(settings) -> list[str]:
+    """The training splits a profile runs (``overgeneralisation`` expanded into its ratios)."""
+    out = []
+    for name in settings["splits"]:
+        if name == "overgeneralisation":
+            out += [f"overgeneralisation_{r}" for r in settings["overgeneralisation_ratios"]]
+        else:
+            out.append(name)
+    return out
+
+
+def run_settings(name: str, split_name: str, settings) -> dict:
+    """Everything that changes one run's result except its seed: the key of a committed run."""
+    config = architecture_config(name, settings["hidden_size"], settings["num_layers"],
+                                 settings["dropout"])
+    return {"network": name, "architecture": config, "split": split_name,
+            **train_options(settings)}
+
+
+def runs(settings) -> list[tuple[dict, int]]:
+    """Every (run settings, seed) pair of a profile, seed by seed (a stopped sweep has every
+    architecture and split once before it repeats any)."""
+    return [(run_settings(name, split_name, settings), seed)
+            for seed in settings["seeds"] for name in settings["architectures"]
+            for split_name in training_splits(settings)]
+
+
+def part_name(config: dict, seed: int = 0) -> str:
+    """How ``--only`` names a run: its architecture (``LSTMS2S``, ``ConvS2S``, ``Transformer``)."""
+    return config["network"]
+
+
+def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
+    """One run of the sweep, as the record that is committed."""
+    options = {key: config[key] for key in OPTION_KEYS}
+    scores = run(config["architecture"], config["split"], seed, device=device, **options)
+    return {"network": config["network"], "seed": seed, **scores,
+            "device": str(resolve_device(device))}
+
+
+def summarise(settings, finished: list[dict]) -> dict:
+    return {"paper": PAPER, "table": table_rows(finished)}
+
+
+def _number(value) -> bool:
+    """A score that is there: not missing, None or NaN (a DataFrame's records have NaN where a
+    run has no such score)."""
+    return isinstance(value, (int, float)) and not math.isnan(value)
+
+
+def table_rows(records: list[dict]) -> list[dict]:
+    """Our Table 1 from run records: one row per test, with the mean over seeds of each
+    architecture's score (and how many seeds), beside the paper's values."""
+    rows = []
+    for test, (split_prefix, score) in TEST_SCORES.items():
+        row = {"test": test}
+        for name in ARCHITECTURE_NAMES:
+            values = [r[score] for r in records if r["network"] == name
+                      and r["split"].startswith(split_prefix) and _number(r.get(score))]
+            row[name] = float(np.mean(values)) if values else None
+            row[f"{name} seeds"] = len(values)
+            row[f"{name} (paper)"] = PAPER[test][name]
+        rows.append(row)
+    return rows
+
+
+EXPERIMENT = results.Experiment(name="pcfgset", runs=runs, run=run_one, summarise=summarise,
+                                part=part_name)
+
+
+def profile_records(settings, device: str = "cpu") -> list[dict]:
+    """Every run of a profile in this process (cached), as :func:`run_one`'s records: what a
+    chapter executes at its profile."""
+    return [run_one(config, seed, device) for config, seed in runs(settings)]
+
+
+def table(records: list[dict]):
+    """:func:`table_rows` as a DataFrame in the shape of the paper's Table 1: a row per test,
+    ours and the paper's per architecture."""
+    import pandas as pd
+
+    frame = pd.DataFrame(table_rows(records)).set_index("test")
+    columns = [c for name in ARCHITECTURE_NAMES for c in (name, f"{name} (paper)")]
+    return frame[columns]
+
+
+def committed_runs(profile: str = "paper"):
+    """The committed runs of ``results/pcfgset/<profile>.json`` as a DataFrame (empty if none)."""
+    return results.committed_runs("pcfgset", profile, columns=["network", "split", "seed"])
