@@ -255,7 +255,7 @@ display_rows = [
     ("overgeneralisation exception", over.exceptions[0][0], over.exceptions[0][1]),
     ("... the rule's output", over.originals[0][0], over.originals[0][1]),
 ]
-with pd.option_context("display.max_colwidth", 120):
+with pd.option_context("display.max_colwidth", None):
     display(pd.DataFrame(display_rows, columns=["kind", "input", "output"]).set_index("kind"))
 
 # %% [markdown]

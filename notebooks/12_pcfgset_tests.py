@@ -211,7 +211,7 @@ twin_model, _ = exps.trained_model(config, "substitutivity_primitive", settings.
 originals, twins = exps.twin_pairs("primitive", settings.max_test, settings.max_output_length)
 length = (settings.max_output_length or 224) + 10
 pair = [originals[0][0], twins[0][0]]
-with pd.option_context("display.max_colwidth", 120):
+with pd.option_context("display.max_colwidth", None):
     display(pd.DataFrame({"input": pair, "target": [originals[0][1]] * 2,
                           "prediction": exps.predict(twin_model, pair, length)},
                          index=["original", "twin"]))
@@ -257,7 +257,7 @@ for step in pcfgset.unroll(source):
                  "right answer": right_answer(filled)})
 rows.append({"step": "(whole input)", "fed to the model": source,
              "prediction": exps.predict(base_model, [source], length)[0], "right answer": target})
-with pd.option_context("display.max_colwidth", 70):
+with pd.option_context("display.max_colwidth", None):
     display(pd.DataFrame(rows))
 
 # %% [markdown]
