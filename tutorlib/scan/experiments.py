@@ -11,12 +11,10 @@ profile (resumably) and writes ``results/scan/paper.json``.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -389,11 +387,6 @@ def summarise(settings: ScanSettings, finished: list[dict]) -> dict:
 EXPERIMENT = results.Experiment(name="scan", runs=runs, run=run_one, summarise=summarise,
                                 part=part_name)
 
-
-def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
-                   only: list[str] | None = None, **options) -> Path:
-    """``python -m tutorlib run scan``: :func:`tutorlib.results.run_experiment` for ``scan``."""
-    return results.run_experiment("scan", profile, out_dir, only=only, **options)
 
 
 # ---------------------------------------------------------------------------------------------
