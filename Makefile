@@ -9,6 +9,8 @@ STAMP := $(VENV)/.installed-stamp
 export TUTORLIB_CACHE_DIR ?= $(CURDIR)/.cache
 # Profile the book is executed at: ci, tutorial or paper (see tutorlib.profiles).
 PROFILE ?= tutorial
+# Chapters executed side by side by `make execute` (each with cores / JOBS threads).
+JOBS ?= 2
 # Project root holding _toc.yml and notebooks/ (the executor's test points it elsewhere).
 ROOT ?= .
 
@@ -32,7 +34,7 @@ sync: $(STAMP)
 	$(VENV)/bin/jupytext --sync notebooks/*.py
 
 execute: $(STAMP)
-	$(PY) tools/execute.py --root $(ROOT) --profile $(PROFILE)
+	$(PY) tools/execute.py --root $(ROOT) --profile $(PROFILE) --jobs $(JOBS)
 
 # One chapter at a profile, e.g. `make chapter NB=05 PROFILE=ci`: executed into book/<part>/.
 chapter: $(STAMP)

@@ -81,3 +81,19 @@ def test_only_executes_the_chapter_named(tmp_path):
     assert out.returncode == 2 and "no chapter's file name starts with '77'" in out.stderr
     out = execute(root, "--only", "98")
     assert out.returncode == 0 and "executing notebooks/98_fine.ipynb" in out.stdout
+
+
+def test_jobs_execute_chapters_side_by_side_and_still_name_failures(tmp_path):
+    root = make_project(tmp_path, "01_good", ["print(PROFILE)"])
+    (root / "_toc.yml").write_text(TOC.format(name="01_good") + "  - file: book/part/02_broken\n")
+    broken = nbformat.read(root / "notebooks" / "01_good.ipynb", as_version=4)
+    broken.cells[-1].source = "raise RuntimeError('second chapter is broken')"
+    nbformat.write(broken, root / "notebooks" / "02_broken.ipynb")
+    out = execute(root, "--jobs", "2")
+    assert out.returncode == 1
+    assert "RuntimeError: second chapter is broken" in out.stderr
+    assert "1 notebook(s) failed: notebooks/02_broken.ipynb" in out.stderr
+    assert (root / "book" / "part" / "01_good.ipynb").exists()
+    again = execute(root, "--jobs", "2")
+    assert "up to date: notebooks/01_good.ipynb" in again.stdout
+    assert execute(root, "--jobs", "0").returncode == 2
