@@ -39,7 +39,7 @@ def test_run_writes_resumable_results_with_provenance(tmp_path, capsys):
 def test_profiles_command_prints_settings(capsys):
     assert cli.main(["profiles", "compositionality"]) == 0
     out = capsys.readouterr().out
-    assert "compositionality [ci]" in out and "compositionality [paper]" in out
+    assert "compositionality [ci]" in out and "compositionality [full]" in out
 
 
 def test_bad_input_gives_a_clear_error(tmp_path):

@@ -18,7 +18,7 @@ def test_profiles_have_the_same_fields_and_the_paper_profile_the_issue_scale():
         settings = profiles.settings("dbca", profile)
         assert set(settings.keys()) == names
         assert set(settings["architectures"]) == set(settings["learning_rates"])
-    paper = profiles.settings("dbca", "paper")
+    paper = profiles.settings("dbca", "full")
     assert paper["pool_size"] is None and paper["max_test"] is None
     assert len(paper["targets"]) >= 8 and None in paper["targets"]
     assert set(paper["architectures"]) == {"lstm", "lstm_attention", "transformer"}

@@ -15,7 +15,7 @@ def test_write_and_read_with_provenance(tmp_path):
     prov = record["provenance"]
     assert set(results.PROVENANCE_KEYS) <= set(prov)
     assert prov["command"] == "python -m tutorlib run exp"
-    assert prov["profile"] == "paper"
+    assert prov["profile"] == "full"  # "paper" is an alias of the full profile
     assert prov["seeds"] == [0, 1, 2]
     assert prov["tutorlib_version"] == __version__
     assert prov["wall_time_seconds"] == 12.346
@@ -115,7 +115,7 @@ def test_run_keys_ignore_the_version_and_find_every_committed_run(monkeypatch):
     for name in ("scan", "tre_generalisation", "tre_dynamics"):
         spec = results.experiment(name)
         store = results.RunStore(results.project_results(name, "runs"), name)
-        pairs = spec.runs(profiles.settings(name, "paper"))
+        pairs = spec.runs(profiles.settings(name, "full"))
         missing = [(s, seed) for s, seed in pairs if not store.has(s, seed)]
         assert not missing, f"{name}: {len(missing)} committed runs not found, e.g. {missing[0]}"
         counts[name] = len(pairs)
@@ -127,7 +127,7 @@ def test_scan_run_keys_hold_every_setting_that_changes_a_result():
     from tutorlib import profiles
     from tutorlib.scan import experiments as exps
 
-    paper = [s for s, _ in exps.runs(profiles.settings("scan", "paper"))]
+    paper = [s for s, _ in exps.runs(profiles.settings("scan", "full"))]
     tutorial = exps.runs(profiles.settings("scan", "tutorial"))
     store = results.RunStore(results.project_results("scan", "runs"), "scan")
     simple = [(s, seed) for s, seed in tutorial if s["split"] == "simple"][0]

@@ -56,7 +56,7 @@ def test_bad_names_are_named():
 def test_paper_profile_lists_every_split_with_five_seeds():
     from tutorlib import profiles
 
-    settings = profiles.settings("scan", "paper")
+    settings = profiles.settings("scan", "full")
     configs = exps.paper_configurations(settings)
     assert {c["split"] for c in configs} >= {"simple", "length", "addprim_jump", "addprim_turn_left",
                                              "filler_num2", "template_right", "simple_p64",
@@ -71,7 +71,7 @@ def test_paper_profile_lists_every_split_with_five_seeds():
 def test_per_example_control_uses_the_papers_training():
     from tutorlib import profiles
 
-    settings = profiles.settings("scan", "paper")
+    settings = profiles.settings("scan", "full")
     batched = exps.train_options(settings)
     assert batched["batch_size"] == 32 and batched["presentations"] == 256_000
     control = exps.train_options(settings, "per_example")
@@ -86,7 +86,7 @@ def test_per_example_control_uses_the_papers_training():
 
 
 def test_compare_with_paper_averages_the_committed_runs():
-    runs = exps.committed_runs("paper")
+    runs = exps.committed_runs("full")
     table = exps.compare_with_paper(["simple", "length", "template_right"])
     # one row per (split, network) the paper reports; the template split (not in the paper) has one
     assert list(table.index) == [("simple", "overall_best"), ("length", "overall_best"),
@@ -153,7 +153,7 @@ def test_accuracy_summary_matches_hand_computed_statistics():
 
 
 def test_accuracy_summary_of_the_committed_length_runs():
-    runs = exps.committed_runs("paper")
+    runs = exps.committed_runs("full")
     table = exps.accuracy_summary(runs)
     length = runs[(runs["split"] == "length") & (runs["network"] == "exp2_best")]
     row = table.loc[("length", "exp2_best")]

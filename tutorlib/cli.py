@@ -17,6 +17,7 @@ import json
 import sys
 
 from tutorlib import __version__
+from tutorlib.profiles import ALIASES as PROFILE_ALIASES
 from tutorlib.profiles import PROFILES
 
 # name -> one-line description (the experiment itself: tutorlib.results.experiment(name))
@@ -62,7 +63,8 @@ def _parser() -> argparse.ArgumentParser:
                                           "provenance (resumable)")
     run.add_argument("experiment", choices=sorted([*EXPERIMENTS, *ALIASES]), metavar="EXPERIMENT",
                      help="one of: " + ", ".join(sorted(EXPERIMENTS)))
-    run.add_argument("--profile", default="paper", choices=PROFILES)
+    run.add_argument("--profile", default="full", choices=[*PROFILES, *PROFILE_ALIASES],
+                     help="full (the default; 'paper' is another name for it), tutorial or ci")
     run.add_argument("--out", default="results", help="results directory (default: results)")
     run.add_argument("--only", help="comma-separated parts of the experiment to run in this "
                                     "process (scan: split names, and addprim_turn_left@per_example "

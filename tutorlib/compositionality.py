@@ -232,7 +232,7 @@ SETTINGS: dict[str, CompositionalitySettings] = {
     "tutorial": CompositionalitySettings(
         num_colours=8, num_shapes=8, num_splits=50,
         irregular_fractions=[0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]),
-    "paper": CompositionalitySettings(num_colours=12, num_shapes=12, num_splits=500,
+    "full": CompositionalitySettings(num_colours=12, num_shapes=12, num_splits=500,
                                       irregular_fractions=[round(0.05 * i, 2) for i in range(21)]),
 }
 

@@ -6,11 +6,13 @@ overrides it. A chapter asks :func:`settings` for its settings instead of hard-c
 - ``ci``: the smallest run that still exercises every code path (seconds to about a minute a
   chapter), used by ``make test``;
 - ``tutorial``: what the published book shows; a reader on a 2-core laptop waits minutes;
-- ``paper``: the paper's scale (seeds, sizes, steps) or the closest a CPU can do, run from the
+- ``full``: the paper's scale (seeds, sizes, steps) or the closest a CPU can do, run from the
   command line (``python -m tutorlib run ...``) into ``results/``, never inside a book build.
+  ``paper``, its earlier name, is accepted as an alias (:data:`ALIASES`); the book says
+  "published" for the papers' own numbers and "full profile" for our large runs.
 
 Each experiment declares a frozen settings dataclass (a :class:`Settings`) with its three
-profiles' values next to its code, as ``SETTINGS = {"ci": ..., "tutorial": ..., "paper": ...}``
+profiles' values next to its code, as ``SETTINGS = {"ci": ..., "tutorial": ..., "full": ...}``
 in the module :data:`SOURCES` names; the two chapters that run no experiment of their own
 (``tre_intro``, ``tre_similarity``) keep theirs here. Settings read like a mapping too
 (``settings["seeds"]``), and ``to_dict()`` gives plain JSON.
@@ -31,7 +33,10 @@ import importlib
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-PROFILES: tuple[str, ...] = ("ci", "tutorial", "paper")
+PROFILES: tuple[str, ...] = ("ci", "tutorial", "full")
+
+# other names a profile answers to: ``paper`` is the full profile's earlier name
+ALIASES: dict[str, str] = {"paper": "full"}
 
 # experiment name -> the module that holds its SETTINGS (one name across the CLI, this table,
 # the module and results/<name>/)
@@ -114,7 +119,7 @@ _LOCAL: dict[str, dict[str, Settings]] = {
                                      exception_counts=[0, 1, 2, 5, 10, 15, 25],
                                      noise_levels=[0.0, 0.05, 0.1, 0.2, 0.3, 0.5],
                                      free_composition_steps=2000),
-        "paper": TREIntroSettings(steps=1500, seeds=list(range(10)),
+        "full": TREIntroSettings(steps=1500, seeds=list(range(10)),
                                   exception_counts=[0, 1, 2, 5, 10, 15, 20, 25],
                                   noise_levels=[0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5],
                                   free_composition_steps=4000),
@@ -123,7 +128,7 @@ _LOCAL: dict[str, dict[str, Settings]] = {
         "ci": TRESimilaritySettings(steps=150, seeds=[0], proposition_noise=[0.0, 0.1]),
         "tutorial": TRESimilaritySettings(steps=800, seeds=[0, 1, 2],
                                           proposition_noise=[0.0, 0.02, 0.05, 0.1]),
-        "paper": TRESimilaritySettings(steps=1500, seeds=list(range(10)),
+        "full": TRESimilaritySettings(steps=1500, seeds=list(range(10)),
                                        proposition_noise=[0.0, 0.01, 0.02, 0.05, 0.1, 0.2]),
     },
 }
@@ -131,9 +136,16 @@ SETTINGS = _LOCAL
 
 
 def check_profile(profile: str) -> str:
-    """Return ``profile`` if it is one of :data:`PROFILES`, else raise ``ValueError``."""
+    """The profile ``profile`` names: itself if it is one of :data:`PROFILES`, the profile an
+    alias stands for (``"paper"`` gives ``"full"``), else ``ValueError``.
+
+    >>> check_profile("paper")
+    'full'
+    """
+    profile = ALIASES.get(profile, profile)
     if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
+        raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)} "
+                         f"(or {', '.join(ALIASES)}, another name of {ALIASES['paper']})")
     return profile
 
 
@@ -158,7 +170,7 @@ def settings(experiment: str, profile: str) -> Settings:
     experiment : str
         An experiment name from :func:`experiments`, e.g. ``"compositionality"``.
     profile : str
-        ``"ci"``, ``"tutorial"`` or ``"paper"``.
+        ``"ci"``, ``"tutorial"`` or ``"full"`` (``"paper"`` is an alias of ``"full"``).
 
     Returns
     -------
@@ -171,7 +183,7 @@ def settings(experiment: str, profile: str) -> Settings:
     ValueError
         If the experiment or the profile is unknown.
     """
-    check_profile(profile)
+    profile = check_profile(profile)
     check_experiment(experiment)
     table = importlib.import_module(SOURCES[experiment]).SETTINGS
     if SOURCES[experiment] == __name__:

@@ -1,6 +1,6 @@
 """Results with provenance, the one experiment runner, and the one reader of committed results.
 
-A ``paper``-profile run writes small JSON files into ``results/`` that the book plots beside the
+A ``full``-profile run writes small JSON files into ``results/`` that the book plots beside the
 paper's numbers. Each file says how it was produced: the command, the profile, the seeds,
 tutorlib's version, the git commit, the date, the wall time and the number of CPUs.
 
@@ -53,8 +53,8 @@ def project_results(*parts: str) -> Path:
 
     Examples
     --------
-    >>> project_results("compositionality", "paper.json").name
-    'paper.json'
+    >>> project_results("compositionality", "full.json").name
+    'full.json'
     """
     root = os.environ.get("TUTORLIB_RESULTS_DIR")
     base = Path(root) if root else Path(__file__).resolve().parent.parent / "results"
@@ -75,7 +75,7 @@ def git_commit(directory: str | os.PathLike | None = None) -> str | None:
 def provenance(*, profile: str, seeds: Iterable[int], wall_time: float,
                command: str | None = None) -> dict[str, Any]:
     """How a result was produced; see :data:`PROVENANCE_KEYS`."""
-    check_profile(profile)
+    profile = check_profile(profile)
     if not (isinstance(wall_time, (int, float)) and math.isfinite(wall_time) and wall_time >= 0):
         raise ValueError(f"wall_time must be a finite number of seconds >= 0, got {wall_time!r}")
     if command is None:
@@ -398,7 +398,7 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
     name : str
         One of :data:`tutorlib.profiles.RUNNABLE`.
     profile : str
-        ``"ci"``, ``"tutorial"`` or ``"paper"``.
+        ``"ci"``, ``"tutorial"`` or ``"full"`` (``"paper"`` is an alias of ``"full"``).
     out_dir : path
         Results directory: records go to ``out_dir/<name>/runs/``, the summary to
         ``out_dir/<name>/<profile>.json``.
@@ -423,10 +423,16 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
     summary is rewritten; a run started again skips the pairs already saved. A worker that dies
     loses only the run it was doing, which is started again.
     """
-    check_profile(profile)
+    given, profile = profile, check_profile(profile)
     spec = experiment(name)
-    settings = (copy.deepcopy(spec.settings[profile]) if spec.settings is not None
-                else profile_settings(name, profile))
+    if spec.settings is None:
+        settings = profile_settings(name, profile)
+    else:  # an experiment of your own may still key its full profile "paper"
+        key = next((k for k in (profile, given) if k in spec.settings), None)
+        if key is None:
+            raise ValueError(f"experiment {name} has no settings for profile {given!r}; it has "
+                             f"{', '.join(spec.settings)}")
+        settings = copy.deepcopy(spec.settings[key])
     pairs = spec.runs(settings)
     if not (isinstance(jobs, int) and not isinstance(jobs, bool) and jobs >= 1):
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
@@ -472,14 +478,14 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
 # The one reader of committed results
 
 
-def committed(name: str, profile: str = "paper") -> dict[str, Any] | None:
+def committed(name: str, profile: str = "full") -> dict[str, Any] | None:
     """The committed ``results/<name>/<profile>.json`` (``provenance`` and ``data``), or ``None``."""
-    check_profile(profile)
+    profile = check_profile(profile)
     path = project_results(name, f"{profile}.json")
     return read_results(path) if path.exists() else None
 
 
-def committed_runs(name: str, profile: str = "paper", columns: list[str] | None = None):
+def committed_runs(name: str, profile: str = "full", columns: list[str] | None = None):
     """The committed runs of ``name`` at ``profile`` as a DataFrame, a row per run.
 
     Empty (with ``columns``) when nothing is committed yet.

@@ -12,7 +12,7 @@ The models read the input's tokens as they are written (``[MAX``, ``7``, ``]``, 
 predicted label is read back with :func:`tutorlib.orchard.parse_label` and scored per tree
 (:func:`score_label`). A prediction that is not a label counts as wrong on both trees.
 
-``python -m tutorlib run orchard --profile paper`` runs every (variant, model, seed) of the
+``python -m tutorlib run orchard --profile full`` runs every (variant, model, seed) of the
 ``paper`` profile, resumably, into ``results/orchard/``.
 """
 
@@ -180,8 +180,8 @@ def _transformer(hidden: int, layers: int, heads: int, dropout: float) -> dict:
 
 # Sizes, from training throughput measured in CPU time on one core (torch with one thread) of the
 # development machine: the tutorial models train at about 280 (LSTM) and 200 (Transformer)
-# examples a second, so the tutorial's four runs take about 5 core-minutes; the paper profile's
-# models at about 120 and 60 (test bins: under a minute a run). The paper profile's 36 runs are
+# examples a second, so the tutorial's four runs take about 5 core-minutes; the full profile's
+# models at about 120 and 60 (test bins: under a minute a run). The full profile's 36 runs are
 # sized to about 10 core-hours in all (with --jobs 2, about 5 hours): 80,000 presentations
 # (about 650 s for an LSTM, 1,400 s for a Transformer) of 40,000 distinct training examples
 # (2 epochs) at batch 64. That is what a CPU affords against the paper's 500 epochs of 500,000
@@ -200,7 +200,7 @@ SETTINGS = {
         seeds=[0], train_size=4_000, presentations=16_000, batch_size=32, learning_rate=2e-3,
         final_lr_fraction=0.1, test_depths=list(TEST_DEPTHS), test_size=100, train_check=200,
         data_seed=0, eval_batch_size=32, threads=1),
-    "paper": OrchardSettings(
+    "full": OrchardSettings(
         variants=["minmax_easy", "minmax_medium", "minmax_hard",
                   "firstlast_easy", "firstlast_medium", "firstlast_hard"],
         models={"lstm": _lstm(128, 1, 0.1), "transformer": _transformer(128, 3, 4, 0.1)},
@@ -382,7 +382,7 @@ def by_depth_table(records: list[dict]):
                                        "accuracy (%)", "n"])
 
 
-def committed_records(profile: str = "paper") -> list[dict]:
+def committed_records(profile: str = "full") -> list[dict]:
     """The finished runs of ``results/orchard/<profile>.json`` (empty if none)."""
     found = results.committed("orchard", profile)
     return list(found["data"].get("runs", [])) if found is not None else []

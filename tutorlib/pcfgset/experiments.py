@@ -28,7 +28,7 @@ reach 224 symbols, and greedy decoding of long outputs is what costs time on a C
 a seeded sample of ``max_test`` inputs per test. The corpus itself is always the same (corpus
 seed 0); the run's seed seeds the model and the order of training.
 
-``python -m tutorlib run pcfgset --profile paper`` runs every (architecture, split, seed) of the
+``python -m tutorlib run pcfgset --profile full`` runs every (architecture, split, seed) of the
 ``paper`` profile, resumably, into ``results/pcfgset/``.
 """
 
@@ -428,7 +428,7 @@ SETTINGS: dict[str, PCFGSetSettings] = {
     # 100,000 presentations (about 1.3 epochs) and 1,000 test inputs per test. Estimated from
     # the throughputs above (not measured at this size): 10-25 minutes a run on one core,
     # LSTMS2S the slowest, about 15 core-hours in all; `--jobs N` shares it between cores.
-    "paper": PCFGSetSettings(
+    "full": PCFGSetSettings(
         architectures=list(ARCHITECTURE_NAMES), hidden_size=128, num_layers=2, dropout=0.1,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.001], train_size=None,
         max_output_length=48, presentations=100_000, batch_size=64, learning_rate=2e-3,
@@ -522,6 +522,6 @@ def table(records: list[dict]):
     return frame[columns]
 
 
-def committed_runs(profile: str = "paper"):
+def committed_runs(profile: str = "full"):
     """The committed runs of ``results/pcfgset/<profile>.json`` as a DataFrame (empty if none)."""
     return results.committed_runs("pcfgset", profile, columns=["network", "split", "seed"])

@@ -96,7 +96,7 @@ SETTINGS: dict[str, DynamicsSettings] = {
                            tre_steps=30, bins=30, coarse_bins=3),
     "tutorial": DynamicsSettings(seeds=[0], epochs=50, n_train=9000, n_val=500,
                                  snapshots_per_epoch=1, tre_steps=300, bins=30, coarse_bins=3),
-    "paper": DynamicsSettings(seeds=list(range(8)), epochs=60, n_train=9000, n_val=500,
+    "full": DynamicsSettings(seeds=list(range(8)), epochs=60, n_train=9000, n_val=500,
                               snapshots_per_epoch=2, tre_steps=500, bins=30, coarse_bins=3),
 }
 
@@ -299,12 +299,12 @@ def summarise(settings: DynamicsSettings, finished: list[dict]) -> dict:
 EXPERIMENT = results.Experiment(name="tre_dynamics", runs=runs, run=run_one, summarise=summarise)
 
 
-def committed_results(profile: str = "paper") -> dict | None:
+def committed_results(profile: str = "full") -> dict | None:
     """The committed ``results/tre_dynamics/<profile>.json`` (provenance and data), or ``None``."""
     return results.committed("tre_dynamics", profile)
 
 
-def committed_runs(profile: str = "paper"):
+def committed_runs(profile: str = "full"):
     """The committed runs' snapshots as one DataFrame, a row per (seed, snapshot); empty if none."""
     import pandas as pd
 

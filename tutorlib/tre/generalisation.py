@@ -11,7 +11,7 @@ and measure
 - topographic similarity (Hamming distances of attributes and of messages), positional and
   bag-of-symbols disentanglement and context independence.
 
-``python -m tutorlib run tre_generalisation --profile paper`` runs the profile's seeds resumably
+``python -m tutorlib run tre_generalisation --profile full`` runs the profile's seeds resumably
 into ``results/tre_generalisation/``; the chapter plots the committed runs.
 """
 
@@ -50,7 +50,7 @@ SETTINGS: dict[str, GeneralisationSettings] = {
     "ci": GeneralisationSettings(runs=2, hidden=32, game_steps=30, split_seed=0, tre_steps=100),
     "tutorial": GeneralisationSettings(runs=5, hidden=256, game_steps=500, split_seed=0,
                                        tre_steps=600),
-    "paper": GeneralisationSettings(runs=100, hidden=256, game_steps=500, split_seed=0,
+    "full": GeneralisationSettings(runs=100, hidden=256, game_steps=500, split_seed=0,
                                     tre_steps=1000),
 }
 
@@ -114,6 +114,6 @@ EXPERIMENT = results.Experiment(name="tre_generalisation", runs=runs, run=run_on
                                 summarise=summarise)
 
 
-def committed_runs(profile: str = "paper"):
+def committed_runs(profile: str = "full"):
     """The committed runs of ``results/tre_generalisation/<profile>.json`` as a DataFrame."""
     return results.committed_runs("tre_generalisation", profile, columns=["seed", "gap", "TRE"])

@@ -47,7 +47,7 @@ SETTINGS: dict[str, JudgmentsSettings] = {
     "tutorial": JudgmentsSettings(corpus_seeds=[0], num_topics=16, num_bigrams=48,
                                   sentences_per_word=400, sentences_per_bigram=600, epochs=3,
                                   steps=800),
-    "paper": JudgmentsSettings(corpus_seeds=[0, 1, 2, 3, 4], num_topics=16, num_bigrams=48,
+    "full": JudgmentsSettings(corpus_seeds=[0, 1, 2, 3, 4], num_topics=16, num_bigrams=48,
                                sentences_per_word=400, sentences_per_bigram=600, epochs=3,
                                steps=1500),
 }
