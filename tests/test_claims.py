@@ -124,8 +124,15 @@ def test_nothing_committed_means_not_yet_run(monkeypatch, tmp_path):
 def test_the_reading_tables():
     frame = claims.table()
     shown = claims.formatted(frame)
-    assert list(shown.columns) == ["paper", "published", "ours", "runs", "verdict"]
-    assert shown.index.names == ["part", "claim"]
+    assert list(shown.columns) == ["claim", "published", "ours", "runs", "verdict"]
+    assert shown.index.names == ["part", "number"]
+    assert shown.index[0] == ("SCAN: Lake & Baroni (2018)", 1)
+    assert "—" in set(shown["ours"]) and "%" in shown["published"].iloc[0]
+    scan = claims.formatted(frame, part="SCAN")
+    assert list(scan.index) == list(range(1, 1 + (frame["part"] == "SCAN").sum()))
+    assert list(scan["claim"]) == list(frame.loc[frame["part"] == "SCAN", "claim"])
+    with pytest.raises(ValueError, match="the parts are SCAN, TRE"):
+        claims.formatted(frame, part="CFQ")
     counts = claims.summary(frame)
     assert counts.loc["all parts"].sum() == len(frame)
     assert isinstance(counts, pd.DataFrame) and list(counts.columns) == list(claims.VERDICTS)

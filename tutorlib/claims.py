@@ -353,14 +353,25 @@ def _tre_claims() -> list[Claim]:
     ]
 
 
+_PCFGSET_TESTS = {
+    "task": "the task itself (accuracy)",
+    "systematicity": "systematicity (accuracy)",
+    "productivity": "productivity (accuracy)",
+    "substitutivity_equally_distributed": "substitutivity, equally distributed (consistency)",
+    "substitutivity_primitive": "substitutivity, primitive (consistency)",
+    "localism": "localism (agreement with the unrolled input)",
+    "overgeneralisation": "overgeneralisation (peak)",
+}
+
+
 def _pcfgset_claims() -> list[Claim]:
     claims = []
     for test, published in pcfgset_experiments.PAPER.items():
         for network in pcfgset_experiments.ARCHITECTURE_NAMES:
             claims.append(Claim(
                 "PCFG SET", "pcfgset/12_pcfgset_tests", "hupkes2020compositionality",
-                f"Table 1: {test.replace('_', ' ')}, {network}", 100 * published[network], "%",
-                _pcfgset(test, network), experiment="pcfgset"))
+                f"{_PCFGSET_TESTS.get(test, test.replace('_', ' '))}: {network}",
+                100 * published[network], "%", _pcfgset(test, network), experiment="pcfgset"))
     return claims
 
 
@@ -432,19 +443,30 @@ def _number(value: float | None, unit: str) -> str:
     if unit == "%":
         # two decimals where one would hide the number (0.08%) or round it up to 100.0%
         return f"{value:.2f}%" if abs(value) < 1 or 99.95 <= value < 100 else f"{value:.1f}%"
-    return f"{unit} = {value:.2f}"
+    # no-break spaces and a true minus sign: "r = −0.51" stays on one line in a narrow column
+    return f"{unit}\u00a0=\u00a0{value:.2f}".replace("-", "\u2212")
 
 
-def formatted(frame=None):
-    """:func:`table` for reading: the numbers as text with their units ("99.7%", "r = 0.50",
-    "—" for none), the paper's name, indexed by part and claim."""
+def formatted(frame=None, part: str | None = None):
+    """:func:`table` for reading: a row per claim, the numbers as text with their units ("99.7%",
+    "r = 0.50", "—" for none). All parts, indexed by part (with its paper) and the claim's number
+    in the part; or, given ``part``, that part's claims numbered from 1."""
     frame = table() if frame is None else frame
+    if part is not None:
+        if part not in set(frame["part"]):
+            raise ValueError(f"no claims for part {part!r}; the parts are "
+                             f"{', '.join(dict.fromkeys(frame['part']))}")
+        frame = frame[frame["part"] == part]
+    parts = [f"{name}: {CITATIONS.get(key, key)}" for name, key in zip(frame["part"], frame["paper"])]
     shown = frame.assign(
-        paper=frame["paper"].map(lambda key: CITATIONS.get(key, key)),
+        part=parts, number=frame.groupby("part").cumcount() + 1,
         published=[_number(v, u) for v, u in zip(frame["published"], frame["unit"])],
         ours=[_number(None if v is None else float(v), u) for v, u in zip(frame["ours"], frame["unit"])],
-        runs=frame["runs"].replace("", "—"))
-    return shown.set_index(["part", "claim"])[["paper", "published", "ours", "runs", "verdict"]]
+        runs=frame["runs"].replace("", "—").str.replace(" of ", "/", regex=False))
+    columns = ["claim", "published", "ours", "runs", "verdict"]
+    if part is not None:
+        return shown.set_index("number")[columns].rename_axis(None)
+    return shown.set_index(["part", "number"])[columns]
 
 
 def summary(frame=None):
