@@ -14,13 +14,15 @@ JOBS ?= 2
 # Project root holding _toc.yml and notebooks/ (the executor's test points it elsewhere).
 ROOT ?= .
 
-.PHONY: help venv sync execute chapter html book test unit nbval browser check-sync clean
+.PHONY: help venv sync execute chapter html book lab exercises test unit nbval browser check-sync clean
 
 help:
 	@echo "make book   execute every chapter at PROFILE=$(PROFILE) and build _build/html"
 	@echo "make test   unit tests, every chapter at the ci profile, nbval, book build, browser check"
 	@echo "make sync   synchronise notebooks/*.py with notebooks/*.ipynb (jupytext)"
 	@echo "make chapter NB=05 PROFILE=ci   execute one chapter (into book/<part>/)"
+	@echo "make lab    open the chapters (notebooks/) in JupyterLab (LAB_DIR=exercises for those)"
+	@echo "make exercises   write exercises/NN_topic.ipynb: each chapter without its solutions"
 	@echo "make clean  remove the build, the executed notebooks and the cache"
 
 $(STAMP): pyproject.toml constraints.txt
@@ -46,6 +48,17 @@ html: $(STAMP)
 
 book: sync execute html
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
+
+# JupyterLab on the chapter sources (`make lab LAB_DIR=exercises` on the exercise notebooks);
+# its kernels inherit TUTORLIB_CACHE_DIR, so they share the book's cache.
+LAB_DIR ?= notebooks
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=$(LAB_DIR)
+
+# Exercise notebooks for students: each chapter with its solutions removed and an answer cell
+# after each exercise, written to exercises/ (not committed).
+exercises: $(STAMP)
+	$(PY) tools/exercises.py --root $(ROOT) --out exercises
 
 # make test: the linter (ruff), unit tests and repository checks (including the notebook pairs being in sync),
 # every chapter executed at the ci profile, nbval re-execution of the executed copies, the book

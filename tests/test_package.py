@@ -27,6 +27,7 @@ STUDIES = {
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
     "tutorlib.tre.generalisation",
     "tutorlib.orchard.experiments",
+    "tutorlib.claims",
 }
 LAYERS = {"shared": 0, "method": 1, "study": 2}
 
