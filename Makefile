@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # Where trained models and expensive intermediate results are cached (see tutorlib.cache).
 export TUTORLIB_CACHE_DIR ?= $(CURDIR)/.cache
-# Profile the book is executed at: ci, tutorial or paper (see tutorlib.profiles).
+# Profile the book is executed at: ci, tutorial or full (see tutorlib.profiles).
 PROFILE ?= tutorial
 # Chapters executed side by side by `make execute` (each with cores / JOBS threads).
 JOBS ?= 2

@@ -105,7 +105,7 @@ def test_our_numbers_are_the_experiment_modules_numbers():
     simple = table[table["claim"].str.contains("simple \\(random\\) split")].iloc[0]
     assert simple["ours"] == pytest.approx(compared.loc[("simple", "overall_best"), "test accuracy (%)"])
     assert simple["verdict"] == "reproduced"
-    records = orchard_experiments.committed_records("paper")
+    records = orchard_experiments.committed_records("full")
     if records:
         mine = orchard_experiments.paper_comparison(orchard_experiments.by_depth_table(records))
         orchard = table[table["part"] == "ORCHARD"].set_index("claim")
@@ -143,4 +143,4 @@ def test_coverage_counts_committed_and_planned_runs():
     assert list(table.index) == list(dict.fromkeys(c.experiment for c in claims.CLAIMS if c.experiment))
     assert (table["committed runs"] <= table["planned runs"]).all()
     assert table.loc["orchard", "planned runs"] == 36  # 6 variants x 2 models x 3 seeds
-    assert table.loc["dbca", "command"] == "python -m tutorlib run dbca --profile paper"
+    assert table.loc["dbca", "command"] == "python -m tutorlib run dbca --profile full"

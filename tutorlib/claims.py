@@ -3,7 +3,7 @@
 Every :class:`Claim` names a part of the book, the chapter that tests it, the paper (a key of
 ``book/references.bib``), the claim in a sentence, the published number (read from the experiment
 module's ``PAPER`` constant, never typed here), a *reader* that computes our number from the
-committed full-profile results (``results/<experiment>/paper.json``, through each experiment
+committed full-profile results (``results/<experiment>/full.json``, through each experiment
 module's own readers) and a :class:`Rule` that turns the two into a verdict:
 
 - ``reproduced``: ours is within the rule's tolerance of the published number;
@@ -13,7 +13,7 @@ module's own readers) and a :class:`Rule` that turns the two into a verdict:
 - ``stand-in``: our experiment stands in for the paper's (other data or another task), so the
   two numbers are shown side by side but do not test the claim;
 - ``not yet run``: nothing is committed for it yet (``python -m tutorlib run EXPERIMENT --profile
-  paper`` produces it).
+  full`` produces it).
 
 A verdict is *partial* when fewer runs are committed than the full profile plans (its seeds).
 
@@ -145,7 +145,7 @@ class Claim:
 
 
 def _planned_seeds(experiment: str, key: str = "seeds") -> int:
-    return len(profiles.settings(experiment, "paper")[key])
+    return len(profiles.settings(experiment, "full")[key])
 
 
 def _scan(split: str, network: str = "overall_best") -> Callable[[], Ours | None]:
@@ -174,7 +174,7 @@ def _scan_per_example(split: str) -> Callable[[], Ours | None]:
         runs = runs[runs["split"] == split]
         if runs.empty:
             return None
-        planned = int(split in profiles.settings("scan", "paper")["per_example_splits"])
+        planned = int(split in profiles.settings("scan", "full")["per_example_splits"])
         return Ours(100 * float(runs["accuracy"].mean()), len(runs), planned)
     return read
 
@@ -187,13 +187,13 @@ def _scan_composed_jump(num: int) -> Callable[[], Ours | None]:
             return None
         summary = scan_experiments.accuracy_summary(runs, by="num").loc[num]
         return Ours(float(summary["accuracy"]), int(summary["runs"]),
-                    profiles.settings("scan", "paper")["complex_jump_reps"])
+                    profiles.settings("scan", "full")["complex_jump_reps"])
     return read
 
 
 def _tre_dynamics(quantity: str) -> Callable[[], Ours | None]:
     def read() -> Ours | None:
-        committed = dynamics.committed_results("paper")
+        committed = dynamics.committed_results("full")
         if committed is None or not committed["data"]["runs"]:
             return None
         data = committed["data"]
@@ -207,20 +207,20 @@ def _tre_dynamics(quantity: str) -> Callable[[], Ours | None]:
 
 def _tre_generalisation(column: str) -> Callable[[], Ours | None]:
     def read() -> Ours | None:
-        runs = generalisation.committed_runs("paper")
+        runs = generalisation.committed_runs("full")
         if runs.empty:
             return None
         # held-out error = 1 - test reward: a positive r means that more compositional languages
         # (lower TRE) generalise better, for the gap and for the error alike (chapter 10)
         target = runs["gap"] if column == "gap" else 1 - runs["test reward"]
         return Ours(float(runs["TRE"].corr(target)), len(runs),
-                    profiles.settings("tre_generalisation", "paper")["runs"])
+                    profiles.settings("tre_generalisation", "full")["runs"])
     return read
 
 
 def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
     def read() -> Ours | None:
-        runs = pcfgset_experiments.committed_runs("paper")
+        runs = pcfgset_experiments.committed_runs("full")
         if runs.empty:
             return None
         rows = {row["test"]: row for row in pcfgset_experiments.table_rows(runs.to_dict("records"))}
@@ -235,7 +235,7 @@ def _dbca(split: str, network: str) -> Callable[[], Ours | None]:
     target = None if split == "mcd" else 0.0  # the lowest D_C of the dial stands for random
 
     def read() -> Ours | None:
-        runs = dbca_experiments.committed_runs("paper")
+        runs = dbca_experiments.committed_runs("full")
         if runs.empty:
             return None
         targets = runs["target_compound_divergence"]
@@ -249,7 +249,7 @@ def _dbca(split: str, network: str) -> Callable[[], Ours | None]:
 
 def _orchard(model: str, variant: str) -> Callable[[], Ours | None]:
     def read() -> Ours | None:
-        records = orchard_experiments.committed_records("paper")
+        records = orchard_experiments.committed_records("full")
         table = orchard_experiments.paper_comparison(orchard_experiments.by_depth_table(records))
         row = table.loc[(model, variant)]
         if not row["seeds"]:
@@ -493,12 +493,12 @@ def coverage(claims: list[Claim] | None = None):
     names = dict.fromkeys(c.experiment for c in (CLAIMS if claims is None else claims) if c.experiment)
     for name in names:
         spec = results.experiment(name)
-        settings = spec.settings["paper"] if spec.settings is not None else profiles.settings(name, "paper")
-        committed = results.committed(name, "paper")
+        settings = profiles.settings(name, "full")
+        committed = results.committed(name, "full")
         rows.append({"experiment": name,
                      "committed runs": len(committed["data"].get("runs", [])) if committed else 0,
                      "planned runs": len(spec.runs(settings)),
-                     "command": f"python -m tutorlib run {name} --profile paper"})
+                     "command": f"python -m tutorlib run {name} --profile full"})
     return pd.DataFrame(rows).set_index("experiment")
 
 
