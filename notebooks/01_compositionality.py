@@ -28,7 +28,8 @@ PROFILE = "tutorial"
 # %% [markdown]
 # Every chapter begins with a parameters cell, `PROFILE = "tutorial"` (hidden on this page, the
 # first code cell when you open the notebook). It chooses how big the experiments are: `ci`,
-# `tutorial` or `paper` (see {doc}`../usage`). The settings for this chapter come from
+# `tutorial`, or the full profile that our large committed runs use (named `paper` in the code;
+# see {doc}`../usage`). The settings for this chapter come from
 # `tutorlib.profiles`, the one place where they are defined:
 
 # %%
@@ -40,7 +41,7 @@ from tutorlib.plotting import use_book_style
 
 use_book_style()
 settings = profiles.settings("compositionality", PROFILE)
-pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
+pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 
 # %% [markdown]
 # ## Derivation trees
@@ -72,15 +73,17 @@ pd.DataFrame(
 # Drawn as figures (compositions are dots, primitives are labelled leaves):
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), gridspec_kw={"width_ratios": [1, 1.3]},
+fig, axes = plt.subplots(1, 2, figsize=(8, 3), gridspec_kw={"width_ratios": [1, 1.3]},
                          layout="constrained")
 trees.draw(pair, ax=axes[0], title="Figure 1a. A pair of objects")
 trees.draw(command, ax=axes[1], title="Figure 1b. A SCAN-like command")
 plt.show()
 
 # %% [markdown]
-# *Figure 1.* Left: the derivation of a pair of coloured shapes. Right: a command in the style of
-# SCAN, where `after` composes two sub-commands.
+# *Figure 1.* Two derivation trees. Left: a pair of coloured shapes; each object is a composition
+# of a colour and a shape, and the pair composes the two objects. Right: a command in the style of
+# SCAN, where `after` composes two sub-commands. Primitives are the labelled leaves; every dot is
+# one composition.
 #
 # ## Two ways to name a world of coloured shapes
 #
@@ -166,9 +169,22 @@ pd.DataFrame(rows).set_index("split").round(3)
 #
 # ## How much irregularity can compositionality survive?
 #
-# Natural languages are compositional with exceptions (*go* + past is *went*). Let us make a
-# fraction of the objects' names holistic and measure the learner's held-out accuracy on
-# compound splits, averaged over random languages and splits (their number is set by the
+# Natural languages are compositional with exceptions (*go* + past is *went*).
+# `compositionality.irregular_language(world, fraction, seed)` builds such a language: it starts
+# from the compositional language of the same seed and gives a random `fraction` of the objects
+# a holistic name (two fresh words) instead. With a quarter of the names irregular:
+
+# %%
+irregular = compositionality.irregular_language(world, 0.25, seed=0)
+regular = compositionality.compositional_language(world, seed=0)
+pd.DataFrame({"object": [f"{c} {s}" for c, s in sample],
+              "compositional name": [regular[o] for o in sample],
+              "irregular language (25%)": [irregular[o] for o in sample],
+              "exception?": [irregular[o] != regular[o] for o in sample]})
+
+# %% [markdown]
+# Let us measure the learner's held-out accuracy on compound splits as the fraction of
+# irregular names grows, averaged over random languages and splits (their number is set by the
 # profile). A test object whose own name is an exception can never be predicted, so `1 − fraction`
 # is the best any learner could do; the learner can also fall short of it when exceptions
 # outvote the regular names of an atom in training.
@@ -185,12 +201,12 @@ fig, ax = plt.subplots()
 ax.errorbar(summary["irregular fraction"], summary["mean"], yerr=summary["std"], marker="o",
             capsize=3, label=f"learner, {PROFILE} profile ({settings['num_splits']} splits)")
 ax.plot([0, 1], [1, 0], ls="--", color="0.4", label="upper bound: 1 − fraction")
-paper_run = results.committed("compositionality")  # the paper-profile run, if committed
-if paper_run is not None:
-    paper = paper_run["data"]
-    ax.plot(paper["irregular fraction"], [sum(a) / len(a) for a in paper["accuracy"]], marker=".",
-            lw=1, label=f"paper profile ({paper['settings']['num_splits']} splits, "
-                        f"{paper['settings']['num_colours']}×{paper['settings']['num_shapes']} world)")
+full_run = results.committed("compositionality")  # the full-profile run, if committed
+if full_run is not None:
+    full = full_run["data"]
+    ax.plot(full["irregular fraction"], [sum(a) / len(a) for a in full["accuracy"]], marker=".",
+            lw=1, label=f"full profile ({full['settings']['num_splits']} splits, "
+                        f"{full['settings']['num_colours']}×{full['settings']['num_shapes']} world)")
 ax.set_xlabel("fraction of objects with an irregular (holistic) name")
 ax.set_ylabel("held-out accuracy (exact name)")
 ax.set_title("Figure 2. Generalisation against irregularity")
@@ -203,12 +219,13 @@ plt.show()
 # *Figure 2.* Mean held-out accuracy (error bars: one standard deviation over splits) of the
 # compositional learner on compound splits, as the fraction of irregular names grows from a
 # fully compositional (0) to a fully holistic (1) language. The dashed line is the best
-# achievable accuracy. Where committed results of a `paper`-profile run exist
-# (`python -m tutorlib run compositionality --profile paper`), they are drawn too.
+# achievable accuracy. Where committed results of a full-profile run exist
+# (`python -m tutorlib run compositionality --profile paper`), they are drawn too: a bigger
+# world, with many more splits.
 #
 # Accuracy follows the upper bound closely while exceptions are rare, and drops below it once
 # exceptions are common enough to outvote an atom's regular word in training. In a bigger world
-# (the `paper` profile's curve, when it is drawn) every atom occurs in more training objects, so it
+# (the full profile's curve, when it is drawn) every atom occurs in more training objects, so it
 # takes more exceptions to outvote its regular word and the curve stays closer to the bound. The held-out
 # accuracy is thus a graded measure of compositionality, not a yes-or-no verdict; the TRE part
 # builds the same idea for vector representations, where "naming correctly" becomes "being
@@ -227,41 +244,109 @@ plt.show()
 #
 # ## Exercises
 #
-# **1. A bigger world.** Predict first: if the world had twice as many shapes, would the
-# learner's accuracy on a 25% compound split of the *compositional* language change? Then run it.
+# **1. A bigger world.** This chapter's world has {glue:text}`ex1_colours` colours and
+# {glue:text}`ex1_shapes` shapes. `tutorlib.world` knows 12 of each, so 12 shapes is the most
+# `make_world` accepts. Predict first: in a world with all 12 shapes, does the learner's accuracy on
+# a 25% compound split of the *compositional* language change? And on an irregular language in
+# which half of the names are exceptions (averaged over 100 splits)? Then run both.
 
 # %% tags=["hide-cell"]
-# Solution: no. Every atom is still seen in training, so the learner still reads off every word.
-big = compositionality.make_world(settings["num_colours"], min(12, 2 * settings["num_shapes"]))
-big_train, big_test = compositionality.compound_split(big, 0.25, seed=1)
-compositionality.heldout_accuracy(compositionality.compositional_language(big, seed=1), big_train, big_test)
+# Solution code: the same experiment in both worlds, for both languages.
+from myst_nb import glue
+
+
+def mean_irregular_accuracy(world, fraction=0.5, splits=100):
+    return sum(compositionality.irregularity_run(world, fraction, k)
+               for k in range(splits)) / splits
+
+
+big = compositionality.make_world(settings["num_colours"], 12)
+ex1 = pd.DataFrame([
+    {"world": f"{len(w.colours)} × {len(w.shapes)}",
+     "compositional language": compositionality.heldout_accuracy(
+         compositionality.compositional_language(w, seed=1),
+         *compositionality.compound_split(w, 0.25, seed=1)),
+     "half irregular (mean of 100 splits)": mean_irregular_accuracy(w)}
+    for w in [world, big]]).set_index("world")
+glue("ex1_colours", str(settings["num_colours"]), display=False)
+glue("ex1_shapes", str(settings["num_shapes"]), display=False)
+glue("ex1_compositional", f"{ex1.iloc[1, 0]:.2f}", display=False)
+glue("ex1_irregular_small", f"{ex1.iloc[0, 1]:.2f}", display=False)
+glue("ex1_irregular_big", f"{ex1.iloc[1, 1]:.2f}", display=False)
+ex1.round(3)
 
 # %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# On the compositional language, no: the accuracy is {glue:text}`ex1_compositional` in the
+# 12-shape world, as in the smaller one. Every atom is still seen in training, so the learner
+# still reads off every word, however many there are. On the half-irregular language the bigger
+# world helps: {glue:text}`ex1_irregular_big` against {glue:text}`ex1_irregular_small` (the
+# bound is 0.5). Each colour now occurs in more training objects, so its regular word is
+# outvoted by exceptions less often; this is why the full profile's curve in Figure 2, from a
+# world with more colours and more shapes, lies closer to the bound.
+# ```
+#
 # **2. Hold out more.** Compound splits need every atom in training. What is the largest test
 # fraction for which `compositionality.compound_split` still finds such a split in this world, and what
 # happens to the learner's accuracy on the compositional language as you approach it?
 
 # %% tags=["hide-cell"]
-# Solution: accuracy stays 1.0 as long as every atom is seen; past the limit no split exists and
-# compound_split raises a ValueError naming the test fraction.
+# Solution code: try test fractions in steps of 0.01; past the limit compound_split raises a
+# ValueError naming the test fraction.
 fraction_rows = []
-for fraction in [0.25, 0.5, 0.75, 0.8, 0.9]:
+for percent in range(50, 100):
+    fraction = percent / 100
     try:
         tr, te = compositionality.compound_split(world, fraction, seed=0)
-        fraction_rows.append({"test fraction": fraction,
-                              "accuracy": compositionality.heldout_accuracy(compositional, tr, te), "note": ""})
-    except ValueError as error:
-        fraction_rows.append({"test fraction": fraction, "accuracy": None, "note": str(error)})
-pd.DataFrame(fraction_rows)
+    except ValueError:
+        fraction_rows.append({"test fraction": fraction, "test objects": None,
+                              "accuracy": None, "split found": False})
+        continue
+    fraction_rows.append({"test fraction": fraction, "test objects": len(te),
+                          "accuracy": compositionality.heldout_accuracy(compositional, tr, te),
+                          "split found": True})
+ex2 = pd.DataFrame(fraction_rows).astype({"test objects": "Int64"})
+found = ex2[ex2["split found"]]
+largest = found.iloc[-1]
+# the true limit: a training set that shows every colour and every shape needs at least
+# max(colours, shapes) objects (a "diagonal" of the grid has exactly that many)
+needed = max(len(world.colours), len(world.shapes))
+glue("ex2_largest", f"{largest['test fraction']:.2f}", display=False)
+glue("ex2_test_objects", f"{int(largest['test objects'])}", display=False)
+glue("ex2_objects", f"{len(world.objects())}", display=False)
+glue("ex2_accuracy_min", f"{found['accuracy'].min():.2f}", display=False)
+limit_objects = len(world.objects()) - needed
+glue("ex2_needed", f"{needed}", display=False)
+glue("ex2_limit_objects", f"{limit_objects}", display=False)
+glue("ex2_limit", f"{limit_objects / len(world.objects()):.3f}", display=False)
+glue("ex2_reach", "finds such a split here, so it reaches the limit" if
+     largest["test objects"] == limit_objects else
+     "does not find one: such training sets are rare among random splits", display=False)
+ex2[ex2["test fraction"].between(largest["test fraction"] - 0.03, largest["test fraction"] + 0.03)]
 
 # %% [markdown]
-# **3. Make the language holistic, one word at a time.** Change `irregular_language` so that an
-# exception replaces only the *shape* word of an object's name. Predict the shape of Figure 2's
-# curve, then build the language by hand below and measure it at a few fractions.
+# ```{admonition} Solution
+# :class: dropdown
+# `compound_split` finds a split up to a test fraction of {glue:text}`ex2_largest`
+# ({glue:text}`ex2_test_objects` of the {glue:text}`ex2_objects` objects held out); from the next
+# step on it raises a `ValueError`. The accuracy on the compositional language stays at
+# {glue:text}`ex2_accuracy_min` (its minimum over every fraction that has a split): as long as
+# every atom is seen once, the learner knows every word, so the limit is a cliff, not a slope.
+# The true limit is {glue:text}`ex2_limit_objects` held-out objects (a test fraction of
+# {glue:text}`ex2_limit`): a training set that shows every colour and every shape needs only
+# {glue:text}`ex2_needed` objects (one "diagonal" of the colour-shape grid). With its 1,000
+# random tries, `compound_split` {glue:text}`ex2_reach`.
+# ```
+#
+# **3. Irregular shapes only.** Write your own variant of `irregular_language` (introduced above)
+# in which an exception replaces only the *shape* word of an object's name and keeps its colour
+# word. Predict how the learner's whole-name accuracy compares with Figure 2 at the same
+# fractions, and how often it gets the colour word right. Then measure both at a few fractions.
 
 # %% tags=["hide-cell"]
-# Solution: only shape words are disturbed, so the learner's colour words stay right: the
-# first word of every held-out prediction is correct, while whole-name accuracy still falls.
+# Solution code: a shape-only irregular language, and the learner's accuracy on whole names and
+# on the colour word alone, averaged over 20 compound splits.
 import random
 
 
@@ -280,11 +365,35 @@ def first_word_accuracy(language, train, test):
                for obj in test) / len(test)
 
 
-ex3_train, ex3_test = compositionality.compound_split(world, 0.25, seed=0)
 ex3_rows = []
-for fraction in [0.0, 0.25, 0.5]:
-    language = shape_irregular_language(world, fraction, seed=0)
-    ex3_rows.append({"fraction": fraction,
-                     "whole-name accuracy": compositionality.heldout_accuracy(language, ex3_train, ex3_test),
-                     "colour-word accuracy": first_word_accuracy(language, ex3_train, ex3_test)})
-pd.DataFrame(ex3_rows).round(3)
+for fraction in [0.0, 0.25, 0.5, 0.75]:
+    for split in range(20):
+        language = shape_irregular_language(world, fraction, seed=split)
+        ex3_train, ex3_test = compositionality.compound_split(world, 0.25, seed=split)
+        ex3_rows.append({
+            "fraction": fraction,
+            "whole-name accuracy (shape exceptions)":
+                compositionality.heldout_accuracy(language, ex3_train, ex3_test),
+            "colour-word accuracy (shape exceptions)":
+                first_word_accuracy(language, ex3_train, ex3_test),
+            "whole-name accuracy (irregular_language)":
+                compositionality.irregularity_run(world, fraction, split)})
+ex3 = pd.DataFrame(ex3_rows).groupby("fraction").mean()
+for fraction, key in [(0.5, "half"), (0.75, "most")]:
+    glue(f"ex3_whole_{key}", f"{ex3.loc[fraction].iloc[0]:.2f}", display=False)
+    glue(f"ex3_colour_{key}", f"{ex3.loc[fraction].iloc[1]:.2f}", display=False)
+    glue(f"ex3_both_{key}", f"{ex3.loc[fraction].iloc[2]:.2f}", display=False)
+ex3.round(3)
+
+# %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# The colour word stays right: with half of the names irregular the learner gets the colour word
+# of {glue:text}`ex3_colour_half` of the held-out objects, and with three quarters
+# {glue:text}`ex3_colour_most`, because no exception touches a colour word. Whole names fall with
+# the fraction, as in Figure 2, but less steeply ({glue:text}`ex3_whole_half` at one half and
+# {glue:text}`ex3_whole_most` at three quarters, against {glue:text}`ex3_both_half` and
+# {glue:text}`ex3_both_most` when exceptions replace both words): an exception now outvotes only
+# its shape's word, never its colour's, so fewer regular objects are named wrongly. Neither
+# can beat the bound `1 − fraction`, since an exception's own name is never predictable.
+# ```

@@ -37,7 +37,7 @@ from tutorlib.plotting import use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_intro", PROFILE)
-pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
+pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 
 # %% [markdown]
 # ## The idea
@@ -118,22 +118,31 @@ print(f"TRE of the compositional language: {result.value:.4f}")
 # shows the colour `red` and the shape `circle`, and what composing them gives:
 
 # %%
-fig, axes = plt.subplots(1, 4, figsize=(12, 2.6), layout="constrained")
+fig, axes = plt.subplots(2, 2, figsize=(7.5, 5), layout="constrained")
 pieces = {
     "η(red)": result.lexicon["red"],
     "η(circle)": result.lexicon["circle"],
     "rebuilt (red circle)": result.reconstruct([("red", "circle")])[0],
     "message of (red circle)": base.one_hot()[0],
 }
-for ax, (title, array) in zip(axes, pieces.items()):
-    ax.imshow(array, cmap="RdBu_r", vmin=-1, vmax=1)
+for ax, (title, array) in zip(axes.ravel(), pieces.items()):
+    image = ax.imshow(array, cmap="RdBu_r", vmin=-1, vmax=1)
     ax.set(title=title, xlabel="symbol", ylabel="position", xticks=range(base.vocab_size),
            yticks=range(4))
     ax.grid(False)
-fig.suptitle("Figure 1. Learned primitives of the compositional language (blue < 0 < red)")
+fig.colorbar(image, ax=axes, shrink=0.6, label="value")
+fig.suptitle("Figure 1. Learned primitives of the compositional language")
 plt.show()
 
 # %% [markdown]
+# *Figure 1.* Each panel is a 4 × 6 array: a row per position of the message, a column per
+# symbol, red for positive values and blue for negative ones. Top: the learned primitives
+# η(red) and η(circle). Bottom: their linear composition $A\eta_\text{red} + B\eta_\text{circle}$
+# and the message of the red circle it should rebuild. The two bottom panels match: composing
+# the primitives rebuilds the message. Each primitive is strongest at its own symbols (red's in
+# the first two positions, circle's in the last two); the fainter values elsewhere are what the
+# fit needs to rebuild the other 24 objects from the same primitives.
+#
 # The composition is not told which positions hold the colour: it learns, with $A$ and $B$,
 # where the parts go. Now every language, over a few seeds (the seed moves the random
 # choices of the languages, not of TRE, whose primitives start at zero):
@@ -168,6 +177,10 @@ ax.set(title="Figure 2. TRE orders the languages", ylabel="TRE (L1, linear compo
 plt.show()
 
 # %% [markdown]
+# *Figure 2.* TRE of five languages for the same 25 objects (mean over the profile's seeds;
+# error bars: one standard deviation). From left to right the languages keep less and less of
+# the compositional structure, and TRE rises accordingly.
+#
 # TRE puts the compositional language at (nearly) zero, the paper's **Remark 1**: when a
 # representation is exactly a composition of its parts, the fit of Eq. 2 recovers the parts.
 # The noisy and exceptional languages come next, and the holistic and random languages last.
@@ -185,17 +198,22 @@ exceptions = languages.with_exceptions(base, 5, seed=0)
 renamed = np.any(exceptions.messages != base.messages, axis=1)
 fit = tre.tre(exceptions.one_hot(), exceptions.derivations, "linear", "l1", steps=settings["steps"])
 order = np.argsort(-fit.per_datum)
-fig, ax = plt.subplots(figsize=(9, 3.2))
+fig, ax = plt.subplots(figsize=(8.5, 4))
 ax.bar(range(len(order)), fit.per_datum[order],
        color=np.where(renamed[order], "#D55E00", "#0072B2"))
-ax.set_xticks(range(len(order)), [names[i] for i in order], rotation=90, fontsize=8)
-ax.set(title="Figure 3. TRE(x) for every object (orange: the renamed ones)", ylabel="TRE(x)")
+ax.set_xticks(range(len(order)), [names[i] for i in order], rotation=90)
+ax.set(title="Figure 3. TRE(x) for every object (orange: the renamed ones)",
+       ylabel="TRE(x) (L1, linear)", xlabel="object, from the highest TRE(x) to the lowest")
 plt.show()
 top = set(order[: renamed.sum()])
 print(f"{len(top & set(np.flatnonzero(renamed)))} of the {renamed.sum()} objects with the highest "
       f"TRE(x) are the renamed ones")
 
 # %% [markdown]
+# *Figure 3.* TRE(x) of each of the 25 objects of the language with five renamed objects
+# (orange), sorted from the highest. The renamed objects are the ones the compositional model
+# cannot rebuild; every other object is rebuilt (almost) exactly, with TRE(x) near 0.
+#
 # A renamed object can happen to keep some of its symbols (its random name may share symbols
 # with the regular one), and then its TRE is lower; the compositional objects are rebuilt
 # almost exactly, because the renamed ones are too few to pull the primitives away.
@@ -222,14 +240,23 @@ for seed in settings["seeds"]:
                                           "l1", steps=settings["steps"]).value})
 curves = pd.DataFrame(curve_rows)
 
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.4), layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.6), layout="constrained")
 for ax, (dial, xlabel) in zip(axes, [("renamed objects", "objects renamed (of 25)"),
                                      ("noise", "probability a symbol is replaced")]):
     part = curves[curves["dial"] == dial].groupby("level")["TRE"].agg(["mean", "std"])
     ax.errorbar(part.index, part["mean"], yerr=part["std"].fillna(0), marker="o", capsize=3)
     ax.set(xlabel=xlabel, ylabel="TRE (L1, linear)")
-fig.suptitle("Figure 4. TRE grows smoothly as structure is destroyed (mean ± sd over seeds)")
+axes[0].set_title("Figure 4a. Renaming objects")
+axes[1].set_title("Figure 4b. Replacing symbols")
+fig.suptitle("Figure 4. TRE grows smoothly as structure is destroyed")
 plt.show()
+
+# %% [markdown]
+# *Figure 4.* TRE of the compositional language as two dials destroy its structure: (a) the
+# number of objects (of 25) given an arbitrary name, (b) the probability that each symbol is
+# replaced by a random one. Points are means over the profile's seeds, error bars one standard
+# deviation. Neither curve jumps: TRE is a graded measure, rising steadily from 0 as the
+# language moves away from compositional.
 
 # %% [markdown]
 # ## Remark 2: why the composition must be restricted
@@ -303,30 +330,79 @@ remark2
 # that $A\theta + B\theta'$ does not?
 
 # %% tags=["hide-cell"]
-# Solution: yes. The colour's symbols sit at positions 0-1 and the shape's at 2-3, so each
-# primitive can hold its symbols at their own positions (and zeros elsewhere), and adding them
-# rebuilds the message. The linear composition would also cope with a language in which the
-# composition itself moves symbols (see the two-object messages of the reference game later).
-tre.tre(base.one_hot(), base.derivations, "additive", "l1", steps=settings["steps"]).value
+# Solution code: the same fit with the additive composition.
+from myst_nb import glue
+
+additive = tre.tre(base.one_hot(), base.derivations, "additive", "l1", steps=settings["steps"])
+glue("ex1_additive", f"{additive.value:.3f}", display=False)
+glue("ex1_linear", f"{result.value:.3f}", display=False)
+pd.Series({"linear": result.value, "additive": additive.value},
+          name="TRE of the compositional language").round(4).to_frame()
 
 # %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# Yes: TRE is {glue:text}`ex1_additive` with the additive composition (linear:
+# {glue:text}`ex1_linear`). Adding cannot move symbols, so each primitive must already hold its
+# symbols at the positions they take in the message: η(red) red's two symbols at positions 0
+# and 1 (and nothing at 2 and 3), η(circle) circle's at 2 and 3. That is possible here because
+# in every message the colour always fills the same positions and the shape the others. The
+# linear composition's $A$ and $B$ can also move symbols, so it copes with languages in which
+# a part's position depends on its role, such as the two-object messages of the reference game
+# ({doc}`10_tre_generalisation`, exercise 1).
+# ```
+#
 # **2. Codes of one symbol.** Build `languages.compositional(5, 5, code_length=1)` and its
 # holistic shuffle. Predict which has the larger TRE and by how much, then measure.
 
 # %% tags=["hide-cell"]
-# Solution: the compositional one is again at ~0; the shuffled one is high, though its messages
-# are only two symbols long, so its TRE is smaller than with four-symbol messages.
+# Solution code: both languages of two-symbol messages, fitted as in Figure 2.
 short = languages.compositional(5, 5, code_length=1, seed=0)
-pd.Series({label: tre.tre(lang.one_hot(), lang.derivations, "linear", "l1",
-                          steps=settings["steps"]).value
-           for label, lang in [("compositional", short), ("holistic", languages.holistic(short))]})
+ex2 = pd.Series({label: tre.tre(lang.one_hot(), lang.derivations, "linear", "l1",
+                                steps=settings["steps"]).value
+                 for label, lang in [("compositional", short),
+                                     ("holistic", languages.holistic(short))]},
+                name="TRE, one symbol per attribute")
+glue("ex2_compositional", f"{ex2['compositional']:.3f}", display=False)
+glue("ex2_holistic", f"{ex2['holistic']:.2f}", display=False)
+glue("ex2_holistic_long", f"{summary.loc['holistic', 'mean']:.2f}", display=False)
+ex2.round(3).to_frame()
 
 # %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# The holistic language has the larger TRE, by almost all of it: the compositional language is
+# again at {glue:text}`ex2_compositional`, the holistic one at {glue:text}`ex2_holistic`. Its
+# messages are two symbols long, so at most 2 × 2 = 4 (two per wrong symbol), and its TRE is
+# lower than that of the holistic language with four-symbol messages
+# ({glue:text}`ex2_holistic_long` in Figure 2): TRE grows with the length of what there is to
+# rebuild, so compare TRE only between representations of the same size.
+# ```
+#
 # **3. Another distance.** One-hot strings can also be compared with the cosine distance.
 # Does the order of Figure 2 change with `distance="cosine"`?
 
 # %% tags=["hide-cell"]
-# Solution: the values change (cosine distances lie between 0 and 2) but the order does not.
-pd.Series({label: tre.tre(lang.one_hot(), lang.derivations, "linear", "cosine",
-                          steps=settings["steps"]).value
-           for label, lang in language_set(0).items()}).round(3)
+# Solution code: the five languages of seed 0 with both distances.
+ex3 = pd.DataFrame({
+    "TRE, L1": scores[scores["seed"] == settings["seeds"][0]].set_index("language")["TRE"],
+    "TRE, cosine": pd.Series({label: tre.tre(lang.one_hot(), lang.derivations, "linear",
+                                             "cosine", steps=settings["steps"]).value
+                              for label, lang in language_set(settings["seeds"][0]).items()})})
+orders = {column: " < ".join(ex3[column].sort_values().index) for column in ex3}
+glue("ex3_order_l1", orders["TRE, L1"], display=False)
+glue("ex3_order_cosine", orders["TRE, cosine"], display=False)
+glue("ex3_same", "the same" if orders["TRE, L1"] == orders["TRE, cosine"] else "not the same",
+     display=False)
+glue("ex3_cosine_max", f"{ex3['TRE, cosine'].max():.2f}", display=False)
+ex3.round(3)
+
+# %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# The values change: cosine distances lie between 0 and 2 (here at most
+# {glue:text}`ex3_cosine_max`), L1 distances between one-hot strings up to 8. The order is
+# {glue:text}`ex3_same`: with L1 it is {glue:text}`ex3_order_l1`, with the cosine
+# {glue:text}`ex3_order_cosine`. Both distances count, in their own units, how many symbols
+# the compositional model gets wrong.
+# ```

@@ -41,7 +41,7 @@ from tutorlib.plotting import use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_dynamics", PROFILE)
-pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
+pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 
 # %% [markdown]
 # ## The task: concepts from two examples
@@ -62,8 +62,8 @@ pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
 
 # %%
 examples = concepts.make_triplets(6, seed=3)
-fig = plt.figure(figsize=(12, 4.6), layout="constrained")
-for k, panel in enumerate(fig.subfigures(2, 3).ravel()):
+fig = plt.figure(figsize=(8, 6.4), layout="constrained")
+for k, panel in enumerate(fig.subfigures(3, 2).ravel()):
     axes = panel.subplots(1, 3)
     images = [examples.examples[k, 0], examples.examples[k, 1], examples.queries[k]]
     for ax, image, label in zip(axes, images, ["example 1", "example 2", "query"]):
@@ -71,12 +71,17 @@ for k, panel in enumerate(fig.subfigures(2, 3).ravel()):
         ax.set(xticks=[], yticks=[], xlabel=label)
         ax.grid(False)
     answer = "yes" if examples.labels[k] else "no"
-    panel.suptitle(f"concept {trees.format_tree(examples.derivations[k])}; query in it? {answer}",
-                   fontsize=10)
-fig.suptitle("Figure 1. Six few-shot triplets: two examples of a concept, a query, the answer")
+    panel.suptitle(f"concept {trees.format_tree(examples.derivations[k])}; query in it? {answer}")
+fig.suptitle("Figure 1. Six few-shot triplets")
 plt.show()
 
 # %% [markdown]
+# *Figure 1.* Six tasks of the concept learner, one per group of three images: two examples of a
+# concept and a query; the heading gives the concept's derivation and whether the query belongs
+# to it. Check that both examples show the concept (a colour, a background, a digit, a stroke
+# weight, or two of these) and notice what else they happen to share, which is what makes two
+# examples ambiguous.
+#
 # Two examples rarely pin a concept down: two red examples may also happen to share a digit.
 # So even a learner that reads every attribute perfectly and knows how concepts are chosen
 # makes mistakes. `concepts.ideal_observer_accuracy` computes the accuracy of that learner (the
@@ -112,27 +117,68 @@ pd.Series({"triplets": len(fresh), "ideal observer accuracy": round(ideal, 3)}).
 # `learner.train_concepts` trains the model and keeps, at every snapshot, the validation
 # accuracy and $\theta$ of the probe and validation pairs (a snapshot before the first step, the
 # others evenly spaced, as many per epoch as the settings say). Runs are cached on disk, so
-# executing this page again is fast.
+# executing this page again is fast. This page trains for the profile's
+# {glue:text}`dynamics_live_epochs` epochs: enough to see the network learn and to look at its
+# $\theta$ closely, but not the long run the paper's question is about. For that, the full
+# profile trains several seeds for {glue:text}`dynamics_full_epochs` epochs, from the command
+# line, and this page reads its committed results below.
 
 # %% tags=["remove-stderr"]
 runs = {}
 for seed in settings["seeds"]:
     config, every = dynamics.dynamics_config(settings, seed)
     runs[seed] = learner.train_concepts(config, progress=True, snapshot_every=every)
-pd.DataFrame([{"seed": seed, "optimiser steps": int(run.steps[-1]), "snapshots": len(run.steps),
+pd.DataFrame([{"seed": seed, "epochs": settings["epochs"], "optimiser steps": int(run.steps[-1]),
+               "snapshots": len(run.steps),
                "best validation accuracy": run.val_accuracy.max(),
                "at epoch": run.epochs[run.val_accuracy.argmax()],
                "final validation accuracy": run.val_accuracy[-1],
-               "paper (validation accuracy)": dynamics.PAPER["validation accuracy"],
+               "published (validation accuracy)": dynamics.PAPER["validation accuracy"],
                "ideal observer": ideal}
               for seed, run in runs.items()]).set_index("seed").round(3)
+
+# %% [markdown]
+# ### The committed full-profile runs
+#
+# The full profile (named `paper` in the code) trains several seeds for longer, with two
+# snapshots an epoch, and records for each the table of measurements this page computes below
+# (no $\theta$ arrays, so the records are small enough to commit). It is run from the command
+# line, resumably (each finished seed is saved at once), never inside the book build:
+#
+# ```
+# python -m tutorlib run tre_dynamics --profile paper
+# ```
+#
+# This writes `results/tre_dynamics/paper.json`. Where this page's short run cannot show
+# something, the figures below draw the committed run of the same seed. It starts like this
+# page's run (the same data, seed and snapshots; floating-point arithmetic on another machine
+# makes the numbers differ slightly) and goes on for longer.
+
+# %%
+committed = dynamics.committed_results("paper")
+committed_runs = dynamics.committed_runs("paper")
+if committed is None:
+    provenance_table = pd.DataFrame([{"full-profile results": "not yet committed: run "
+                                      "python -m tutorlib run tre_dynamics --profile paper"}])
+else:
+    provenance = committed["provenance"]
+    provenance_table = pd.Series({
+        "command": provenance["command"], "seeds": len(provenance["seeds"]),
+        "complete": committed["data"]["complete"],
+        "epochs": committed["data"]["settings"]["epochs"],
+        "snapshots per epoch": committed["data"]["settings"]["snapshots_per_epoch"],
+        "date": provenance["date"], "tutorlib version": provenance["tutorlib_version"],
+        "compute time (minutes)": round(provenance["wall_time_seconds"] / 60, 1),
+        "CPUs": provenance["cpu_count"]}).to_frame("committed full-profile run")
+provenance_table
 
 # %% [markdown]
 # ## TRE over training
 #
 # At every snapshot we fit TRE afresh on the probe concepts (`dynamics.measure_dynamics`, which
 # calls `tre.tre(theta, derivations, "additive", "cosine")` and caches the results), and keep
-# the mean over all concepts, over the single-value concepts and over the conjunctions:
+# the mean over all concepts, over the single-value concepts and over the conjunctions. Figure 2
+# shows this page's run beside the committed full-profile run of the same seed:
 
 # %%
 tables = {seed: dynamics.measure_dynamics(run, settings["tre_steps"], settings["bins"],
@@ -141,30 +187,51 @@ tables = {seed: dynamics.measure_dynamics(run, settings["tre_steps"], settings["
 frames = {seed: pd.DataFrame(table) for seed, table in tables.items()}
 first_seed = settings["seeds"][0]
 shown = frames[first_seed]
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), layout="constrained")
+# the long run the figures below draw: the committed run of the same seed, or, if there is
+# none yet, this page's own run
+if (committed_runs["seed"] == first_seed).any():
+    long_run = committed_runs[committed_runs["seed"] == first_seed].reset_index(drop=True)
+    long_settings = committed["data"]["settings"]
+    long_label = f"full profile, seed {first_seed}"
+else:
+    long_run, long_settings, long_label = shown, settings.to_dict(), f"{PROFILE} profile"
+
+fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.8), layout="constrained")
+axes[0].plot(long_run["epoch"], 100 * long_run["val_accuracy"], color="#0072B2", lw=1,
+             label=long_label)
 for seed, frame in frames.items():
-    axes[0].plot(frame["epoch"], 100 * frame["val_accuracy"], label=f"seed {seed}")
+    axes[0].plot(frame["epoch"], 100 * frame["val_accuracy"], "o", color="#E69F00", ms=4,
+                 label=f"this page, seed {seed}")
 axes[0].axhline(100 * ideal, color="grey", linestyle=":", label="ideal observer")
 axes[0].axhline(100 * dynamics.PAPER["validation accuracy"], color="#D55E00", linestyle="--",
-                label="paper, end of training")
+                label="published, end of training")
 axes[0].set(xlabel="epoch", ylabel="validation accuracy (%)",
             title="Figure 2a. Validation accuracy")
-axes[0].legend(fontsize=8)
-for column, label in [("tre", "all 218 concepts"), ("tre_single", "single values"),
-                      ("tre_conjunction", "conjunctions")]:
-    axes[1].plot(shown["epoch"], shown[column], label=label)
-axes[1].set(xlabel="epoch", ylabel="TRE (additive, cosine distance)",
-            title=f"Figure 2b. TRE of the probe concepts (seed {first_seed})")
-axes[1].legend(fontsize=8)
+axes[0].legend(loc="lower right")
+for column, label, colour in [("tre", "all 218 concepts", "#0072B2"),
+                              ("tre_single", "single values", "#009E73"),
+                              ("tre_conjunction", "conjunctions", "#CC79A7")]:
+    axes[1].plot(long_run["epoch"], long_run[column], color=colour, lw=1, label=label)
+axes[1].plot(shown["epoch"], shown["tre"], "o", color="#E69F00", ms=4, label="this page, all")
+axes[1].set(xlabel="epoch", ylabel="TRE (additive, cosine)",
+            title="Figure 2b. TRE of the probe concepts")
+axes[1].legend(loc="lower right")
 plt.show()
 
 # %% [markdown]
+# *Figure 2.* Lines: the committed full-profile run of seed {glue:text}`dynamics_first_seed`;
+# orange dots: this page's shorter run. (a) Validation accuracy over training, beside the
+# accuracy of the ideal observer (the best any learner can do on our task) and the published
+# accuracy at the end of training. (b) TRE of the probe concepts' θ at each snapshot: the mean
+# over all 218 concepts, over the 24 single-value concepts and over the 194 conjunctions. Note
+# where TRE starts, and whether it is still moving after accuracy has stopped improving.
+#
 # Before training, TRE is close to 0, and it jumps up within the first epoch. That is not
 # because the untrained network is compositional, but because it hardly tells concepts apart:
 # with a random encoder, every pair of example images gives nearly the same direction of
 # $\theta$, and a constant vector is trivially rebuilt by adding primitives (each primitive is
 # that vector; with the cosine distance, twice the vector is as good). The mean cosine
-# similarity between the probe concepts' $\theta$ shows it:
+# similarity between the probe concepts' $\theta$ in this page's run shows it:
 
 # %%
 def mean_cosine_similarity(theta):
@@ -179,16 +246,15 @@ pd.DataFrame([{"snapshot": name, "epoch": run.epochs[i],
                mean_cosine_similarity(run.probe_theta[i]), "TRE": shown["tre"][i]}
               for name, i in [("before training", 0), ("after the first epoch",
                               int(np.argmin(np.abs(run.epochs - 1)))),
-                              ("end of training", len(run.steps) - 1)]]).round(3)
+                              ("end of this page's run", len(run.steps) - 1)]]).round(3)
 
 # %% [markdown]
-# After that first jump, TRE stays roughly level for a while, then rises steadily once
-# validation accuracy stops improving (compare the epoch of the best accuracy in the training
-# table with Figure 2b). In the first epochs the single-value concepts are rebuilt less well
-# than the conjunctions; later both alike. Low TRE therefore has two sources that TRE alone
-# cannot tell apart: structure (each concept is its parts added up) and a lack of information
-# (all concepts look alike). That is one reason to look at TRE beside a measure of how much
-# $\theta$ says about its input.
+# In the long run (the lines of Figure 2), TRE stays roughly level for a while after that first
+# jump, then rises steadily once validation accuracy stops improving. In the first epochs the
+# single-value concepts are rebuilt less well than the conjunctions; later both alike. Low TRE
+# therefore has two sources that TRE alone cannot tell apart: structure (each concept is its
+# parts added up) and a lack of information (all concepts look alike). That is one reason to look
+# at TRE beside a measure of how much $\theta$ says about its input.
 #
 # ## Measuring information by binning
 #
@@ -202,7 +268,8 @@ pd.DataFrame([{"snapshot": name, "epoch": run.epochs[i],
 # With $n$ inputs the entropy of $n$ equally likely patterns is at most $\log n$, reached when
 # every input has a pattern of its own. With 64 units there are $30^{64}$ possible patterns for a
 # few hundred inputs: it is enough that the units vary a little for every pattern to be unique.
-# Here is how many distinct patterns the validation pairs have at a few snapshots:
+# Here is how many distinct patterns the validation pairs have at a few snapshots of this page's
+# run:
 
 # %%
 def bin_patterns(theta, bins):
@@ -211,7 +278,7 @@ def bin_patterns(theta, bins):
 
 
 ceiling = np.log(settings["n_val"])
-picked = sorted({0, len(run.steps) // 4, len(run.steps) // 2, len(run.steps) - 1})
+picked = sorted({0, 1, len(run.steps) // 2, len(run.steps) - 1})
 pd.DataFrame([{
     "epoch": run.epochs[i],
     "inputs": run.val_theta[i].shape[0],
@@ -241,27 +308,35 @@ pd.DataFrame([{
 #   estimated from a few hundred inputs. It is the mean of the per-unit informations
 #   $I(\theta_u; X)$, not $I(\theta; X)$: it ignores what the units share.
 #
-# Figure 3 shows all three over training, and beside them the share of $\theta$'s values that
+# Figure 3 shows all three over the long run, and below them the share of $\theta$'s values that
 # fall in the outermost bin at either end (the unit is *saturated*, $|\theta_u| \ge 1 - 2/30$):
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), layout="constrained")
-for column, label in [("info_joint", f"joint, {settings['bins']} bins (the paper's)"),
-                      ("info_coarse", f"joint, {settings['coarse_bins']} bins"),
-                      ("info_unit", f"mean per unit, {settings['bins']} bins")]:
-    axes[0].plot(shown["epoch"], shown[column], label=label)
-axes[0].axhline(ceiling, color="grey", linestyle=":", label="log n (joint ceiling)")
-axes[0].axhline(np.log(settings["bins"]), color="grey", linestyle="--",
-                label=f"log {settings['bins']} (per-unit ceiling)")
-axes[0].set(xlabel="epoch", ylabel="estimate of information (nats)",
-            title=f"Figure 3a. Three binning estimates (seed {first_seed})")
-axes[0].legend(fontsize=8)
-axes[1].plot(shown["epoch"], 100 * shown["saturation"], color="#CC79A7")
-axes[1].set(xlabel="epoch", ylabel="values of θ in an outermost bin (%)",
+fig, axes = plt.subplots(2, 1, figsize=(7.5, 7), layout="constrained", sharex=True)
+for column, label in [("info_joint", f"joint, {long_settings['bins']} bins (the paper's)"),
+                      ("info_coarse", f"joint, {long_settings['coarse_bins']} bins"),
+                      ("info_unit", f"mean per unit, {long_settings['bins']} bins")]:
+    axes[0].plot(long_run["epoch"], long_run[column], label=label)
+axes[0].axhline(np.log(long_settings["n_val"]), color="grey", linestyle=":",
+                label="log n (joint ceiling)")
+axes[0].axhline(np.log(long_settings["bins"]), color="grey", linestyle="--",
+                label=f"log {long_settings['bins']} (per-unit ceiling)")
+axes[0].set(ylabel="information (nats)", title="Figure 3a. Three binning estimates")
+axes[0].legend(loc="lower right")
+axes[1].plot(long_run["epoch"], 100 * long_run["saturation"], color="#CC79A7")
+axes[1].set(xlabel="epoch", ylabel="θ in an end bin (%)",
             title="Figure 3b. Saturation of the tanh units")
 plt.show()
 
 # %% [markdown]
+# *Figure 3.* The run of Figure 2's lines (the committed full-profile run of seed
+# {glue:text}`dynamics_first_seed`), validation pairs. (a) Three binning estimates of the
+# information in θ over training, with the two ceilings as grey lines: $\log n$ for the joint
+# estimates and $\log 30$ for the mean per-unit entropy. (b) The share of θ's values in the
+# outermost bin at either end, where a tanh unit is saturated. Compare the shapes: which
+# estimates are pinned to their ceiling, which one rises and falls, and whether its fall
+# coincides with the rise of saturation.
+#
 # The joint estimate with 30 bins is a flat line at the ceiling, or a hair below it in the first
 # snapshots. The coarse joint estimate starts at 0 (at first every unit is in the middle bin)
 # and climbs to the same ceiling while accuracy rises; after that it is flat too. Only the mean
@@ -278,37 +353,46 @@ plt.show()
 # ## TRE against information and accuracy (the paper's Figure 3)
 #
 # The paper's Figure 3 plots (a) TRE and information over training, (b) TRE against information
-# and (c) TRE against validation accuracy. Ours, with the mean per-unit entropy as the
-# information estimate:
+# and (c) TRE against validation accuracy. Ours, for the same long run, with the mean per-unit
+# entropy as the information estimate:
 
 # %%
-fig, axes = plt.subplots(1, 3, figsize=(14, 4), layout="constrained")
-left = axes[0]
-left.plot(shown["epoch"], shown["tre"], color="#0072B2", label="TRE")
+fig = plt.figure(figsize=(8.5, 7), layout="constrained")
+top, bottom = fig.subfigures(2, 1)
+left = top.subplots()
+axes = [left, *bottom.subplots(1, 2, sharey=True)]
+left.plot(long_run["epoch"], long_run["tre"], color="#0072B2", label="TRE")
 left.set(xlabel="epoch", ylabel="TRE (additive, cosine)", title="Figure 4a. Over training")
 right = left.twinx()
-right.plot(shown["epoch"], shown["info_unit"], color="#E69F00",
+right.plot(long_run["epoch"], long_run["info_unit"], color="#E69F00",
            label="information (mean per-unit entropy)")
 right.set_ylabel("mean per-unit entropy (nats)")
 right.grid(False)
 right.spines["right"].set_visible(True)
-left.legend(handles=left.lines + right.lines, fontsize=8, loc="lower right")
-points = axes[1].scatter(shown["info_unit"], shown["tre"], c=shown["epoch"], cmap="viridis", s=18)
+left.legend(handles=left.lines + right.lines, loc="lower right")
+points = axes[1].scatter(long_run["info_unit"], long_run["tre"], c=long_run["epoch"],
+                         cmap="viridis", s=18)
 axes[1].set(xlabel="mean per-unit entropy (nats)", ylabel="TRE",
             title="Figure 4b. TRE against information")
-axes[2].scatter(100 * shown["val_accuracy"], shown["tre"], c=shown["epoch"], cmap="viridis", s=18)
-axes[2].set(xlabel="validation accuracy (%)", ylabel="TRE",
-            title="Figure 4c. TRE against accuracy")
-fig.colorbar(points, ax=axes[1:], label="epoch")
-fig.suptitle(f"Figure 4. Compositionality, information and accuracy over training "
-             f"(seed {first_seed}; colour: epoch)")
+axes[2].scatter(100 * long_run["val_accuracy"], long_run["tre"], c=long_run["epoch"],
+                cmap="viridis", s=18)
+axes[2].set(xlabel="validation accuracy (%)", title="Figure 4c. TRE against accuracy")
+bottom.colorbar(points, ax=axes[1:], label="epoch")
+fig.suptitle("Figure 4. Compositionality, information and accuracy over training")
 plt.show()
 
 # %% [markdown]
+# *Figure 4.* The long run of Figures 2 and 3, snapshot by snapshot. (a) TRE (blue, left axis)
+# and the mean per-unit entropy (orange, right axis) over training. (b) TRE against information
+# and (c) TRE against validation accuracy, each point a snapshot coloured by its epoch (dark:
+# early, yellow: late). Follow the points in order of colour: a path that goes up and to the
+# right and then turns back to the left means that TRE and information first rise together and
+# then part.
+#
 # The paper reports the correlation between TRE and information over all snapshots of all runs,
 # and over the compression phase. `dynamics.correlations` computes both for each estimate; the
 # compression phase is every snapshot from the one where the estimate peaks to the end (an
-# estimate that never moves has no correlation, shown as NaN):
+# estimate that never moves has no correlation, shown as NaN). For the long run of the figures:
 
 # %%
 def correlation_table(result):
@@ -321,13 +405,14 @@ def correlation_table(result):
             for key, label in names.items()]
     rows.append({"information estimate": "(validation accuracy instead)",
                  "r(TRE, information)": result["val_accuracy"]})
-    rows.append({"information estimate": "paper (its I(θ; X))",
+    rows.append({"information estimate": "published (its I(θ; X))",
                  "r(TRE, information)": dynamics.PAPER["r(TRE, I(theta; X)), all runs"],
                  "r, compression phase": dynamics.PAPER["r(TRE, I(theta; X)), compression phase"]})
     return pd.DataFrame(rows).set_index("information estimate").astype(float).round(2)
 
 
-correlation_table(dynamics.correlations(list(tables.values())))
+correlation_table(dynamics.correlations({column: long_run[column].tolist()
+                                         for column in long_run.columns}))
 
 # %% [markdown]
 # Reading the figure and the table together:
@@ -335,73 +420,49 @@ correlation_table(dynamics.correlations(list(tables.values())))
 # - Over the whole run, TRE and the per-unit information are positively correlated, as in the
 #   paper: both rise together in the first epochs (the dark points of Figure 4b).
 # - In the compression phase the paper saw TRE fall with information. In our run TRE keeps
-#   rising while the per-unit estimate falls, so the correlation there is negative (if the
-#   profile trains long enough to have a compression phase of at least three snapshots; the
-#   table shows NaN otherwise).
+#   rising while the per-unit estimate falls, so the correlation there is negative.
 # - TRE against validation accuracy (Figure 4c) shows the same two phases: both rise early on;
 #   later TRE keeps growing while accuracy stops improving, or even falls a little.
 # - The joint 30-bin estimate gets a correlation only because it sits a hair below its ceiling
 #   in the first snapshots (a few inputs share a pattern, as the table of patterns shows); in
 #   this run it is constant after that, and says nothing about $\theta$.
 #
-# One run is one run; the committed `paper`-profile runs below repeat it over several seeds.
+# ## All the committed seeds
 #
-# ## Paper-scale results
-#
-# The `paper` profile trains several seeds for longer, with two snapshots an epoch, and records
-# for each the table above (no $\theta$ arrays, so the records are small enough to commit). It is
-# run from the command line, resumably (each finished seed is saved at once), never inside the
-# book build:
-#
-# ```
-# python -m tutorlib run tre_dynamics --profile paper
-# ```
-#
-# This writes `results/tre_dynamics/paper.json`, which the rest of this section reads:
-
-# %%
-committed = dynamics.committed_results("paper")
-committed_runs = dynamics.committed_runs("paper")
-if committed is None:
-    provenance_table = pd.DataFrame([{"paper-profile results": "not yet committed: run "
-                                      "python -m tutorlib run tre_dynamics --profile paper"}])
-else:
-    provenance = committed["provenance"]
-    provenance_table = pd.Series({
-        "command": provenance["command"], "seeds": len(provenance["seeds"]),
-        "complete": committed["data"]["complete"],
-        "epochs": committed["data"]["settings"]["epochs"],
-        "snapshots per epoch": committed["data"]["settings"]["snapshots_per_epoch"],
-        "date": provenance["date"], "tutorlib version": provenance["tutorlib_version"],
-        "compute time (minutes)": round(provenance["wall_time_seconds"] / 60, 1),
-        "CPUs": provenance["cpu_count"]}).to_frame("committed paper-profile run")
-provenance_table
+# One run is one run; the committed full-profile runs repeat it over
+# {glue:text}`dynamics_seeds` seeds. Figure 5 averages them:
 
 # %%
 if committed_runs.empty:
-    print("No committed paper-profile runs yet: Figure 5 and the tables below appear once "
+    print("No committed full-profile runs yet: Figure 5 and the tables below appear once "
           "results/tre_dynamics/paper.json exists.")
 else:
     grouped = committed_runs.groupby("epoch")
     mean, spread = grouped.mean(numeric_only=True), grouped.std(numeric_only=True).fillna(0)
-    fig, axes = plt.subplots(1, 3, figsize=(14, 3.8), layout="constrained")
+    fig, axes = plt.subplots(1, 3, figsize=(8.5, 3.4), layout="constrained")
     for ax, column, label, scale in [
             (axes[0], "val_accuracy", "validation accuracy (%)", 100),
             (axes[1], "tre", "TRE (additive, cosine)", 1),
-            (axes[2], "info_unit", "mean per-unit entropy (nats)", 1)]:
+            (axes[2], "info_unit", "per-unit entropy (nats)", 1)]:
         ax.plot(mean.index, scale * mean[column], color="#0072B2")
         ax.fill_between(mean.index, scale * (mean[column] - spread[column]),
                         scale * (mean[column] + spread[column]), color="#0072B2", alpha=0.25)
         ax.set(xlabel="epoch", ylabel=label)
     axes[0].axhline(100 * dynamics.PAPER["validation accuracy"], color="#D55E00", linestyle="--",
-                    label="paper, end of training")
-    axes[0].legend(fontsize=8)
+                    label="published")
+    axes[0].legend(loc="lower right")
     axes[0].set_title("Figure 5a. Accuracy")
     axes[1].set_title("Figure 5b. TRE")
     axes[2].set_title("Figure 5c. Information")
-    fig.suptitle(f"Figure 5. Committed paper-profile runs: mean ± sd over "
-                 f"{committed_runs['seed'].nunique()} seeds")
+    fig.suptitle(f"Figure 5. Committed full-profile runs ({committed_runs['seed'].nunique()} seeds)")
     plt.show()
+
+# %% [markdown]
+# *Figure 5.* The committed full-profile runs, mean (line) ± one standard deviation (band) over
+# seeds at every snapshot: (a) validation accuracy, with the published accuracy at the end of
+# training as a dashed line, (b) TRE of the probe concepts, (c) the mean per-unit entropy of θ.
+# Compare the epochs at which each curve peaks: the per-unit entropy turns down while TRE is
+# still rising.
 
 # %%
 if committed is not None and not committed_runs.empty:
@@ -410,7 +471,7 @@ if committed is not None and not committed_runs.empty:
         "seeds": len(data["runs"]),
         "final validation accuracy (mean)": data["mean final val_accuracy"],
         "best validation accuracy (mean)": np.mean([r["best val_accuracy"] for r in data["runs"]]),
-        "paper": dynamics.PAPER["validation accuracy"]}]).round(3)
+        "published": dynamics.PAPER["validation accuracy"]}]).round(3)
     display(accuracy)
     display(correlation_table(data["pooled correlations"]))
     per_seed = pd.DataFrame([{"seed": r["seed"],
@@ -428,6 +489,9 @@ from myst_nb import glue
 
 unit = [r["correlations"]["info_unit"] for r in committed["data"]["runs"]]
 numbers = {
+    "dynamics_live_epochs": f"{settings['epochs']}",
+    "dynamics_full_epochs": f"{committed['data']['settings']['epochs']}",
+    "dynamics_first_seed": f"{first_seed}",
     "dynamics_seeds": f"{len(unit)}",
     "dynamics_paper_accuracy": f"{100 * dynamics.PAPER['validation accuracy']:.1f}",
     "dynamics_best_accuracy": f"{100 * np.mean([r['best val_accuracy'] for r in committed['data']['runs']]):.1f}",
@@ -452,7 +516,7 @@ for key, text in numbers.items():
 # they vary. (If the committed runs are not there yet, Figure 5 and these tables are missing and
 # the command above produces them.)
 #
-# The committed runs tell the story of this page's run. On average over seeds (Figure 5),
+# Every seed tells the story of the long run of Figures 2 to 4. On average over seeds (Figure 5),
 # accuracy stays below the paper's {glue:text}`dynamics_paper_accuracy`% (our best
 # {glue:text}`dynamics_best_accuracy`%, our final {glue:text}`dynamics_final_accuracy`%, means
 # over {glue:text}`dynamics_seeds` seeds) and falls back a little after its peak; TRE is roughly
@@ -473,7 +537,7 @@ for key, text in numbers.items():
 # |---|---|---|
 # | images | Colour MNIST | digits drawn in a font, six colours, two stroke weights, jittered |
 # | model | appendix CNN, $\theta = \tanh(W(z_1 + z_2))$ | the same |
-# | data | 9,000 training and 500 validation triplets | the same sizes (`paper` and `tutorial` profiles) |
+# | data | 9,000 training and 500 validation triplets | the same sizes (full and `tutorial` profiles) |
 # | TRE | additive composition, cosine distance | the same, on a fixed probe set of all 218 concepts |
 # | information | binning estimate of $I(\theta; X)$ | the same estimate (at its ceiling), plus coarse joint bins and the mean per-unit entropy |
 # | accuracy | 75.2% | the tables above; the ideal observer bounds what is possible on our task |
@@ -482,8 +546,9 @@ for key, text in numbers.items():
 # - **Our task is not theirs.** Where the paper does not spell out how concepts and negative
 #   queries are chosen, we made our own choices (`concepts.concept_probabilities`, uniformly
 #   random negatives); with those and our drawn digits, accuracies compare only roughly.
-# - **Training length is ours.** The settings table gives the epochs; we train past the peak of
-#   validation accuracy so that a compression phase, if there is one, has time to show.
+# - **Training length is ours.** The full profile trains for {glue:text}`dynamics_full_epochs`
+#   epochs, past the peak of validation accuracy, so that a compression phase, if there is one,
+#   has time to show; this page's own run is shorter (the settings table at the top).
 # - **The information estimate.** We bin $\theta$ of the 500 validation pairs into 30 bins over
 #   $[-1, 1]$ per unit. With 64 units the joint estimate then cannot move (Figure 3a), so our
 #   comparisons with the paper's correlations use the mean per-unit entropy,
@@ -514,55 +579,99 @@ for key, text in numbers.items():
 # for all of them with 2 bins per unit (the sign of each unit). Then compute both.
 
 # %% tags=["hide-cell"]
-# Solution: for 50 inputs (almost) every pattern is still unique, so the estimate is at or just
-# below log 50. With 2 bins a pattern is the signs of the 64 units: 2**64 possible patterns, but
-# the untrained network gives nearly the same theta to every input (the table of cosine
-# similarities), so many inputs share their signs and the estimate falls below log n, though
-# it stays far from 0.
+# Solution code: the two estimates for theta before training, beside their ceilings.
 theta_start = runs[first_seed].val_theta[0]
-pd.Series({
+ex1 = pd.Series({
     "first 50 inputs, 30 bins": stats.binned_mutual_information(theta_start[:50], bins=30),
     "log 50": np.log(50),
     "all inputs, 2 bins": stats.binned_mutual_information(theta_start, bins=2),
-    "log n": np.log(len(theta_start)),
-}).round(3).to_frame("nats")
+    f"log n (n = {len(theta_start)})": np.log(len(theta_start)),
+})
+glue("ex1_fifty", f"{ex1.iloc[0]:.2f}", display=False)
+glue("ex1_log50", f"{ex1.iloc[1]:.2f}", display=False)
+glue("ex1_signs", f"{ex1.iloc[2]:.2f}", display=False)
+glue("ex1_logn", f"{ex1.iloc[3]:.2f}", display=False)
+glue("ex1_n", f"{len(theta_start)}", display=False)
+ex1.round(3).to_frame("nats")
 
 # %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# For the first 50 inputs the estimate is {glue:text}`ex1_fifty` nats, at or just below
+# $\log 50$ = {glue:text}`ex1_log50`: (almost) every one of 50 patterns is unique. With 2 bins a
+# pattern is the signs of the 64 units, $2^{64}$ possible patterns, yet the estimate for all
+# {glue:text}`ex1_n` inputs is {glue:text}`ex1_signs` nats, below $\log n$ =
+# {glue:text}`ex1_logn`: the untrained network gives nearly the same θ to every input (the table
+# of cosine similarities), so some inputs share all their signs. It stays far from 0, though:
+# the ceiling problem is the number of units, not the number of bins.
+# ```
+#
 # **2. The uninformative representation.** Predict the TRE (additive, cosine) of a
 # representation that gives all 218 concepts the same random vector, then of one that gives
 # each concept its own random vector. Compute both and compare with TRE before and after
 # training.
 
 # %% tags=["hide-cell"]
-# Solution: the constant representation has TRE (nearly) 0: every primitive can be that vector,
-# and sums of it point the same way. Independent random vectors cannot be rebuilt from parts and
-# get a high TRE. The trained network sits in between, and the untrained one near the constant.
+# Solution code: two made-up representations of the probe concepts, fitted like the network's.
 rng = np.random.default_rng(0)
 derivations = runs[first_seed].probe_derivations
 constant = np.tile(rng.normal(size=64), (len(derivations), 1))
 independent = rng.normal(size=(len(derivations), 64))
-pd.Series({
+ex2 = pd.Series({
     "same vector for every concept": tre.tre(constant, derivations, "additive", "cosine",
                                              steps=settings["tre_steps"]).value,
     "a random vector per concept": tre.tre(independent, derivations, "additive", "cosine",
                                            steps=settings["tre_steps"]).value,
     "network before training": shown["tre"].iloc[0],
-    "network after training": shown["tre"].iloc[-1],
-}).round(3).abs().to_frame("TRE")  # abs: no "-0.000"
+    "network at the end of this page's run": shown["tre"].iloc[-1],
+}).abs()  # abs: no "-0.000"
+for key, value in zip(["constant", "independent", "before", "after"], ex2):
+    glue(f"ex2_{key}", f"{value:.3f}", display=False)
+ex2.round(3).to_frame("TRE")
 
 # %% [markdown]
-# **3. Is the compression phase an artefact of 30 bins?** Recompute the mean per-unit entropy
-# over training with 10 and with 100 bins per unit. Predict first: does the rise and fall
-# survive, and does the peak move?
+# ```{admonition} Solution
+# :class: dropdown
+# The constant representation has TRE {glue:text}`ex2_constant`: every primitive can be that
+# vector, and sums of it point the same way. Independent random vectors cannot be rebuilt from
+# parts: TRE {glue:text}`ex2_independent`. The network lies in between: near the constant before
+# training ({glue:text}`ex2_before`), because then all its concepts look alike, and at
+# {glue:text}`ex2_after` after {glue:text}`dynamics_live_epochs` epochs, far below the random
+# vectors, because its concepts now differ and their parts explain much of the difference.
+# ```
+#
+# **3. Does the per-unit estimate depend on the bins?** Recompute the mean per-unit entropy of
+# this page's run, snapshot by snapshot, with 10 and with 100 bins per unit instead of 30.
+# Predict first: does its rise over training keep its shape, and where are the ceilings?
 
 # %% tags=["hide-cell"]
-# Solution: the shape survives: fewer bins lower every value (at most log 10), more bins raise
-# them, and the estimate still rises and then falls where the units saturate (if the run is long
-# enough to have a fall), with its peak at about the same epoch. Saturation drives the fall
-# whatever the bin width, because saturated values crowd into the end bins.
-run = runs[first_seed]
-by_bins = pd.DataFrame({f"{bins} bins": [dynamics.mean_unit_entropy(theta, bins=bins)
-                                         for theta in run.val_theta] for bins in (10, 30, 100)},
+# Solution code: the per-unit estimate with three bin widths, at the start and the end.
+by_bins = pd.DataFrame({bins: [dynamics.mean_unit_entropy(theta, bins=bins)
+                               for theta in run.val_theta] for bins in (10, 30, 100)},
                        index=pd.Index(run.epochs, name="epoch"))
-pd.DataFrame({"peak at epoch": by_bins.idxmax(), "peak (nats)": by_bins.max(),
-              "end of training (nats)": by_bins.iloc[-1]}).round(2)
+ex3 = pd.DataFrame({"before training (nats)": by_bins.iloc[0],
+                    "end of this page's run (nats)": by_bins.iloc[-1],
+                    "ceiling log bins (nats)": np.log(by_bins.columns.to_numpy(float)),
+                    "r with the 30-bin curve": by_bins.corr()[30]},
+                   index=pd.Index(by_bins.columns, name="bins per unit"))
+for bins in (10, 30, 100):
+    glue(f"ex3_start_{bins}", f"{ex3.loc[bins].iloc[0]:.2f}", display=False)
+    glue(f"ex3_end_{bins}", f"{ex3.loc[bins].iloc[1]:.2f}", display=False)
+    glue(f"ex3_ceiling_{bins}", f"{ex3.loc[bins].iloc[2]:.2f}", display=False)
+glue("ex3_r_min", f"{ex3['r with the 30-bin curve'].min():.2f}", display=False)
+ex3.round(2)
+
+# %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# The shape survives; only the scale moves. With 10 bins the estimate goes from
+# {glue:text}`ex3_start_10` to {glue:text}`ex3_end_10` nats (ceiling $\log 10$ =
+# {glue:text}`ex3_ceiling_10`), with 30 from {glue:text}`ex3_start_30` to {glue:text}`ex3_end_30`
+# (ceiling {glue:text}`ex3_ceiling_30`), with 100 from {glue:text}`ex3_start_100` to
+# {glue:text}`ex3_end_100` (ceiling {glue:text}`ex3_ceiling_100`), and over the snapshots each
+# curve correlates with the 30-bin one at r ≥ {glue:text}`ex3_r_min`. More bins give every
+# value more room and so higher numbers, but the estimate rises wherever the units spread their
+# values, whatever the bin width. (To see whether the later *fall* depends on the bins too, run
+# this page with `PROFILE = "paper"`, the full profile's long training: several minutes a
+# seed.)
+# ```

@@ -37,7 +37,7 @@ from tutorlib.plotting import use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_judgments", PROFILE)
-pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
+pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 
 # %% [markdown]
 # ## The paper's study
@@ -121,18 +121,24 @@ rho = stats.spearman(compound_scores["TRE"], compound_scores["planted c"])
 compound_scores.sort_values("TRE").round(3).head(8)
 
 # %%
-fig, ax = plt.subplots(figsize=(6.5, 3.6))
+fig, ax = plt.subplots(figsize=(7, 3.8))
 ax.scatter(compound_scores["planted c"], compound_scores["TRE"], s=18)
 ax.set(xlabel="planted compositionality c", ylabel="TRE(compound) (cosine)",
-       title=f"Figure 1. TRE against planted compositionality (Spearman ρ = {rho:.2f})")
+       title=f"Figure 1. TRE against planted compositionality (ρ = {rho:.2f})")
 plt.show()
 
 # %% [markdown]
+# *Figure 1.* One point per compound of the corpus: its planted compositionality $c$ (0: an
+# idiom, used in unrelated contexts; 1: used like its two words) against its TRE, the cosine
+# distance between its own vector and the best sum of its words' vectors. The title gives
+# Spearman's rank correlation. The points fall from upper left to lower right: the more
+# compositional the compound, the better its words' vectors rebuild it.
+#
 # The rank correlation is negative, as in the paper: the more compositional the compound, the
 # better its words' vectors add up to its own. Our planted values are exact, while human ratings
 # are noisy and the real vectors come from a corpus that mixes many senses, so we expect a
-# stronger correlation than the paper's. Over the profile's corpora (one at `tutorial`, five at
-# `paper`):
+# stronger correlation than the paper's. Over the profile's corpora (one at `tutorial`, five in
+# the full profile):
 
 # %% tags=["remove-stderr"]
 rows = []
@@ -145,7 +151,7 @@ for seed in settings["corpus_seeds"]:
                                                            seed_data.compositionality),
                  "ρ(cos(word1 + word2, compound), c)": stats.spearman(
                      judgments.cosine_to_sum(seed_data), seed_data.compositionality)})
-rows.append({"corpus seed": "paper (Gigaword, human ratings)", "compounds": 90,
+rows.append({"corpus seed": "published (Gigaword, human ratings)", "compounds": 90,
              "Spearman ρ(TRE, c)": -0.34, "ρ(cos(word1 + word2, compound), c)": None})
 pd.DataFrame(rows).round(3)
 
@@ -206,23 +212,63 @@ print(f"{len(real)} compounds read back; Spearman ρ(TRE, rating) = "
 # all. Predict what happens to the correlation, then measure it on one corpus.
 
 # %% tags=["hide-cell", "remove-stderr"]
-# Solution: it weakens. With no shared contexts, word2vec cannot place a compound "partly" near
-# its words: any idiomatic share already moves it far away (the module's docstring measured
-# Spearman 0.1-0.2 for the cosine score at the default sizes).
+# Solution code: the same corpus settings with topics that share no contexts, new CBOW vectors,
+# and TRE of every compound.
+from myst_nb import glue
+
 separate = corpora.make_corpus(corpora.CorpusConfig(
     num_topics=settings["num_topics"], num_bigrams=settings["num_bigrams"],
     sentences_per_word=settings["sentences_per_word"],
-    sentences_per_bigram=settings["sentences_per_bigram"], topic_spread=0.0))
-separate_data = judgments.compound_vectors(vectors_for(separate), separate.bigrams)
-stats.spearman(judgments.compound_tre(separate_data, steps=settings["steps"]),
-                    separate_data.compositionality)
+    sentences_per_bigram=settings["sentences_per_bigram"], seed=settings["corpus_seeds"][0],
+    topic_spread=0.0))
+separate_vectors = vectors_for(separate)
+separate_data = judgments.compound_vectors(separate_vectors, separate.bigrams)
+separate_rho = stats.spearman(judgments.compound_tre(separate_data, steps=settings["steps"]),
+                              separate_data.compositionality)
+ex1 = pd.DataFrame({
+    "Spearman ρ(TRE, c)": [rho, separate_rho],
+    "ρ(cos(word1 + word2, compound), c)": [
+        stats.spearman(judgments.cosine_to_sum(d), d.compositionality)
+        for d in (data, separate_data)],
+    "final CBOW training loss": [vectors.losses[-1], separate_vectors.losses[-1]],
+}, index=["topics share contexts (the chapter)", "topic_spread=0.0"])
+glue("ex1_rho", f"{rho:.2f}", display=False)
+glue("ex1_separate_rho", f"{separate_rho:.2f}", display=False)
+glue("ex1_weaker", "weaker" if abs(separate_rho) < abs(rho) else "not weaker", display=False)
+glue("ex1_loss", f"{vectors.losses[-1]:.2f}", display=False)
+glue("ex1_separate_loss", f"{separate_vectors.losses[-1]:.2f}", display=False)
+ex1.round(3)
 
 # %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# The correlation is {glue:text}`ex1_weaker`: Spearman's ρ is {glue:text}`ex1_separate_rho` with
+# separate topics, against {glue:text}`ex1_rho` in the chapter's corpus. With no shared contexts,
+# word2vec cannot place a compound "partly" near its words: any idiomatic share of its contexts
+# already moves it far from them, so compounds of very different $c$ end up about equally far
+# from their words. The new vectors had the same training as the chapter's (the profile's
+# epochs) and fit their corpus at least as well (final CBOW training loss
+# {glue:text}`ex1_separate_loss` against {glue:text}`ex1_loss`: separate topics make contexts
+# easier to predict), so the difference lies in the corpus, not in the training.
+# ```
+#
 # **2. Another distance.** Compute TRE with `distance="l2"` instead of the cosine. Does the
 # correlation change? Why might the paper have chosen the cosine for word vectors?
 
 # %% tags=["hide-cell"]
-# Solution: the correlation weakens. word2vec vectors differ in length with word frequency, and
-# compounds are rarer than their words; the cosine ignores length, L2 does not.
-stats.spearman(judgments.compound_tre(data, steps=settings["steps"], distance="l2"),
-                    data.compositionality)
+# Solution code: TRE of every compound with the L2 distance, on the chapter's vectors.
+l2_rho = stats.spearman(judgments.compound_tre(data, steps=settings["steps"], distance="l2"),
+                        data.compositionality)
+glue("ex2_l2_rho", f"{l2_rho:.2f}", display=False)
+glue("ex2_weaker", "weaker" if abs(l2_rho) < abs(rho) else "not weaker", display=False)
+pd.Series({"cosine": rho, "L2": l2_rho}, name="Spearman ρ(TRE, c)").round(3).to_frame()
+
+# %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# With L2 the correlation is {glue:text}`ex2_weaker`: ρ = {glue:text}`ex2_l2_rho` against
+# {glue:text}`ex1_rho` with the cosine. word2vec vectors differ in length with word frequency,
+# and compounds are rarer than their words, so L2 mixes how often a word occurs into how far a
+# compound is from its words; the cosine compares directions only, which is where word2vec
+# puts meaning.
+# ```

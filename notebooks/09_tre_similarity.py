@@ -39,7 +39,7 @@ from tutorlib.plotting import use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_similarity", PROFILE)
-pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
+pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 
 # %% [markdown]
 # ## Distances between derivations
@@ -152,6 +152,11 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
+# *Figure 1.* Every pair of inputs of the representation with the largest noise of the table: the
+# tree edit distance Δ between their derivations (jittered sideways so that the points do not
+# hide each other) against the L2 distance δ between their representations. The orange steps
+# are Proposition 1's bound Δ + 2ε.
+#
 # Every pair lies below the bound. The bound is loose here: averaging halves the effect of a
 # replaced part at every level, so pairs sit far under it.
 #
@@ -228,7 +233,7 @@ scores = pd.DataFrame(zoo_rows).drop(columns="seed").groupby("language", sort=Fa
 scores.round(3)
 
 # %%
-fig, ax = plt.subplots(figsize=(9, 3.8))
+fig, ax = plt.subplots(figsize=(8.5, 4.2))
 # colour each column by where a language falls between the column's extremes, flipping the TRE
 # columns so that dark always means "looks compositional to this measure"
 shown = scores.copy()
@@ -239,14 +244,21 @@ for column in shown:
 ax.imshow(shown.to_numpy(), cmap="Blues", vmin=0, vmax=1, aspect="auto")
 for (i, j), value in np.ndenumerate(scores.to_numpy()):
     ax.text(j, i, f"{value:.2f}", ha="center", va="center",
-            color="white" if shown.to_numpy()[i, j] > 0.6 else "black", fontsize=9)
+            color="white" if shown.to_numpy()[i, j] > 0.6 else "black", fontsize=11)
 ax.set_xticks(range(len(scores.columns)), scores.columns, rotation=20, ha="right")
 ax.set_yticks(range(len(scores.index)), scores.index)
 ax.grid(False)
-ax.set_title("Figure 2. Six languages, six measures (dark: compositional according to the measure)")
+ax.set(title="Figure 2. Six languages, six measures", xlabel="measure", ylabel="language")
 plt.show()
 
 # %% [markdown]
+# *Figure 2.* The table above as a picture: each cell gives a measure's score for a language
+# (mean over the profile's seeds; ↓: lower is more compositional, ↑: higher is). Each column is
+# shaded from light to dark between its least and its most compositional language by that
+# measure, so dark always means "compositional according to this measure". Read down a column
+# to see which languages a measure tells apart, and along a row to see where the measures
+# disagree about a language.
+#
 # Reading the table column by column:
 #
 # - **TRE** sees the compositional language and the one with negation as exactly compositional:
@@ -299,34 +311,71 @@ plt.show()
 # (`proposition_check(0.0, radius=4)`). Does the bound still hold?
 
 # %% tags=["hide-cell"]
-# Solution: no. Replacing one primitive can now move the representation of a pair of objects by
-# up to 4 · 2 / 4 = 2 (two averagings halve the distance 8 between opposite primitives), more than
-# the one edit Δ counts, and some pairs break the bound even with ε = 0.
-epsilon, delta, tree = proposition_check(0.0, radius=4)
-print(f"ε = {epsilon:.4f}; pairs breaking the bound: {int((delta > tree + 2 * epsilon + 1e-9).sum())}"
-      f" of {len(delta)}")
+# Solution code: the check of Proposition 1 with primitives eight times further from the origin.
+from myst_nb import glue
+
+epsilon4, delta4, tree4 = proposition_check(0.0, radius=4)
+breaking = int((delta4 > tree4 + 2 * epsilon4 + 1e-9).sum())
+glue("ex1_epsilon", f"{epsilon4:.4f}", display=False)
+glue("ex1_breaking", f"{breaking:,}", display=False)
+glue("ex1_pairs", f"{len(delta4):,}", display=False)
+glue("ex1_worst", f"{(delta4 - tree4).max():.2f}", display=False)
+pd.Series({"ε = max TRE(x)": round(epsilon4, 4), "pairs": len(delta4),
+           "pairs breaking the bound": breaking, "largest δ − Δ": round((delta4 - tree4).max(), 3)},
+          dtype=object).to_frame("radius 4")
 
 # %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# No. TRE is still (almost) 0 (ε = {glue:text}`ex1_epsilon`), yet {glue:text}`ex1_breaking` of
+# the {glue:text}`ex1_pairs` pairs break the bound, and δ exceeds Δ by up to
+# {glue:text}`ex1_worst`. Two primitives can now be 8 apart; replacing one of them moves the
+# representation of a pair of objects by up to 8 / 4 = 2 (two averagings each halve it), while
+# Δ counts that replacement as one edit. The proof's step "each edit moves the representation by
+# at most 1" is exactly the condition we broke.
+# ```
+#
 # **2. A distance that sees order?** Compute the topographic similarity of the order-sensitive
 # language with `message_distance="edit"` (Levenshtein) instead of Hamming. Edit distance can
 # align codes that moved; does that make the order-sensitive language look more compositional?
 
 # %% tags=["hide-cell"]
-# Solution: hardly: the two values are close. Edit distance does align swapped codes, but it also
-# shrinks the distances between unrelated messages, so the correlation barely moves. Swapping
-# whole codes is not the kind of difference an edit distance of single symbols is built for.
+# Solution code: topographic similarity of the order-sensitive language with both distances.
 order = languages.order_sensitive(base)
-pd.Series({distance: tre.topographic_similarity(order.attributes, order.messages,
-                                                       "hamming", distance)
-           for distance in ["hamming", "edit"]}).round(3)
+ex2 = pd.Series({distance: tre.topographic_similarity(order.attributes, order.messages,
+                                                      "hamming", distance)
+                 for distance in ["hamming", "edit"]}, name="topographic similarity")
+glue("ex2_hamming", f"{ex2['hamming']:.3f}", display=False)
+glue("ex2_edit", f"{ex2['edit']:.3f}", display=False)
+ex2.round(3).to_frame()
 
 # %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# Hardly: topographic similarity is {glue:text}`ex2_edit` with the edit distance against
+# {glue:text}`ex2_hamming` with Hamming. Edit distance does align swapped codes, but it also
+# shrinks the distances between unrelated messages, so the correlation barely moves. Swapping
+# whole codes is not the kind of difference an edit distance of single symbols is built for.
+# ```
+#
 # **3. One symbol per concept.** Build the compositional language with `code_length=1` and
 # compute context independence. Predict the value first.
 
 # %% tags=["hide-cell"]
-# Solution: 0.25. Half of the symbols in red objects' messages are red's symbol, so p(v|c) = 1/2;
-# red's symbol co-occurs five times with "red" and once with each of the five shapes, so
-# p(c|v) = 5/10 = 1/2.
+# Solution code: context independence of the compositional language with one symbol per value.
 single = languages.compositional(5, 5, code_length=1, seed=0)
-tre.context_independence(single.attributes, single.messages)
+ex3 = tre.context_independence(single.attributes, single.messages)
+glue("ex3_ci", f"{ex3:.3f}", display=False)
+glue("ex3_ci_long", f"{scores.loc['compositional', 'context independence ↑']:.3f}",
+     display=False)
+round(ex3, 3)
+
+# %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# {glue:text}`ex3_ci`, i.e. $1/k^2$ for $k = 2$ attributes, against
+# {glue:text}`ex3_ci_long` with two symbols per value (the zoo's table). Half of the symbols in
+# red objects' messages are red's symbol, so $p(v \mid c) = 1/2$; red's symbol co-occurs five
+# times with "red" and once with each of the five shapes, so $p(c \mid v) = 5/10 = 1/2$, and
+# the measure multiplies the two.
+# ```

@@ -38,7 +38,7 @@ from tutorlib.plotting import use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_generalisation", PROFILE)
-pd.DataFrame([settings]).T.rename(columns={0: f"{PROFILE} profile"})
+pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 
 # %% [markdown]
 # ## The game
@@ -62,7 +62,7 @@ pd.DataFrame({"referents": [config.num_referents], "training": [len(train_index)
 
 # %% tags=["remove-stderr"]
 game = refgame.train_game(config, progress=True)
-fig, ax = plt.subplots(figsize=(7, 3.2))
+fig, ax = plt.subplots(figsize=(7, 3.4))
 ax.plot(game.history, lw=1)
 ax.axhline(1 / 5, color="0.5", ls="--", lw=1, label="chance (1 of 5 values)")
 ax.set(xlabel="training step", ylabel="mean reward of the batch",
@@ -71,12 +71,19 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
+# *Figure 1.* The mean reward of each training batch (the fraction of the four attributes the
+# listener gets right, with the speaker's messages sampled) over the training steps of one
+# game. It starts at chance, one value in five, and climbs as speaker and listener settle on a
+# shared code.
+#
 # With greedy decoding (the most probable symbol at each position), the reward on training and
-# held-out referents:
+# held-out referents, and the training accuracy: the share of training referents whose four
+# attributes the listener gets all right.
 
 # %%
-pd.DataFrame({"training reward": [game.train_reward], "held-out reward": [game.test_reward],
-              "generalisation gap": [game.gap]}).round(3)
+pd.DataFrame({"training reward": [game.train_reward],
+              "training accuracy (all four right)": [game.train_accuracy],
+              "held-out reward": [game.test_reward], "generalisation gap": [game.gap]}).round(3)
 
 # %% [markdown]
 # ## What the language looks like
@@ -100,22 +107,90 @@ pd.DataFrame({"referent": [f"{a[0]} {a[1]} + {b[0]} {b[1]}" for a, b in
 # start afresh for every language), and the other measures of {doc}`09_tre_similarity`.
 
 # %%
-pd.Series(generalisation.measure_language(game, settings["tre_steps"])).round(3).to_frame(
-    "this language")
+measures = generalisation.measure_language(game, settings["tre_steps"])
+pd.Series(measures).round(3).to_frame("this language")
 
 # %% [markdown]
 # ## Many languages: does TRE predict generalisation?
 #
-# Every seed gives a different language. The profile's runs (a handful at `tutorial`; the
-# committed `paper` results below have {glue:text}`tre_generalisation_committed_runs`) each record
-# the rewards, the gap and the measures:
+# Every seed gives a different language, and one language says nothing about a correlation:
+# that takes many games. Training one takes about half a minute on a CPU, so this page does not
+# train them; the full profile (named `paper` in the code) does, from the command line,
+#
+# ```
+# python -m tutorlib run tre_generalisation --profile paper
+# ```
+#
+# with the settings of this page's game and seeds 0 to
+# {glue:text}`tre_generalisation_last_seed` (seed 0 is this page's game), saving each run as it
+# finishes, and commits them to `results/tre_generalisation/`. Each run records the rewards, the
+# gap and the measures; the first few:
 
-# %% tags=["remove-stderr"]
-live = pd.DataFrame([generalisation.generalisation_run(settings, seed)
-                     for seed in range(settings["runs"])]).drop(columns="messages")
-live["held-out error"] = 1 - live["test reward"]
-live[["seed", "train reward", "test reward", "gap", "TRE", "topsim", "posdis", "bosdis"]].round(3)
+# %%
+committed = generalisation.committed_runs("paper")
+if len(committed):
+    committed["held-out error"] = 1 - committed["test reward"]
+    planned = profiles.settings("tre_generalisation", "paper")["runs"]
+    print(f"{len(committed)} of the full profile's {planned} runs are committed in "
+          "results/tre_generalisation/paper.json")
+    display(committed[["seed", "train reward", "train accuracy", "test reward", "gap", "TRE",
+                       "topsim", "posdis", "bosdis"]].head(6).set_index("seed").round(3))
+else:
+    print("No committed full-profile runs yet: run "
+          "`python -m tutorlib run tre_generalisation --profile paper`.")
 
+# %% tags=["remove-input"]
+# The counts the text states, glued into it (myst-nb) at build time
+from myst_nb import glue
+
+full_runs = profiles.settings("tre_generalisation", "paper")["runs"]
+glue("tre_generalisation_committed_runs", f"{len(committed):,}", display=False)
+glue("tre_generalisation_paper_runs", f"{full_runs:,}", display=False)
+glue("tre_generalisation_last_seed", f"{full_runs - 1}", display=False)
+glue("tre_generalisation_at_ceiling",
+     f"{int((committed['TRE'] > 4 - 1e-3).sum()) if len(committed) else 0}", display=False)
+glue("tre_generalisation_train_accuracy_min",
+     f"{100 * committed['train accuracy'].min():.0f}" if len(committed) else "–", display=False)
+glue("tre_generalisation_train_accuracy_mean",
+     f"{100 * committed['train accuracy'].mean():.0f}" if len(committed) else "–", display=False)
+
+# %% [markdown]
+# The agents learn their training referents: over the committed games, the listener gets all
+# four attributes of a training referent right {glue:text}`tre_generalisation_train_accuracy_mean`%
+# of the time on average (at least {glue:text}`tre_generalisation_train_accuracy_min`% in every
+# game), and most of the rest of them partly right (the training reward).
+#
+# {glue:text}`tre_generalisation_at_ceiling` of the {glue:text}`tre_generalisation_committed_runs`
+# languages sit at TRE = 4 exactly. That is a ceiling of TRE with the L1 distance on one-hot
+# messages: the best L1 fit of each entry is a median, so a primitive's entry for a symbol at a
+# position stays 0 unless that symbol appears there in most of the inputs the primitive takes
+# part in. A language in which no primitive fixes any symbol is rebuilt as all zeros, at L1
+# distance 4 (one per symbol) from every message.
+#
+# The paper reports, over its 100 runs, Pearson $r = 0.50$ between TRE and the generalisation
+# gap and $r = 0.57$ between TRE and absolute performance on held-out referents, and concludes
+# that more compositional languages (lower TRE) generalise better, though the relation is far
+# from deterministic. We report TRE against the gap and against the held-out *error*
+# (1 − reward), so that for both a positive $r$ means that more compositional languages
+# generalise better.
+
+# %%
+if len(committed):
+    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.8), layout="constrained")
+    for ax, column, letter in zip(axes, ["gap", "held-out error"], "ab"):
+        r = committed["TRE"].corr(committed[column])
+        ax.scatter(committed["TRE"], committed[column], s=14)
+        ax.set(xlabel="TRE (L1, linear composition)", ylabel=column,
+               title=f"Figure 2{letter}. {column.capitalize()} (r = {r:.2f})")
+    fig.suptitle(f"Figure 2. TRE against generalisation over {len(committed)} reference games")
+    plt.show()
+
+# %% [markdown]
+# *Figure 2.* Each point is one committed full-profile reference game: the TRE of its language
+# against (a) its generalisation gap (training reward minus held-out reward) and (b) its error on
+# the held-out referents (1 − reward). The titles give Pearson's r. Look for a trend from lower
+# left to upper right (lower TRE, better generalisation) and for how widely the points scatter
+# around it; note the column of languages at TRE = 4, the ceiling explained above.
 
 # %%
 def correlation_table(runs):
@@ -127,61 +202,11 @@ def correlation_table(runs):
     }, index=measures)
 
 
-correlation_table(live).round(2)
-
-# %% [markdown]
-# Several languages may sit at TRE = 4 exactly. That is a ceiling of TRE with the L1 distance on
-# one-hot messages: the best L1 fit of each entry is a median, so a primitive's entry for a symbol
-# at a position stays 0 unless that symbol appears there in most of the inputs the primitive
-# takes part in. A language in which no primitive fixes any symbol is rebuilt as all zeros, at
-# L1 distance 4 (one per symbol) from every message.
-#
-# A few runs give noisy correlations. The paper's profile has
-# {glue:text}`tre_generalisation_paper_runs`.
-#
-# ## The paper profile: 100 languages
-#
-# `python -m tutorlib run tre_generalisation --profile paper` trains the profile's runs, saving each as it
-# finishes, and commits them to `results/tre_generalisation/`. The paper reports, over its 100 runs, Pearson
-# $r = 0.50$ between TRE and the generalisation gap and $r = 0.57$ between TRE and absolute
-# performance on held-out referents, and concludes that more compositional languages (lower TRE)
-# generalise better, though the relation is far from deterministic. We report TRE against the
-# gap and against the held-out *error* (1 − reward), so that for both a positive $r$ means that
-# more compositional languages generalise better.
-
-# %%
-committed = generalisation.committed_runs("paper")
-if len(committed):
-    committed["held-out error"] = 1 - committed["test reward"]
-    planned = profiles.settings("tre_generalisation", "paper")["runs"]
-    print(f"{len(committed)} of the paper profile's {planned} runs are committed in "
-          "results/tre_generalisation/paper.json")
-else:
-    print("No committed paper-profile runs yet: run `python -m tutorlib run tre_generalisation --profile paper`.")
-
-# %% tags=["remove-input"]
-# The counts the text states, glued into it (myst-nb) at build time
-from myst_nb import glue
-
-glue("tre_generalisation_committed_runs", f"{len(committed):,}", display=False)
-glue("tre_generalisation_paper_runs",
-     f"{profiles.settings('tre_generalisation', 'paper')['runs']:,}", display=False)
-
-# %%
-if len(committed):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), layout="constrained")
-    for ax, column in zip(axes, ["gap", "held-out error"]):
-        r = committed["TRE"].corr(committed[column])
-        ax.scatter(committed["TRE"], committed[column], s=14)
-        ax.set(xlabel="TRE (L1, linear composition)", ylabel=column, title=f"r = {r:.2f}")
-    fig.suptitle(f"Figure 2. TRE against generalisation over {len(committed)} reference games")
-    plt.show()
-
-# %%
 if len(committed):
     table = correlation_table(committed)
-    table["paper"] = [0.50, None, None, None, None]
-    table.loc["TRE", "paper (held-out)"] = 0.57
+    table["published (gap)"] = [generalisation.PAPER["r(TRE, generalisation gap)"], None, None,
+                                None, None]
+    table.loc["TRE", "published (held-out)"] = generalisation.PAPER["r(TRE, absolute reward)"]
     display(table.round(2))
 
 # %% [markdown]
@@ -253,27 +278,68 @@ else:
 # composition, then compute both.
 
 # %% tags=["hide-cell"]
-# Solution: linear ~0, additive clearly above 0. The additive composition must put the first and
-# the second object's symbols in different positions with the same primitive vectors; only the
-# linear composition's A and B can move an object's symbols to where its place in the pair says.
+# Solution code: the perfect language as one-hot strings, and TRE with both compositions.
+from myst_nb import glue
+
 from tutorlib import tre
 
 table = refgame.attributes(config)
 perfect = np.eye(config.vocab_size)[table + np.array([0, 5, 0, 5])]
-pd.Series({composition: tre.tre(perfect, refgame.referents(config), composition, "l1",
-                                steps=settings["tre_steps"]).value
-           for composition in ["linear", "additive"]}).round(3)
+ex1 = pd.Series({composition: tre.tre(perfect, refgame.referents(config), composition, "l1",
+                                      steps=settings["tre_steps"]).value
+                 for composition in ["linear", "additive"]}, name="TRE of the perfect language")
+glue("ex1_linear", f"{ex1['linear']:.3f}", display=False)
+glue("ex1_additive", f"{ex1['additive']:.2f}", display=False)
+ex1.round(3).to_frame()
 
 # %% [markdown]
-# **2. A smaller channel.** Train a game with `vocab_size=5` (`refgame.GameConfig(...)`, other
-# settings as above). Predict the effect on reward and on TRE.
+# ```{admonition} Solution
+# :class: dropdown
+# With the linear composition TRE is {glue:text}`ex1_linear`, (almost) 0; with the additive one it
+# is {glue:text}`ex1_additive`, clearly above 0. The additive composition must build
+# `((red circle) (blue star))` as η(red) + η(circle) + η(blue) + η(star), with the same η(red)
+# whether red is the first object's colour (position 0) or the second's (position 2): it cannot
+# put the symbol in the right place for both roles. The linear composition's $A$ and $B$ can move
+# an object's symbols to where its place in the pair says, which is why the paper uses it here.
+# ```
+#
+# **2. Where is the ceiling?** Predict the TRE (linear, L1) of a language with no structure
+# at all, whose messages are random symbols, then compute it. How many of the committed
+# languages does TRE put at the same value?
 
-# %% tags=["hide-cell", "remove-stderr"]
-# Solution: with 5 symbols and 4 positions there is exactly enough room for one symbol per
-# attribute value, so the agents are pushed towards a positional code; the reward may be lower
-# after 500 steps.
-small = refgame.train_game(refgame.GameConfig(vocab_size=5, hidden=settings["hidden"],
-                                              steps=settings["game_steps"], seed=0,
-                                              split_seed=settings["split_seed"]))
-pd.Series({"training reward": small.train_reward, "held-out reward": small.test_reward,
-           **generalisation.measure_language(small, settings["tre_steps"])}).round(3)
+# %% tags=["hide-cell"]
+# Solution code: random messages for every referent, as one-hot strings, fitted like the games'.
+rng = np.random.default_rng(0)
+noise = np.eye(config.vocab_size)[rng.integers(config.vocab_size,
+                                               size=(config.num_referents, config.message_length))]
+noise_tre = tre.tre(noise, refgame.referents(config), "linear", "l1",
+                    steps=settings["tre_steps"]).value
+# the L1 distance of the all-zero reconstruction: one per symbol of a message
+ceiling = config.message_length
+at_ceiling = committed["TRE"] >= ceiling - 1e-3 if len(committed) else []
+glue("ex2_noise_tre", f"{noise_tre:.3f}", display=False)
+glue("ex2_ceiling", f"{ceiling}", display=False)
+glue("ex2_at_ceiling", f"{int(sum(at_ceiling))}", display=False)
+glue("ex2_game_tre", f"{measures['TRE']:.3f}", display=False)
+ceiling_games = committed[at_ceiling] if len(committed) else committed
+glue("ex2_ceiling_test",
+     f"{ceiling_games['test reward'].mean():.2f}" if len(ceiling_games) else "–", display=False)
+pd.Series({"TRE of random messages": round(noise_tre, 3),
+           "TRE of this page's game": round(measures["TRE"], 3),
+           f"committed languages at TRE {ceiling}": int(sum(at_ceiling))},
+          dtype=object).to_frame("value")
+
+# %% [markdown]
+# ```{admonition} Solution
+# :class: dropdown
+# The random language gets TRE {glue:text}`ex2_noise_tre`: the ceiling of
+# {glue:text}`ex2_ceiling` described above, one per symbol of the message, because no primitive
+# fixes any symbol in most of its referents and the best L1 reconstruction is all zeros.
+# {glue:text}`ex2_at_ceiling` of the
+# {glue:text}`tre_generalisation_committed_runs` committed languages get that same value (this
+# page's game: {glue:text}`ex2_game_tre`), although they are far from random: their listeners
+# get {glue:text}`ex2_ceiling_test` of the attributes of referents they have never seen right on
+# average, where chance is 0.2. For those languages TRE says only
+# "no symbol is fixed by a part in most messages", not how much structure there is; a
+# correlation over all the games treats them as equal.
+# ```

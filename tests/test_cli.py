@@ -68,7 +68,7 @@ def test_run_scan_at_the_ci_profile(tmp_path, capsys):
         f"addprim_complex_jump_num{n}_rep1" for n in settings["complex_jump_nums"]]}
     assert all(0.0 <= r["accuracy"] <= 1.0 and r["presentations"] == settings["presentations"]
                for r in runs)
-    assert record["data"]["paper"]["simple"]["overall_best"] == 99.7
+    assert record["data"]["published"]["simple"]["overall_best"] == 99.7
 
 
 def test_export_scan(tmp_path):

@@ -102,7 +102,7 @@ def test_the_summary_averages_by_network_and_target():
     assert table.loc["0.1", "accuracy (%)"] == pytest.approx(80.0)
     assert table.loc["0.1", "sd (%)"] == pytest.approx(100 * np.std([0.9, 0.7], ddof=1))
     summary = exps.summarise(SMALL, records)
-    assert summary["paper"]["mcd"]["lstm_attention"] == 6.1
+    assert summary["published"]["mcd"]["lstm_attention"] == 6.1
     assert summary["dial"][1]["sd (%)"] is None  # one run: no spread, and valid JSON
     json.dumps(summary, allow_nan=False)
     assert exps.dial_table([]).empty

@@ -114,7 +114,7 @@ def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
     # the sweep (the Transformer from the cache), then again: nothing runs twice
     summary = exps.run_experiment("ci", tmp_path, progress=False)
     data = results.read_results(summary)["data"]
-    assert data["complete"] and len(data["runs"]) == 2 and data["paper"] == exps.PAPER
+    assert data["complete"] and len(data["runs"]) == 2 and data["published"] == exps.PAPER
     before = sorted(p.stat().st_mtime_ns for p in (tmp_path / "orchard" / "runs").glob("*.json"))
     exps.run_experiment("ci", tmp_path, progress=False)
     after = sorted(p.stat().st_mtime_ns for p in (tmp_path / "orchard" / "runs").glob("*.json"))

@@ -282,7 +282,7 @@ def test_run_experiment_ci_is_resumable_small_and_committed(tmp_path, monkeypatc
     summary = json.loads(path.read_text())
     data = summary["data"]
     assert path == tmp_path / "tre_dynamics" / "ci.json"
-    assert data["complete"] and data["paper"]["validation accuracy"] == 0.752
+    assert data["complete"] and data["published"]["validation accuracy"] == 0.752
     settings = data["settings"]
     (run,) = data["runs"]
     snapshots = run["snapshots"]

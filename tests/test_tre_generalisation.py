@@ -54,6 +54,8 @@ def test_run_experiment_is_resumable_and_summarised(tmp_path):
     summary = json.loads(path.read_text())
     runs = summary["data"]["runs"]
     assert summary["data"]["complete"] and len(runs) == 2
+    # the paper's numbers are stored as "published" (our own runs are the profiles')
+    assert summary["data"]["published"]["r(TRE, generalisation gap)"] == 0.50
     assert {"TRE", "gap", "topsim", "posdis", "bosdis", "messages"} <= set(runs[0])
     assert len(runs[0]["messages"]) == 625 and len(runs[0]["messages"][0]) == 4
     first = sorted((tmp_path / "tre_generalisation" / "runs").iterdir())

@@ -300,7 +300,7 @@ def dial_table(records: list[dict]):
 def summarise(settings: DbcaSettings, finished: list[dict]) -> dict:
     """The paper's numbers and the dial's means by network and target (sd ``None`` for one run)."""
     table = dial_table(finished).astype(object)
-    return {"paper": PAPER, "dial": table.where(table.notna(), None).to_dict(orient="records")}
+    return {"published": PAPER, "dial": table.where(table.notna(), None).to_dict(orient="records")}
 
 
 # ---------------------------------------------------------------------------------------------

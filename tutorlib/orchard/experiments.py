@@ -349,7 +349,7 @@ def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
 
 
 def summarise(settings: OrchardSettings, finished: list[dict]) -> dict:
-    return {"paper": PAPER}
+    return {"published": PAPER}
 
 
 EXPERIMENT = results.Experiment(name="orchard", runs=runs, run=run_one, summarise=summarise,

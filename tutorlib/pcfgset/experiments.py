@@ -477,7 +477,7 @@ def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
 
 
 def summarise(settings, finished: list[dict]) -> dict:
-    return {"paper": PAPER, "table": table_rows(finished)}
+    return {"published": PAPER, "table": table_rows(finished)}
 
 
 def _number(value) -> bool:

@@ -381,7 +381,7 @@ def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
 
 
 def summarise(settings: ScanSettings, finished: list[dict]) -> dict:
-    return {"paper": PAPER}
+    return {"published": PAPER}
 
 
 EXPERIMENT = results.Experiment(name="scan", runs=runs, run=run_one, summarise=summarise,
