@@ -11,11 +11,11 @@
 #
 # **What you will learn**
 #
-# - how the structure of an input is written down as a *derivation tree*, and how `tutorlib`
+# - how the structure of an input is written down as a {term}`derivation tree <derivation>`, and how `tutorlib`
 #   represents, prints and draws one;
-# - the difference between a *compositional* and a *holistic* way of naming things, and how a
+# - the difference between a *compositional* and a {term}`holistic <holistic language>` way of naming things, and how a
 #   learner that expects compositionality generalises (or fails to) under each;
-# - what *atoms*, *compounds* and *splits* are, the vocabulary every later chapter uses to say
+# - what {term}`atoms <atom>`, {term}`compounds <compound>` and {term}`splits <split>` are, the vocabulary every later chapter uses to say
 #   what a test of compositional generalisation holds out.
 #
 # **What you need first**: Python, and the idea of training and test sets. Nothing about neural
@@ -28,8 +28,8 @@ PROFILE = "tutorial"
 # %% [markdown]
 # Every chapter begins with a parameters cell, `PROFILE = "tutorial"` (hidden on this page, the
 # first code cell when you open the notebook). It chooses how big the experiments are: `ci`,
-# `tutorial`, or the full profile that our large committed runs use (named `paper` in the code;
-# see {doc}`../usage`). The settings for this chapter come from
+# `tutorial`, or `full`, the {term}`full profile` that our large committed runs use (see
+# {doc}`../usage`). The settings for this chapter come from
 # `tutorlib.profiles`, the one place where they are defined:
 
 # %%
@@ -138,11 +138,11 @@ pd.DataFrame({
 # the shapes) and the **compounds** are their combinations (here the objects). A **split** of a
 # dataset into training and test sets decides what a model must generalise over:
 #
-# - a *random* split usually tests nothing compositional at all: most test compounds, or
+# - a {term}`random split` usually tests nothing compositional at all: most test compounds, or
 #   near-copies of them, are in the training set (SCAN's simple split, Exp. 1);
 # - a *compound* split keeps all atoms in training and holds out compounds: it tests
 #   systematic recombination (SCAN's template splits, DBCA's maximum-compound-divergence splits);
-# - an *atom* split holds out an atom entirely, or shows it only in isolation: it tests whether a
+# - an {term}`atom split` holds out an atom entirely, or shows it only in isolation: it tests whether a
 #   new primitive is used like the old ones (SCAN's `addprim_jump` split).
 #
 # `compositionality.split_summary` counts, for a split, how many test atoms and test compounds the training
@@ -165,7 +165,7 @@ pd.DataFrame(rows).set_index("split").round(3)
 # compositionality lets it guess a word it has never seen. SCAN's `addprim` splits therefore
 # show the new primitive once, in isolation (`jump` → `JUMP`), and ask whether a model then uses
 # it in every context; the DBCA part turns "how new are the test compounds" into a number, the
-# *compound divergence*.
+# {term}`compound divergence`.
 #
 # ## How much irregularity can compositionality survive?
 #
@@ -220,7 +220,7 @@ plt.show()
 # compositional learner on compound splits, as the fraction of irregular names grows from a
 # fully compositional (0) to a fully holistic (1) language. The dashed line is the best
 # achievable accuracy. Where committed results of a full-profile run exist
-# (`python -m tutorlib run compositionality --profile paper`), they are drawn too: a bigger
+# (`python -m tutorlib run compositionality --profile full`), they are drawn too: a bigger
 # world, with many more splits.
 #
 # Accuracy follows the upper bound closely while exceptions are rare, and drops below it once

@@ -45,7 +45,7 @@ pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 # {cite:t}`andreas2019measuring` starts from a model that maps inputs $x$ to representations
 # $f(x)$ (vectors, or discrete messages), and a derivation $d(x)$ for each input saying what it
 # is made of, such as `(red circle)`. If $f$ is compositional, there should be a representation
-# $\eta_p$ for every primitive $p$ and a composition operator $*$ that rebuild $f(x)$ from the
+# $\eta_p$ for every primitive $p$ and a {term}`composition` operator $*$ that rebuild $f(x)$ from the
 # derivation:
 #
 # $$\begin{aligned}

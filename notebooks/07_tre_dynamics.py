@@ -19,7 +19,7 @@
 #   works, and why, with 64 units and a few hundred inputs, the joint estimate is stuck at its
 #   ceiling from the first step;
 # - what an estimate that can move shows instead, and how our run compares with the paper's
-#   claim that TRE falls in the *compression phase* of training.
+#   claim that TRE falls in the {term}`compression phase` of training.
 #
 # **What you need first**: TRE with the additive composition and the cosine distance
 # ({doc}`06_tre_intro`); entropy and mutual information of discrete variables; what a
@@ -140,7 +140,7 @@ pd.DataFrame([{"seed": seed, "epochs": settings["epochs"], "optimiser steps": in
 # %% [markdown]
 # ### The committed full-profile runs
 #
-# The full profile (named `paper` in the code) trains several seeds for longer, with two
+# The full profile (`full`) trains several seeds for longer, with two
 # snapshots an epoch, and records for each the table of measurements this page computes below
 # (no $\theta$ arrays, so the records are small enough to commit). It is run from the command
 # line, resumably (each finished seed is saved at once), never inside the book build:
@@ -155,8 +155,8 @@ pd.DataFrame([{"seed": seed, "epochs": settings["epochs"], "optimiser steps": in
 # makes the numbers differ slightly) and goes on for longer.
 
 # %%
-committed = dynamics.committed_results("paper")
-committed_runs = dynamics.committed_runs("paper")
+committed = dynamics.committed_results("full")
+committed_runs = dynamics.committed_runs("full")
 if committed is None:
     provenance_table = pd.DataFrame([{"full-profile results": "not yet committed: run "
                                       "python -m tutorlib run tre_dynamics --profile paper"}])
@@ -672,6 +672,6 @@ ex3.round(2)
 # curve correlates with the 30-bin one at r ≥ {glue:text}`ex3_r_min`. More bins give every
 # value more room and so higher numbers, but the estimate rises wherever the units spread their
 # values, whatever the bin width. (To see whether the later *fall* depends on the bins too, run
-# this page with `PROFILE = "paper"`, the full profile's long training: several minutes a
+# this page with `PROFILE = "full"`, the full profile's long training: several minutes a
 # seed.)
 # ```

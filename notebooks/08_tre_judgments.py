@@ -15,7 +15,7 @@
 #   by how well the vectors of their words add up to the compound's own vector;
 # - how {cite:t}`andreas2019measuring` compared these scores with people's judgments of how
 #   compositional each compound is, and why we cannot rerun that offline;
-# - a stand-in in which the truth is known: a generated corpus with compounds whose
+# - a {term}`stand-in` in which the truth is known: a generated corpus with compounds whose
 #   compositionality is *planted*, word vectors trained on it (CBOW), and the rank correlation
 #   between TRE and the planted values;
 # - how to run the same analysis on the real vectors and ratings if you have them.

@@ -11,7 +11,7 @@
 #
 # **What you will learn**
 #
-# - the tree edit distance between derivations, and *topographic similarity*, the oldest
+# - the tree edit distance between derivations, and {term}`topographic similarity`, the oldest
 #   measure of compositionality: do similar meanings get similar messages?
 # - the paper's Proposition 1, which links the two: a representation with low TRE (under
 #   conditions on the composition) cannot put inputs further apart than their derivations are,
@@ -200,7 +200,7 @@ pd.Series({"TRE (additive, L2)": sum_tre, "topographic similarity (Δ vs |value 
 #
 # and every measure of `tutorlib`: TRE with the additive and the linear composition (L1 on
 # one-hot strings; lower is more compositional), topographic similarity (Hamming distances on
-# attributes and messages), positional disentanglement (posdis), bag-of-symbols disentanglement
+# attributes and messages), positional disentanglement ({term}`posdis`), bag-of-symbols disentanglement
 # (bosdis) {cite:p}`chaabouni2020compositionality`, and context independence
 # {cite:p}`bogin2018emergence` (for all of these, higher is more compositional).
 

@@ -11,7 +11,7 @@
 #
 # **What you will learn**
 #
-# - how two neural agents invent a language in a *reference game*: a speaker describes a pair
+# - how two neural agents invent a language in a {term}`reference game`: a speaker describes a pair
 #   of objects in four symbols, a listener must say which objects they were;
 # - how to measure how compositional the invented language is with TRE, using the derivations of
 #   the objects and a composition that can move symbols between positions;
@@ -115,10 +115,10 @@ pd.Series(measures).round(3).to_frame("this language")
 #
 # Every seed gives a different language, and one language says nothing about a correlation:
 # that takes many games. Training one takes about half a minute on a CPU, so this page does not
-# train them; the full profile (named `paper` in the code) does, from the command line,
+# train them; the full profile (`full`) does, from the command line,
 #
 # ```
-# python -m tutorlib run tre_generalisation --profile paper
+# python -m tutorlib run tre_generalisation --profile full
 # ```
 #
 # with the settings of this page's game and seeds 0 to
@@ -127,23 +127,23 @@ pd.Series(measures).round(3).to_frame("this language")
 # gap and the measures; the first few:
 
 # %%
-committed = generalisation.committed_runs("paper")
+committed = generalisation.committed_runs("full")
 if len(committed):
     committed["held-out error"] = 1 - committed["test reward"]
-    planned = profiles.settings("tre_generalisation", "paper")["runs"]
+    planned = profiles.settings("tre_generalisation", "full")["runs"]
     print(f"{len(committed)} of the full profile's {planned} runs are committed in "
           "results/tre_generalisation/paper.json")
     display(committed[["seed", "train reward", "train accuracy", "test reward", "gap", "TRE",
                        "topsim", "posdis", "bosdis"]].head(6).set_index("seed").round(3))
 else:
     print("No committed full-profile runs yet: run "
-          "`python -m tutorlib run tre_generalisation --profile paper`.")
+          "`python -m tutorlib run tre_generalisation --profile full`.")
 
 # %% tags=["remove-input"]
 # The counts the text states, glued into it (myst-nb) at build time
 from myst_nb import glue
 
-full_runs = profiles.settings("tre_generalisation", "paper")["runs"]
+full_runs = profiles.settings("tre_generalisation", "full")["runs"]
 glue("tre_generalisation_committed_runs", f"{len(committed):,}", display=False)
 glue("tre_generalisation_paper_runs", f"{full_runs:,}", display=False)
 glue("tre_generalisation_last_seed", f"{full_runs - 1}", display=False)
