@@ -63,6 +63,12 @@ def test_resumable_run_keeps_finished_work(tmp_path, monkeypatch):
     assert data["runs"] == [10, 11, 20, 21] and data["complete"] and data["total"] == 62
     assert sweep_demo.CALLS == [(2, 0), (2, 1)]  # finished runs were not run again
     assert store.load({"size": 2}, 1) == 21 and store.record({"size": 1}, 0)["seconds"] >= 0
+    # runs copied in from elsewhere: the summary is rebuilt from the store, running nothing
+    path.unlink()
+    sweep_demo.CALLS.clear()
+    rebuilt = results.summarise_runs("sweep_demo:EXPERIMENT", "ci", tmp_path)
+    assert rebuilt == path and results.read_results(rebuilt)["data"] == data
+    assert sweep_demo.CALLS == []
     # --only: a part by name; unknown parts are refused with the list of known ones
     with pytest.raises(ValueError, match="does not run: 7"):
         results.run_experiment("sweep_demo:EXPERIMENT", "ci", tmp_path, only=["7"])

@@ -423,16 +423,8 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
     summary is rewritten; a run started again skips the pairs already saved. A worker that dies
     loses only the run it was doing, which is started again.
     """
-    given, profile = profile, check_profile(profile)
     spec = experiment(name)
-    if spec.settings is None:
-        settings = profile_settings(name, profile)
-    else:  # an experiment of your own may still key its full profile "paper"
-        key = next((k for k in (profile, given) if k in spec.settings), None)
-        if key is None:
-            raise ValueError(f"experiment {name} has no settings for profile {given!r}; it has "
-                             f"{', '.join(spec.settings)}")
-        settings = copy.deepcopy(spec.settings[key])
+    settings, profile = _settings_at(spec, name, profile)
     pairs = spec.runs(settings)
     if not (isinstance(jobs, int) and not isinstance(jobs, bool) and jobs >= 1):
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
@@ -448,14 +440,7 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
     store = RunStore(directory / "runs", spec.name)
 
     def write_summary() -> Path:
-        finished = [store.record(s, seed) for s, seed in pairs if store.has(s, seed)]
-        results = [r["result"] for r in finished]
-        plain = settings.to_dict() if hasattr(settings, "to_dict") else settings
-        data = {"settings": plain, **spec.summarise(settings, results),
-                "complete": len(finished) == len(pairs), "runs": results}
-        return write_results(directory / f"{profile}.json", data, profile=profile,
-                             seeds=sorted({seed for _, seed in pairs}),
-                             wall_time=sum(r["seconds"] for r in finished))
+        return _write_summary(spec, settings, pairs, store, directory / f"{profile}.json", profile)
 
     todo = [(s, seed) for s, seed in pairs
             if (only is None or spec.part(s, seed) in only) and not store.has(s, seed)]
@@ -472,6 +457,41 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
         else:
             _run_serial(name, todo, device, on_done, progress)
     return write_summary()
+
+
+def _settings_at(spec: Experiment, name: str, given: str) -> tuple[Any, str]:
+    """The experiment's settings at profile ``given``, and the profile's name (aliases resolved)."""
+    profile = check_profile(given)
+    if spec.settings is None:
+        return profile_settings(name, profile), profile
+    # an experiment of your own may still key its full profile "paper"
+    key = next((k for k in (profile, given) if k in spec.settings), None)
+    if key is None:
+        raise ValueError(f"experiment {name} has no settings for profile {given!r}; it has "
+                         f"{', '.join(spec.settings)}")
+    return copy.deepcopy(spec.settings[key]), profile
+
+
+def _write_summary(spec: Experiment, settings: Any, pairs: list, store: RunStore, path: Path,
+                   profile: str, command: str | None = None) -> Path:
+    finished = [store.record(s, seed) for s, seed in pairs if store.has(s, seed)]
+    results = [r["result"] for r in finished]
+    plain = settings.to_dict() if hasattr(settings, "to_dict") else settings
+    data = {"settings": plain, **spec.summarise(settings, results),
+            "complete": len(finished) == len(pairs), "runs": results}
+    return write_results(path, data, profile=profile, seeds=sorted({seed for _, seed in pairs}),
+                         wall_time=sum(r["seconds"] for r in finished), command=command)
+
+
+def summarise_runs(name: str, profile: str, out_dir: str | os.PathLike = "results") -> Path:
+    """Rewrite ``out_dir/<name>/<profile>.json`` from the runs saved in ``out_dir/<name>/runs/``,
+    running nothing: for runs finished elsewhere (another machine, a GPU) and copied in."""
+    spec = experiment(name)
+    settings, profile = _settings_at(spec, name, profile)
+    directory = Path(out_dir) / spec.name
+    return _write_summary(spec, settings, spec.runs(settings), RunStore(directory / "runs", spec.name),
+                          directory / f"{profile}.json", profile,
+                          command=f"python -m tutorlib run {spec.name} --profile {profile}")
 
 
 # ---------------------------------------------------------------------------------------------
