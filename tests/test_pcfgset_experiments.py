@@ -22,7 +22,11 @@ def test_profiles_grow_and_paper_runs_the_whole_table():
     assert ci.max_test < tutorial.max_test < paper.max_test
     assert ci.train_size < tutorial.train_size and paper.train_size is None
     assert ci.hidden_size < tutorial.hidden_size < paper.hidden_size
-    assert set(tutorial.architectures) == set(paper.architectures) == set(exps.ARCHITECTURE_NAMES)
+    assert set(paper.architectures) == set(exps.ARCHITECTURE_NAMES)
+    # the tutorial trains one small network on a reduced task; the paper profile the whole task
+    assert tutorial.architectures == ci.architectures == ["LSTMS2S"]
+    assert tutorial.max_functions and tutorial.alphabet_size and tutorial.max_output_length
+    assert paper.max_functions is None and paper.alphabet_size is None
     assert len(ci.architectures) <= 2 and ci.seeds == [0] and len(paper.seeds) == 3
     assert set(exps.ALL_SPLITS) == set(paper.splits)
     # 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio)
@@ -38,12 +42,22 @@ def test_run_settings_hold_everything_that_changes_a_run():
     assert {"network", "architecture", "split"} <= set(config)
     key = results.run_key("pcfgset", config, seed)
     for field, value in [("presentations", 257), ("max_output_length", 9), ("train_size", 129),
-                         ("max_test", 31), ("split", "productivity")]:
+                         ("max_test", 31), ("split", "productivity"), ("max_functions", 2),
+                         ("alphabet_size", 52)]:
         assert results.run_key("pcfgset", {**config, field: value}, seed) != key, field
     assert results.run_key("pcfgset", config, seed + 1) != key
     bigger = dataclasses.replace(ci, hidden_size=17)
     assert results.run_key("pcfgset", exps.runs(bigger)[0][0], seed) != key
-    assert exps.part_name(config, seed) == "ConvS2S"
+    assert exps.part_name(config, seed) == "LSTMS2S"
+
+
+def test_the_later_options_leave_the_paper_profiles_keys_as_they_were():
+    paper = profiles.settings("pcfgset", "paper")
+    config, seed = exps.runs(paper)[0]
+    assert not set(exps.LATER_OPTIONS) & set(config)  # at their defaults: not in the key
+    assert results.run_key("pcfgset", config, seed) == "7eac2f27caeb750959145810"
+    tutorial, _ = exps.runs(profiles.settings("pcfgset", "tutorial"))[0]
+    assert tutorial["max_functions"] == 3 and tutorial["alphabet_size"] == 26
 
 
 def test_training_splits_expand_overgeneralisation_into_its_ratios():
@@ -83,13 +97,14 @@ def test_table_rows_average_seeds_and_sit_beside_the_paper():
     assert rows["localism"]["ConvS2S"] == pytest.approx(0.5)
     assert rows["overgeneralisation"]["ConvS2S"] == 0.25
     assert rows["systematicity"]["ConvS2S"] is None and rows["task"]["LSTMS2S"] is None
-    assert rows["task"]["Transformer (paper)"] == 0.92
-    assert rows["localism"]["LSTMS2S (paper)"] == 0.46
+    assert rows["task"]["Transformer (published)"] == 0.92
+    assert rows["localism"]["LSTMS2S (published)"] == 0.46
     as_frame = exps.table_rows([{**r, "localism": r.get("localism", float("nan"))} for r in records])
     assert as_frame == exps.table_rows(records)  # NaN (a DataFrame's gaps) is no score
     frame = exps.table(records)
     assert list(frame.index) == list(exps.PAPER)
-    assert list(frame.columns[:2]) == ["LSTMS2S", "LSTMS2S (paper)"]
+    assert list(frame.columns[:2]) == ["LSTMS2S", "LSTMS2S (published)"]
+    assert list(exps.table(records, ["ConvS2S"]).columns) == ["ConvS2S", "ConvS2S (published)"]
 
 
 def test_subsets_are_seeded_short_and_sized():
@@ -102,6 +117,32 @@ def test_subsets_are_seeded_short_and_sized():
     originals, twins = exps.twin_pairs("primitive", 10, 8)
     assert [t for _, t in originals] == [t for _, t in twins]
     assert all(a != b for (a, _), (b, _) in zip(originals, twins, strict=True))
+
+
+def test_folding_keeps_every_pair_correct_and_the_filters_hold():
+    assert exps.fold_symbols("append M17 B2 , C3", 26) == "append M1 B1 , C1"
+    assert exps.fold_symbols("M17 B2 T20", 52) == "M1 B2 T2"
+    assert exps.fold_symbols("M17 *1", None) == "M17 *1"
+    with pytest.raises(ValueError, match="multiple of 26"):
+        exps.fold_symbols("A1", 30)
+    source_vocab, target_vocab = exps.vocabularies(26)
+    assert len(target_vocab) == 3 + 26 and "Z1" in target_vocab.stoi and "Z2" not in target_vocab.stoi
+    train = exps.training_pairs("pcfgset", 200, 12, max_functions=3, alphabet_size=26)
+    assert len(train) == 200
+    for source, target in train:  # folded pairs are still correct pairs
+        assert pcfgset.interpret(source) == target.split()
+        assert pcfgset.num_functions(source) <= 3 and len(target.split()) <= 12
+        assert set(target.split()) <= set(target_vocab.stoi)
+    systematic = exps.test_pairs("systematicity", 20, 12, max_functions=3, alphabet_size=26)
+    assert all(pcfgset.num_functions(s) <= 3 for s, _ in systematic)
+    # productivity's test inputs keep their 9 or more functions whatever the limit
+    productive = exps.test_pairs("productivity", 20, 12, max_functions=3, alphabet_size=26)
+    assert all(pcfgset.num_functions(s) > 8 for s, _ in productive)
+    originals, twins = exps.twin_pairs("primitive", 10, 12, max_functions=3, alphabet_size=26)
+    assert all(pcfgset.interpret(s) == t.split() for s, t in originals)
+    exceptions, rules = exps.exception_pairs("overgeneralisation_0.005", 2_000, 12, 3, 26)
+    assert exceptions and all(pcfgset.interpret(s) == t.split() for s, t in rules)
+    assert all(pcfgset.num_functions(s) <= 3 for s, _ in exceptions)
 
 
 def test_a_small_overgeneralisation_sample_keeps_the_ratio():
@@ -118,6 +159,12 @@ def test_run_checks_its_options():
     config = exps.architecture_config("ConvS2S", 8, 1, 0.0)
     with pytest.raises(ValueError, match="missing: max_test"):
         exps.run(config, "pcfgset", 0, **{k: v for k, v in TINY.items() if k != "max_test"})
+    with pytest.raises(ValueError, match="unknown: depth"):
+        exps.run(config, "pcfgset", 0, **TINY, depth=3)
+    with pytest.raises(ValueError, match="max_functions must be None or a positive integer"):
+        exps.run(config, "pcfgset", 0, **TINY, max_functions=0)
+    with pytest.raises(ValueError, match="alphabet_size must be None"):
+        exps.run(config, "pcfgset", 0, **TINY, alphabet_size=27)
     with pytest.raises(ValueError, match="unknown training split 'localism'"):
         exps.run(config, "localism", 0, **TINY)
 
@@ -126,6 +173,8 @@ def test_a_tiny_run_scores_each_kind_of_test_and_is_cached(one_thread):
     config = exps.architecture_config("ConvS2S", 8, 1, 0.0)
     base = exps.run(config, "pcfgset", 0, **TINY)
     assert base["test_size"] == 6 and 0 <= base["accuracy"] <= 1 and 0 <= base["localism"] <= 1
+    for score in ("token_accuracy", "train_accuracy", "train_token_accuracy"):
+        assert 0 <= base[score] <= 1, score
     assert sum(n for n, _ in base["by_length"]["num_functions"].values()) == 6
     assert exps.run(config, "pcfgset", 0, **TINY) == base  # from the cache
     twins = exps.run(config, "substitutivity_primitive", 0, **TINY)
@@ -135,3 +184,7 @@ def test_a_tiny_run_scores_each_kind_of_test_and_is_cached(one_thread):
     assert over["overgeneralisation_peak"] == max(p["overgeneralisation"] for p in over["curve"])
     model, info = exps.trained_model(config, "pcfgset", 0, TINY)
     assert info["train_pairs"] == 40 and not model.training
+    folded = exps.run(config, "pcfgset", 0, **TINY, max_functions=3, alphabet_size=26)
+    assert folded["train_pairs"] == 40 and folded != base
+    model, _ = exps.trained_model(config, "pcfgset", 0, {**TINY, "alphabet_size": 26})
+    assert model.output.out_features == 3 + 26

@@ -75,3 +75,15 @@ def test_overgeneralisation_rates_and_peak():
     assert pcfgset.peak([0.1, 0.6, 0.6, 0.2]) == (0.6, 2)
     with pytest.raises(ValueError, match="curve is empty"):
         pcfgset.peak([])
+
+
+def test_token_accuracy_counts_positions_against_the_longer_sequence():
+    assert pcfgset.token_accuracy(["A1 B2 C3"], ["A1 B2 C3"]) == 1.0
+    assert pcfgset.token_accuracy([""], ["A1 B2"]) == 0.0
+    # 2 of 3 positions, then 1 of 2 (the prediction is one short): 3 of 5
+    assert pcfgset.token_accuracy(["A1 B2 C3", "D4"], ["A1 B2 D4", "D4 E5"]) == 0.6
+    # a prediction longer than its target is penalised for the extra symbols
+    assert pcfgset.token_accuracy(["A1 B2 C3 D4"], ["A1 B2"]) == 0.5
+    assert pcfgset.token_accuracy([["A1", "B2"]], ["A1 C3"]) == 0.5
+    with pytest.raises(ValueError, match="same length"):
+        pcfgset.token_accuracy(["A1"], [])

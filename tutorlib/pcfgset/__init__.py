@@ -62,6 +62,7 @@ from tutorlib.pcfgset.scores import (
     localism_score,
     overgeneralisation_rates,
     peak,
+    token_accuracy,
     unrolled_predictions,
 )
 from tutorlib.pcfgset.splits import (
@@ -86,6 +87,6 @@ __all__ = [
     "format_input", "functions", "generate", "interpret", "localism_score", "num_functions",
     "overgeneralisation_rates", "overgeneralisation_split", "parse", "peak", "read_pairs",
     "read_unrolled", "sample_inputs", "split", "split_names", "statistics", "string_arguments",
-    "substitute", "substitutivity_split", "twin_of", "unroll", "unrolled_lines",
+    "substitute", "substitutivity_split", "token_accuracy", "twin_of", "unroll", "unrolled_lines",
     "unrolled_predictions", "write_pairs",
 ]

@@ -39,6 +39,26 @@ def accuracy(predictions: Sequence, targets: Sequence) -> float:
     return hits / len(predictions)
 
 
+def token_accuracy(predictions: Sequence, targets: Sequence) -> float:
+    """The share of output positions a model gets right, over all predictions: the symbols
+    equal to the target's at the same position, divided by the longer of the prediction and
+    the target, summed over the pairs. Unlike sequence accuracy (:func:`accuracy`) it rises as
+    a model learns parts of the outputs; a perfect prediction scores 1, an empty one 0.
+
+    Examples
+    --------
+    >>> token_accuracy(["A1 B2 C3", "D4"], ["A1 B2 D4", "D4 E5"])
+    0.6
+    """
+    _check_lengths(predictions, targets, "predictions and targets")
+    right = total = 0
+    for prediction, target in zip(predictions, targets, strict=True):
+        p, t = _text(prediction).split(), _text(target).split()
+        right += sum(a == b for a, b in zip(p, t))
+        total += max(len(p), len(t))
+    return right / total if total else 1.0
+
+
 def consistency(predictions_a: Sequence, predictions_b: Sequence) -> float:
     """Substitutivity: the fraction of pairs (an input and its twin) whose two
     predictions are identical and non-empty, correct or not.
