@@ -50,7 +50,10 @@ def test_run_pairs_trains_on_a_split_of_your_own_and_caches_it():
     train = [p for p in scan.all_pairs() if len(p[1].split()) <= 4]
     test = [p for p in scan.all_pairs() if 4 < len(p[1].split()) <= 6]
     first = exps.run_pairs(train, test, TINY, seed=0, presentations=256, batch_size=32, max_test=30)
-    assert first["test_size"] == len(first["correct"]) == 30
+    assert first["test_size"] == len(first["correct"]) == len(first["test_commands"]) == 30
+    position = {c: i for i, (c, _) in enumerate(test)}
+    kept = [position[c] for c in first["test_commands"]]
+    assert kept == sorted(kept)  # a sample of the test pairs, in their given order
     assert first["accuracy"] == sum(first["correct"]) / 30 and 0 <= first["train_accuracy"] <= 1
     entries = list(cache.cache_dir().glob("scan-run-pairs/*.pkl"))
     again, model = exps.run_pairs(train, test, TINY, seed=0, presentations=256, batch_size=32,

@@ -5,7 +5,7 @@ split's test set: exact-match accuracy, whether each test command was right (for
 length), and for the length split also oracle-length accuracy. Runs are cached on disk by their
 full configuration, so a chapter executed twice trains nothing the second time.
 
-``python -m tutorlib run scan --profile full`` runs every configuration of the ``paper``
+``python -m tutorlib run scan --profile full`` runs every configuration of the ``full``
 profile (resumably) and writes ``results/scan/full.json``.
 """
 
@@ -178,9 +178,9 @@ def run_pairs(train: list[scan.Pair], test: list[scan.Pair],
 
     For exercises that change a split's rule (a longer length cut-off, another primitive held
     out). The result holds ``accuracy``, ``train_accuracy`` (on up to 2,000 distinct training
-    commands), ``correct`` (per test pair, in order), ``test_size`` and ``train_seconds``; it is
-    cached on disk by the pairs and the settings, like :func:`run`. ``max_test`` keeps a seeded
-    sample of the test pairs.
+    commands), ``test_commands`` and ``correct`` (whether each was right), ``test_size`` and
+    ``train_seconds``; it is cached on disk by the pairs and the settings, like :func:`run`.
+    ``max_test`` keeps a seeded sample of the test pairs (in their given order).
     """
     import hashlib
     import json
@@ -191,7 +191,8 @@ def run_pairs(train: list[scan.Pair], test: list[scan.Pair],
     for command, _ in [*train, *test]:
         scan.parse(command)  # a malformed command fails here, with its word and position
     if max_test is not None and max_test < len(test):
-        test = random.Random(f"test-pairs-{seed}").sample(test, max_test)
+        kept = sorted(random.Random(f"test-pairs-{seed}").sample(range(len(test)), max_test))
+        test = [test[i] for i in kept]
     config = architecture(arch)
     settings = s2s.TrainSettings(presentations=presentations, batch_size=batch_size, seed=seed,
                                  learning_rate=learning_rate, final_lr_fraction=final_lr_fraction)
@@ -209,7 +210,8 @@ def run_pairs(train: list[scan.Pair], test: list[scan.Pair],
         result = {"architecture": config.to_dict(), "seed": seed,
                   "presentations": presentations, "train_seconds": round(seconds, 1),
                   "accuracy": evaluation.accuracy, "train_accuracy": train_accuracy,
-                  "test_size": len(test), "correct": evaluation.correct.astype(int).tolist(),
+                  "test_size": len(test), "test_commands": [c for c, _ in test],
+                  "correct": evaluation.correct.astype(int).tolist(),
                   "final_loss": float(np.mean(log.losses[-100:]))}
         return {"result": result,
                 "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
@@ -402,7 +404,7 @@ SETTINGS: dict[str, ScanSettings] = {
         complex_jump_reps=1, overall_best_splits=["simple"], exp2_best_splits=[],
         per_example_splits=[]),
     # One small, fast network trains live for every point a chapter makes; the full picture
-    # (the paper's networks, 5 seeds) comes from the committed `paper` runs. A one-layer GRU with
+    # (the paper's networks, 5 seeds) comes from the committed `full` runs. A one-layer GRU with
     # attention, close to the paper's best networks for Exp. 2 (GRU + attention, 1 x 50) and
     # for turn left (GRU + attention, 1 x 100). Measured here (seed 0, one thread, CPU seconds
     # including the evaluation): 64,000 presentations in batches of 64 at 1e-2 decayed to a
