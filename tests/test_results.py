@@ -129,7 +129,7 @@ def test_run_keys_ignore_the_version_and_find_every_committed_run(monkeypatch):
 
 
 def test_scan_run_keys_hold_every_setting_that_changes_a_result():
-    """A tutorial SCAN run (100,000 presentations) is not a finished paper run (256,000)."""
+    """A tutorial SCAN run (a small network, briefly trained) is not a finished paper run."""
     from tutorlib import profiles
     from tutorlib.scan import experiments as exps
 
@@ -137,7 +137,7 @@ def test_scan_run_keys_hold_every_setting_that_changes_a_result():
     tutorial = exps.runs(profiles.settings("scan", "tutorial"))
     store = results.RunStore(results.project_results("scan", "runs"), "scan")
     simple = [(s, seed) for s, seed in tutorial if s["split"] == "simple"][0]
-    assert simple[0]["presentations"] == 100_000 and not store.has(*simple)
+    assert simple[0]["presentations"] < 256_000 and not store.has(*simple)
     assert all(not store.has(s, seed) for s, seed in tutorial)
     base = next(s for s in paper if s["split"] == "simple")
     key = results.run_key("scan", base, 0)

@@ -46,6 +46,41 @@ def test_nearest_neighbours_exclude_the_query_and_rank_by_similarity():
         exps.nearest_neighbours(model, ["dax"])
 
 
+def test_run_pairs_trains_on_a_split_of_your_own_and_caches_it():
+    train = [p for p in scan.all_pairs() if len(p[1].split()) <= 4]
+    test = [p for p in scan.all_pairs() if 4 < len(p[1].split()) <= 6]
+    first = exps.run_pairs(train, test, TINY, seed=0, presentations=256, batch_size=32, max_test=30)
+    assert first["test_size"] == len(first["correct"]) == len(first["test_commands"]) == 30
+    position = {c: i for i, (c, _) in enumerate(test)}
+    kept = [position[c] for c in first["test_commands"]]
+    assert kept == sorted(kept)  # a sample of the test pairs, in their given order
+    assert first["accuracy"] == sum(first["correct"]) / 30 and 0 <= first["train_accuracy"] <= 1
+    entries = list(cache.cache_dir().glob("scan-run-pairs/*.pkl"))
+    again, model = exps.run_pairs(train, test, TINY, seed=0, presentations=256, batch_size=32,
+                                  max_test=30, return_model=True)
+    assert again == first and list(cache.cache_dir().glob("scan-run-pairs/*.pkl")) == entries
+    assert not model.training
+    with pytest.raises(ValueError, match="needs training and test pairs"):
+        exps.run_pairs(train, [], TINY, presentations=10)
+    with pytest.raises(ValueError, match="unknown word 'dax'"):
+        exps.run_pairs([("dax", "I_JUMP")], test, TINY, presentations=10)
+
+
+def test_describe_names_the_architecture_in_words():
+    assert exps.describe("exp2_best") == "GRU with attention, 1 layer of 50 units, dropout 0.5"
+    assert exps.describe(exps.s2s.Seq2SeqConfig("lstm", 24, 1, 0.0)) == (
+        "LSTM, 1 layer of 24 units, no dropout, no attention")
+
+
+def test_the_papers_neighbours_cover_its_four_queries():
+    assert list(exps.PAPER_NEIGHBOURS) == ["run", "jump", "run twice", "jump twice"]
+    for query, commands in exps.PAPER_NEIGHBOURS.items():
+        assert len(commands) == 3 and query not in commands
+        for command in commands:
+            scan.parse(command)  # every neighbour is a SCAN command
+            assert "jump" not in command.split()  # a training command of addprim_jump
+
+
 def test_bad_names_are_named():
     with pytest.raises(ValueError, match="unknown architecture 'best'"):
         exps.run("simple", "best", presentations=10)
@@ -91,8 +126,8 @@ def test_compare_with_paper_averages_the_committed_runs():
     # one row per (split, network) the paper reports; the template split (not in the paper) has one
     assert list(table.index) == [("simple", "overall_best"), ("length", "overall_best"),
                                  ("length", "exp2_best"), ("template_right", "overall_best")]
-    assert table.loc[("simple", "overall_best"), "paper (%)"] == 99.7
-    assert np.isnan(table.loc[("template_right", "overall_best"), "paper (%)"])
+    assert table.loc[("simple", "overall_best"), "published (%)"] == 99.7
+    assert np.isnan(table.loc[("template_right", "overall_best"), "published (%)"])
     mine = runs[(runs["split"] == "length") & (runs["network"] == "exp2_best")]
     row = table.loc[("length", "exp2_best")]
     assert row["seeds run"] == len(mine) > 0
