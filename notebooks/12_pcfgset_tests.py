@@ -12,8 +12,9 @@
 # **What you will learn**
 #
 # - how {cite:t}`hupkes2020compositionality` turn five readings of "compositional" into five
-#   tests: systematicity, productivity, substitutivity, localism and overgeneralisation;
-# - how each test is scored from a trained model's predictions: accuracy, consistency between
+#   tests: {term}`systematicity`, {term}`productivity`, {term}`substitutivity`, localism and
+#   {term}`overgeneralisation`;
+# - how each test is scored from a trained model's predictions: accuracy, {term}`consistency` between
 #   twins, agreement between whole and unrolled inputs, and a curve over training;
 # - how a recurrent (LSTMS2S), a convolutional (ConvS2S) and a Transformer model compare on
 #   them in the paper's Table 1, and what one small network trained in seconds on a reduced
@@ -64,7 +65,7 @@ def restrictions(s) -> str:
     return ", ".join(found) if found else "none"
 
 
-full = profiles.settings("pcfgset", "paper")
+full = profiles.settings("pcfgset", "full")
 setting_rows = {}
 for label, s in [(f"this chapter ({PROFILE} profile)", settings), ("full profile", full)]:
     setting_rows[label] = {
@@ -450,17 +451,17 @@ gaps.round(2)
 # %% [markdown]
 # ## The committed full-profile results
 #
-# The full profile (`paper` in the code) trains the three architectures with three seeds on
+# The full profile (`full`) trains the three architectures with three seeds on
 # every split, on the whole task (no restriction on functions or symbols; outputs of at most
-# 48 symbols), with `python -m tutorlib run pcfgset --profile paper` (resumable, about 15
+# 48 symbols), with `python -m tutorlib run pcfgset --profile full` (resumable, about 15
 # core-hours), and commits the results to `results/pcfgset/`. When they are there, this
 # section shows their Table 1 and their accuracy by input length and number of functions
 # (Figure 3, pooled over the seeds).
 
 # %%
-committed = exps.committed_runs("paper")
+committed = exps.committed_runs("full")
 if len(committed):
-    provenance = results.committed("pcfgset", "paper")["provenance"]
+    provenance = results.committed("pcfgset", "full")["provenance"]
     print(f"{provenance['command']}: seeds {provenance['seeds']}, {provenance['date']}, "
           f"tutorlib {provenance['tutorlib_version']}, {len(committed)} runs")
     display(exps.table(committed.to_dict("records")).round(2))

@@ -11,11 +11,11 @@
 #
 # **What you will learn**
 #
-# - what the *atoms* and the *compounds* of an example are, drawn on SCAN commands, and how
+# - what the {term}`atoms <atom>` and the {term}`compounds <compound>` of an example are, drawn on SCAN commands, and how
 #   compounds are weighted so that a piece that only ever occurs inside one larger piece does
 #   not count twice;
 # - how {cite:t}`keysers2020measuring` measure a train/test split with two numbers, the atom
-#   divergence $D_A$ and the compound divergence $D_C$, both built on Chernoff coefficients, and
+#   divergence $D_A$ and the compound divergence $D_C$, both built on {term}`Chernoff coefficients <Chernoff coefficient>`, and
 #   why $D_C$ uses $\alpha = 0.1$;
 # - how compositional each standard SCAN split is, measured this way, next to
 #   *maximum-compound-divergence* (MCD) splits of SCAN that we build ourselves;
@@ -65,7 +65,7 @@ def percent(x):
 #
 # ## Atoms and compounds
 #
-# An example is described by its *rule-application tree*: every grammar rule applied to build the
+# An example is described by its {term}`rule-application tree`: every grammar rule applied to build the
 # command is a node, and an edge says that a rule was applied inside another. The **atoms** are
 # the rules themselves (the node labels); the **compounds** are small connected pieces of the tree:
 # in our implementation rooted subtrees of 2 to 5 nodes in which no node has more than two
@@ -309,7 +309,7 @@ def plot_dial(ax, table, label_suffix, style):
 
 fig, ax = plt.subplots(figsize=(7, 4.2))
 plot_dial(ax, dial, f"{PROFILE} profile", {"marker": "o"})
-paper_runs = exps.committed_runs("paper")
+paper_runs = exps.committed_runs("full")
 if len(paper_runs):
     plot_dial(ax, exps.dial_table(paper_runs.to_dict(orient="records")), "full profile",
               {"marker": "s", "ls": "--"})
@@ -343,16 +343,16 @@ plt.show()
 #
 # ### The full profile
 #
-# The full profile (`paper` in the code) runs {glue:text}`paper_targets` targets (the last is
+# The full profile (`full`) runs {glue:text}`paper_targets` targets (the last is
 # the MCD split) ×
 # 3 networks (Lake & Baroni's overall-best LSTM 2×200 without attention, the same with
 # attention, a 2-layer Transformer of width 128) × {glue:text}`paper_seeds` seeds, each on all
 # of SCAN with all 1,045 test commands, trained for {glue:text}`paper_presentations`
-# presentations (`python -m tutorlib run dbca --profile paper`: resumable, `--jobs N` to use N
+# presentations (`python -m tutorlib run dbca --profile full`: resumable, `--jobs N` to use N
 # cores). Its settings:
 
 # %%
-paper_settings = profiles.settings("dbca", "paper")
+paper_settings = profiles.settings("dbca", "full")
 glue("paper_targets", str(len(paper_settings["targets"])), display=False)
 glue("paper_seeds", str(len(paper_settings["seeds"])), display=False)
 glue("paper_presentations", f"{paper_settings['presentations']:,}", display=False)
@@ -361,16 +361,16 @@ pd.DataFrame({"learning rate": paper_settings["learning_rates"],
                                for name, cfg in paper_settings["architectures"].items()}})
 
 # %%
-committed = exps.committed_runs("paper")
+committed = exps.committed_runs("full")
 if len(committed):
     from tutorlib import results
 
-    provenance = results.committed("dbca", "paper")["provenance"]
+    provenance = results.committed("dbca", "full")["provenance"]
     display(exps.dial_table(committed.to_dict(orient="records")).round(3))
     print(f"{len(committed)} runs; tutorlib {provenance.get('tutorlib_version')}, "
           f"{provenance.get('date', '')[:10]}")
 else:
-    print("No full-profile results are committed yet (python -m tutorlib run dbca --profile paper).")
+    print("No full-profile results are committed yet (python -m tutorlib run dbca --profile full).")
 
 # %% [markdown]
 # ## What the paper claimed, and where we differ
