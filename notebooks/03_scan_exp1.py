@@ -60,9 +60,9 @@ pd.Series({k: f"{v:g}" if isinstance(v, float) else str(v) for k, v in shown.ite
 # seeds per split, from the command line; its results are committed with the book, and every
 # table below shows them. This page, executed at the {glue:text}`exp1_profile` profile, trains
 # one small, fast network live, once for each point the chapter makes: a
-# {glue:text}`exp1_network`, for {glue:text}`exp1_live_presentations` presentations. It is a
-# close relative of the networks the paper found best in Experiments 2 and 3 (GRUs with
-# attention of 50 and 100 units) when it is the `tutorial` profile's GRU. The two side by side:
+# {glue:text}`exp1_network`, for {glue:text}`exp1_live_presentations` presentations. (The
+# `tutorial` profile's GRU is a close relative of the networks the paper found best in
+# Experiments 2 and 3, GRUs with attention of 50 and 100 units.) The two side by side:
 
 # %%
 source_vocab, target_vocab = exps.vocabularies()

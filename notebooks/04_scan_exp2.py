@@ -56,7 +56,7 @@ paper_key = {"overall-best": "overall_best", "Exp. 2 best": "exp2_best"}
 # The paper reports two networks here: the overall-best LSTM of Experiment 1, and the top
 # performer of this experiment, a one-layer GRU of 50 units with attention and dropout 0.5. The
 # full profile trains both (five seeds each, committed below). This page trains one network
-# live, the small {glue:text}`exp2_network` of Experiment 1, for
+# live, the small network of Experiment 1 ({glue:text}`exp2_network`), for
 # {glue:text}`exp2_live_presentations` presentations:
 
 # %% tags=["remove-stderr"]

@@ -259,9 +259,12 @@ if nearest == "jump":
     verdict = ("is `jump` itself, not another \"X twice\" command: `twice` has not been applied to "
                "`jump` the way it is applied to the other actions")
 elif nearest.endswith(" twice"):
-    verdict = "is another \"X twice\" command, as for `run twice`"
+    verdict = ("is another \"X twice\" command: unlike the paper's network, ours places `jump twice` "
+               "with the other repeated actions"
+               + (", although it gets no composed use of `jump` right" if jump_result["accuracy"] == 0
+                  else ""))
 else:
-    verdict = "is not an \"X twice\" command, as the neighbours of `run twice` are"
+    verdict = "is not an \"X twice\" command, as in the paper"
 glue("exp3_nn_jump_twice_verdict", Markdown(verdict), display=False)
 
 # %% [markdown]
