@@ -24,6 +24,7 @@ PROFILE = "tutorial"
 # %%
 import matplotlib.pyplot as plt
 import pandas as pd
+import torch
 
 from IPython.display import display
 
@@ -32,6 +33,10 @@ from tutorlib.scan import experiments as exps
 from tutorlib.plotting import use_book_style
 
 use_book_style()
+# One thread: a network this small gains little from a second one, and while other work
+# shares the cores a second thread mostly waits for the first (measured here under load:
+# 6,400 presentations took 3 CPU seconds on one thread, 50-60 on two).
+torch.set_num_threads(1)
 settings = profiles.settings("scan", PROFILE)
 train_options = exps.train_options(settings)  # presentations, batch size, learning rate, ...
 arch = settings["architecture"]  # the network this page trains (a small one, except at `full`)
@@ -55,9 +60,9 @@ pd.Series({k: f"{v:g}" if isinstance(v, float) else str(v) for k, v in shown.ite
 # seeds per split, from the command line; its results are committed with the book, and every
 # table below shows them. This page, executed at the {glue:text}`exp1_profile` profile, trains
 # one small, fast network live, once for each point the chapter makes: a
-# {glue:text}`exp1_network`, for {glue:text}`exp1_live_presentations` presentations. It is a
-# close relative of the networks the paper found best in Experiments 2 and 3 (GRUs with
-# attention of 50 and 100 units) when it is the `tutorial` profile's GRU. The two side by side:
+# {glue:text}`exp1_network`, for {glue:text}`exp1_live_presentations` presentations. (The
+# `tutorial` profile's GRU is a close relative of the networks the paper found best in
+# Experiments 2 and 3, GRUs with attention of 50 and 100 units.) The two side by side:
 
 # %%
 source_vocab, target_vocab = exps.vocabularies()
@@ -164,9 +169,9 @@ plt.show()
 # against p: the small network trained on this page (circles), the overall-best network of the
 # full profile (mean and standard deviation over seeds; `python -m tutorlib run scan --profile
 # full`), and the published means (squares, read off the paper's Fig. 3 for 1, 2 and 4%). What
-# to see: every curve rises steeply with the share of SCAN seen in training. The small network
-# of this page rises more slowly; its training accuracies (in the table above) say it has not
-# finished fitting the larger training sets.
+# to see: every curve rises steeply with the share of SCAN seen in training. How far the small
+# network of this page gets also depends on how well it has fitted each training set (its
+# training accuracies are in the table above).
 #
 # The committed full-profile runs of the simple split ({glue:text}`exp1_seeds` seeds each),
 # beside the published means (read off the paper's Fig. 3, for 1, 2 and 4% only):
