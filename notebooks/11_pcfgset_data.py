@@ -144,7 +144,7 @@ published = pcfgset.PUBLISHED_STATISTICS
 depth = pd.DataFrame({"ours": ours.fractions("depth", top=11),
                       "published": published["depth"]["fractions"]}).fillna(0.0)
 
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
 x = depth.index.to_numpy()
 axes[0].bar(x - 0.2, depth["ours"], width=0.4, label="ours (dev set)")
 axes[0].bar(x + 0.2, depth["published"], width=0.4, label="published (dev set)")

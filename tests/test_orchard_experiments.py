@@ -1,6 +1,8 @@
 """The ORCHARD experiment: settings, run keys, label scoring, and a tiny run end to end."""
 
+import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 import torch
@@ -13,7 +15,7 @@ def test_profiles_grow_and_the_paper_profile_runs_every_variant_model_and_seed()
     ci, tutorial, paper = (profiles.settings("orchard", p) for p in profiles.PROFILES)
     assert ci["variants"] == ["minmax_hard"] and len(ci["test_depths"]) <= 3
     assert ci["test_size"] <= 20 and ci["presentations"] <= 500
-    assert tutorial["variants"] == ["minmax_hard", "firstlast_hard"]
+    assert tutorial["variants"] == ["minmax_hard"]  # one variant, both models, in minutes
     assert tutorial["test_depths"] == paper["test_depths"] == list(range(3, 13))
     assert sorted(paper["variants"]) == sorted(orchard.variant_names())
     assert paper["seeds"] == [0, 1, 2]
@@ -51,6 +53,61 @@ def test_run_settings_hold_everything_that_changes_a_run():
         exps.run_settings("minmax_hard", "gru", ci)
 
 
+def test_training_overrides_change_one_models_key_and_leave_the_paper_keys_alone():
+    paper = profiles.settings("orchard", "paper")
+    assert not paper["training"]
+    for config, _ in exps.runs(paper):
+        assert not set(exps.LATER_DEFAULTS) & set(config)
+    runs_dir = Path(__file__).resolve().parents[1] / "results" / "orchard" / "runs"
+    committed = {path.stem for path in runs_dir.glob("*.json")}
+    keys = {results.run_key("orchard", c, s) for c, s in exps.runs(paper)}
+    assert committed and committed <= keys  # the committed runs are still the paper profile's
+    tutorial = profiles.settings("orchard", "tutorial")
+    lstm = exps.run_settings("minmax_hard", "lstm", tutorial)
+    transformer = exps.run_settings("minmax_hard", "transformer", tutorial)
+    overrides = tutorial["training"]["transformer"]
+    assert transformer["learning_rate"] == overrides["learning_rate"]
+    assert transformer["warmup_steps"] == overrides["warmup_steps"] > 0
+    assert transformer["embedding_init"] == "fairseq"
+    assert "warmup_steps" not in lstm and lstm["learning_rate"] == tutorial["learning_rate"]
+    with pytest.raises(ValueError, match="unknown training setting.*momentum"):
+        dataclasses.replace(tutorial, training={"lstm": {"momentum": 0.9}})
+    with pytest.raises(ValueError, match="unknown model 'gru'"):
+        dataclasses.replace(tutorial, training={"gru": {"learning_rate": 1e-3}})
+
+
+def test_fairseq_embeddings_are_small_and_warmup_zero_is_plain_training(one_thread):
+    ci = profiles.settings("orchard", "ci")
+    config = exps.run_settings("minmax_hard", "transformer", ci)
+    torch.manual_seed(0)
+    plain = exps.build({**config, "embedding_init": "pytorch"})
+    torch.manual_seed(0)
+    small = exps.build({**config, "embedding_init": "fairseq"})
+    hidden = config["architecture"]["hidden_size"]
+    assert plain.source_embedding.weight[1:].std().item() == pytest.approx(1.0, rel=0.1)
+    assert small.source_embedding.weight[1:].std().item() == pytest.approx(hidden ** -0.5,
+                                                                            rel=0.1)
+    assert small.source_embedding.weight[0].abs().sum().item() == 0  # padding stays zero
+    with pytest.raises(ValueError, match="for Transformers"):
+        exps.build({**exps.run_settings("minmax_hard", "lstm", ci), "embedding_init": "fairseq"})
+    with pytest.raises(ValueError, match="embedding_init must be one of"):
+        exps.build({**config, "embedding_init": "xavier"})
+    # warmup_steps=0 trains exactly as fit_seq2seq does
+    source, target = exps.vocabularies()
+    data = exps.s2s.encode_pairs(exps.model_pairs(orchard.generate_part("minmax_hard", "train", 16)),
+                                 source, target)
+    settings = exps.train_settings({**config, "presentations": 32, "batch_size": 8}, 0)
+    logs = []
+    for warmup in (0, 0, 3):
+        torch.manual_seed(0)
+        model = exps.build(config)
+        logs.append(exps.fit_with_warmup(model, data, settings, warmup).losses)
+    torch.manual_seed(0)
+    model = exps.build(config)
+    assert exps.s2s.fit_seq2seq(model, data, settings).losses == logs[0] == logs[1]
+    assert logs[2][0] == logs[0][0] and logs[2] != logs[0]  # same first batch, smaller steps
+
+
 def test_labels_are_three_tokens_and_predictions_are_scored_per_tree():
     assert exps.label_tokens("8,7") == "8 , 7"
     assert exps.model_pairs([("[MAX 8 ] X [MIN 7 ]", "8,7")]) == [("[MAX 8 ] X [MIN 7 ]", "8 , 7")]
@@ -86,7 +143,7 @@ def test_by_depth_table_and_the_paper_comparison():
     row = table[(table["depth"] == 12) & (table["tree"] == "second")]
     assert row["accuracy (%)"].item() == 25.0
     comparison = exps.paper_comparison(table)
-    assert comparison.loc[("lstm", "minmax_hard"), "paper (%)"] == 86.7
+    assert comparison.loc[("lstm", "minmax_hard"), "published (%)"] == 86.7
     assert comparison.loc[("lstm", "minmax_hard"), "ours (%)"] == 50.0
     assert comparison.loc[("transformer", "firstlast_hard"), "seeds"] == 0
 
