@@ -20,7 +20,7 @@
 # atoms, compounds and splits).
 #
 # {cite:t}`lake2018generalization` built SCAN to test whether sequence-to-sequence networks
-# generalise *systematically*: a person who learns what "dax" means and knows "walk twice"
+# generalise *systematically* ({term}`systematicity`): a person who learns what "dax" means and knows "walk twice"
 # understands "dax twice". SCAN's commands ("jump around left twice") translate into sequences of
 # actions (`I_TURN_LEFT I_JUMP ...`) by a small compositional grammar, so the right answer for
 # every test command follows from the training commands, if the model composes.

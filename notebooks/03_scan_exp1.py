@@ -80,7 +80,7 @@ pd.DataFrame(network_rows).set_index("network")
 
 # %% [markdown]
 # **Training as in the paper, batched.** The paper trains with Adam (learning rate 0.001),
-# clips gradients to norm 5, and uses teacher forcing (feeding the true previous action instead of
+# clips gradients to norm 5, and uses {term}`teacher forcing` (feeding the true previous action instead of
 # the network's own) half of the time; it presents 100,000 commands one at a time, updating after
 # each. We update on batches of {glue:text}`exp1_batch_size` commands, which is ten times faster
 # on a CPU (`benchmarks/scan_throughput.py`) but makes {glue:text}`exp1_batch_size` times fewer

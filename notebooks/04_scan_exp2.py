@@ -15,7 +15,7 @@
 #   (the *length* split);
 # - how accuracy falls with the length of the action sequence and of the command (the paper's
 #   Fig. 4);
-# - what *oracle-length* decoding is, and what it reveals about why the network fails.
+# - what {term}`oracle-length decoding` is, and what it reveals about why the network fails.
 #
 # **What you need first**: {doc}`03_scan_exp1` (the network and its training).
 

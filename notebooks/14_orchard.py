@@ -12,10 +12,10 @@
 # **What you will learn**
 #
 # - how the ORCHARD benchmark of {cite:t}`pung2021orchard` builds its inputs: two trees of
-#   nested operators, where the second tree can point into the first with `COPY`;
+#   nested operators, where the second tree can point into the first with {term}`COPY`;
 # - its six variants (two operator pairs, three amounts of `COPY`), and how quickly an input
 #   grows with the depth of its trees;
-# - how to test *depth generalisation*: train a bidirectional LSTM with attention and a
+# - how to test {term}`depth generalisation`: train a bidirectional LSTM with attention and a
 #   Transformer on trees of depth 3 to 6 and test them on every depth from 3 to 12, scoring the
 #   first tree, the second tree and both;
 # - what the paper found (the LSTM generalises to deep trees far better than the Transformer),
