@@ -30,3 +30,5 @@ def test_no_progress_bars_and_no_truncated_cells(path):
         cells = re.findall(r"<td>([^<]*)</td>", text)
         cut = [c for c in cells if c.rstrip().endswith("...") or c.rstrip().endswith("…")]
         assert not cut, f"{path.name}, cell {number}: table cells cut short: {cut[:3]}"
+        assert "IProgress not found" not in text, (
+            f"{path.name}, cell {number}: a tqdm widget warning (import tqdm, not tqdm.auto)")

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm.auto import tqdm
+from tqdm import tqdm  # text bars: no widgets, no IProgress warning in notebooks
 
 from tutorlib.dbca.compounds import (
     DEFAULT_CONFIG,

@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm.auto import tqdm
+from tqdm import tqdm  # text bars: no widgets, no IProgress warning in notebooks
 
 from tutorlib.dbca.compounds import Sample
 from tutorlib.dbca.divergence import ATOM_ALPHA, COMPOUND_ALPHA
