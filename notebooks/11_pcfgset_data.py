@@ -276,12 +276,12 @@ with pd.option_context("display.max_colwidth", None):
 example = "append M17 B2 , reverse C13 D4"
 glue("fold_example", exps.fold_symbols(example, 26), display=False)
 full = profiles.settings("pcfgset", "paper")
-pd.DataFrame([{"training pairs per split": s.train_size or "all",
+pd.DataFrame([{"training pairs per split": f"{s.train_size:,}" if s.train_size else "all",
                "most functions per input": s.max_functions or "any",
                "longest output (symbols)": s.max_output_length or "any",
                "symbols": s.alphabet_size or len(pcfgset.ALPHABET),
-               "test inputs per test": s.max_test or "all",
-               "presentations": s.presentations}
+               "test inputs per test": f"{s.max_test:,}" if s.max_test else "all",
+               "presentations": f"{s.presentations:,}"}
               for s in (settings, full)],
              index=[f"{PROFILE} profile", "full profile"]).T
 
