@@ -503,11 +503,14 @@ class PCFGSetSettings(Settings):
     """Settings of the ``pcfgset`` experiment at one profile.
 
     ``architectures`` names the networks trained (of :data:`ARCHITECTURE_NAMES`), each
-    ``hidden_size`` wide with ``num_layers`` layers (LSTMS2S: always one layer in encoder and
-    decoder); ``splits`` the training splits (``overgeneralisation`` stands for one split per
+    ``hidden_size`` wide with ``num_layers`` layers in its encoder and in its decoder;
+    ``splits`` the training splits (``overgeneralisation`` stands for one split per
     ratio of ``overgeneralisation_ratios``). Each run trains on ``train_size`` pairs of its
     split (None: all) with outputs of at most ``max_output_length`` symbols (None: any) for
     ``presentations`` examples, and is scored on ``max_test`` test inputs per test.
+    ``max_functions`` (None: any) and ``alphabet_size`` (None: all 520 symbols) reduce the task
+    so that a small network learns it quickly (see the module docstring); the paper profile
+    leaves them at None.
     """
 
     architectures: list[str]
