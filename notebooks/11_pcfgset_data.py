@@ -13,8 +13,8 @@
 #
 # - the PCFG SET language of {cite:t}`hupkes2020compositionality`: ten string-editing functions
 #   in prefix notation, and what every input means (`interpret`);
-# - how an input is taken apart into single-function steps (`unroll`), the basis of the
-#   localism test;
+# - how an input is taken apart into single-function steps ({term}`unrolling`, `unroll`), the basis of the
+#   {term}`localism` test;
 # - how the corpus is sampled and then shaped to the depth and length of the published one;
 # - the splits of the five tests (systematicity, productivity, substitutivity, localism,
 #   overgeneralisation), and how large each is.
@@ -261,7 +261,7 @@ with pd.option_context("display.max_colwidth", None):
 # %% [markdown]
 # ## What the next chapter trains on
 #
-# At the full profile (`paper` in the code: our large runs, executed from the command line)
+# At the {term}`full profile` (`full`: our large runs, executed from the command line)
 # the models train on every training pair of a split with an output of at most 48 symbols. A
 # chapter executed on a laptop cannot train that long, and on the whole task a small network
 # learns nothing in a minute; so the quicker profiles train a small network on a *reduced*
@@ -275,7 +275,7 @@ with pd.option_context("display.max_colwidth", None):
 # %%
 example = "append M17 B2 , reverse C13 D4"
 glue("fold_example", exps.fold_symbols(example, 26), display=False)
-full = profiles.settings("pcfgset", "paper")
+full = profiles.settings("pcfgset", "full")
 pd.DataFrame([{"training pairs per split": f"{s.train_size:,}" if s.train_size else "all",
                "most functions per input": s.max_functions or "any",
                "longest output (symbols)": s.max_output_length or "any",
