@@ -709,8 +709,11 @@ def learning_rate_at(settings: TrainSettings, step: int, num_steps: int) -> floa
 def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *,
                 evaluate=None, eval_every: int = 500, stopper: EarlyStopping | None = None,
                 checkpoint=None, desc: str = "training",
-                device: str | torch.device = "cpu") -> TrainLog:
+                device: str | torch.device = "cpu", warmup_steps: int = 0) -> TrainLog:
     """Train ``model`` on ``data`` for ``settings.presentations`` examples, in batches.
+
+    ``warmup_steps`` > 0 raises the learning rate linearly over the first steps: step ``i``'s
+    rate is multiplied by ``min(1, (i + 1) / warmup_steps)`` (0, the default: no warmup).
 
     Each epoch is a fresh seeded permutation of the data in length-sorted batches
     (:func:`epoch_batches`), so a run is reproducible and resumes from a checkpoint exactly.
@@ -737,6 +740,8 @@ def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *
     """
     if len(data) == 0:
         raise ValueError("no training data")
+    if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
+        raise ValueError(f"warmup_steps must be a non-negative integer, got {warmup_steps!r}")
     device = resolve_device(device)
     model.to(device)
     data = data.to(device)
@@ -747,8 +752,11 @@ def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *
     epochs: dict[int, list[torch.Tensor]] = {}
 
     def loss_on_batch(step: int) -> torch.Tensor:
+        rate = learning_rate_at(settings, step, num_steps)
+        if warmup_steps:
+            rate *= min(1.0, (step + 1) / warmup_steps)
         for group in optimizer.param_groups:  # a function of the step, so resuming is exact
-            group["lr"] = learning_rate_at(settings, step, num_steps)
+            group["lr"] = rate
         epoch, b = divmod(step, per_epoch)
         if epoch not in epochs:
             epochs.clear()

@@ -18,7 +18,6 @@ predicted label is read back with :func:`tutorlib.orchard.parse_label` and score
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -33,7 +32,7 @@ from tutorlib import seq2seq as s2s
 from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
 from tutorlib.orchard.language import OPERATORS, parse_label
 from tutorlib.profiles import Settings
-from tutorlib.train import fit, linear_decay, resolve_device, seed_everything
+from tutorlib.train import resolve_device, seed_everything
 
 # Bump when the code below changes what it computes, so that cached results of the old code
 # are not reused (tutorlib.cache).
@@ -301,32 +300,8 @@ def fit_with_warmup(model, data: s2s.EncodedPairs, settings: s2s.TrainSettings,
     """:func:`tutorlib.seq2seq.fit_seq2seq` with the learning rate raised linearly over the
     first ``warmup_steps`` steps (0: exactly ``fit_seq2seq``): the same batches, teacher
     forcing and decay, the decay's rate multiplied by ``min(1, (step + 1) / warmup_steps)``."""
-    if warmup_steps == 0:
-        return s2s.fit_seq2seq(model, data, settings, desc=desc, device=device)
-    if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
-        raise ValueError(f"warmup_steps must be a non-negative integer, got {warmup_steps!r}")
-    device = resolve_device(device)
-    model.to(device)
-    data = data.to(device)
-    optimizer = torch.optim.Adam(model.parameters(), lr=settings.learning_rate)
-    size = min(settings.batch_size, len(data))
-    per_epoch = math.ceil(len(data) / size)
-    num_steps = math.ceil(settings.presentations / size)
-    epochs: dict[int, list[torch.Tensor]] = {}
-
-    def loss_on_batch(step: int) -> torch.Tensor:
-        rate = linear_decay(settings.learning_rate, settings.final_lr_fraction, step, num_steps)
-        for group in optimizer.param_groups:
-            group["lr"] = rate * min(1.0, (step + 1) / warmup_steps)
-        epoch, b = divmod(step, per_epoch)
-        if epoch not in epochs:
-            epochs.clear()
-            epochs[epoch] = s2s.epoch_batches(data, size, seed=settings.seed * 100_003 + epoch)
-        forced = np.random.default_rng([settings.seed, step]).random() < settings.teacher_forcing
-        return s2s.batch_loss(model, data, epochs[epoch][b], teacher_forcing=bool(forced))
-
-    return fit(model, optimizer, loss_on_batch, num_steps=num_steps,
-               clip_norm=settings.clip_norm, desc=desc)
+    return s2s.fit_seq2seq(model, data, settings, desc=desc, device=device,
+                           warmup_steps=warmup_steps)
 
 
 def _train_and_test(config: dict, seed: int, device: str) -> dict:
