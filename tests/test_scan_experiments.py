@@ -196,3 +196,23 @@ def test_accuracy_summary_of_the_committed_length_runs():
     assert row["oracle accuracy"] == pytest.approx(100 * length["oracle_accuracy"].mean())
     assert row["accuracy max"] == pytest.approx(100 * length["accuracy"].max())
     assert np.isnan(table.loc[("simple", "overall_best"), "oracle accuracy"])
+
+
+def test_turn_left_records_keep_every_error_and_classify_it():
+    settings = {"presentations": 256, "batch_size": 32, "learning_rate": 6e-3,
+                "final_lr_fraction": 0.1, "max_test": 30}
+    for split_name in ("addprim_turn_left", "simple"):
+        config = {"split": split_name, "architecture": TINY, "training": "batched", **settings}
+        record = exps.run_one(config, 0)
+        if split_name == "simple":
+            assert "errors" not in record  # only the analysed splits commit them
+            continue
+        test = dict(exps.test_subset(split_name, 30))
+        assert len(record["errors"]) == round((1 - record["accuracy"]) * 30)
+        for command, predicted in record["errors"]:
+            assert command in test and predicted != test[command]
+    kinds = [exps.turn_left_error_kind(c) for c in
+             ["walk after turn left", "turn left thrice and jump", "turn left and turn right",
+              "turn left thrice", "walk left and run"]]
+    assert kinds == ["conjunction with 'turn left'", "conjunction with 'turn left thrice'",
+                     "conjunction with 'turn left'", "single command", "other conjunction"]

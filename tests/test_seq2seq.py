@@ -127,3 +127,38 @@ def test_oracle_length_evaluation_never_has_the_wrong_length():
     pairs = [("a b", "a a a"), ("b", "b a b b a")]
     result = s2s.evaluate(model, pairs, vocab, vocab, oracle_length=True)
     assert [len(p.split()) for p in result.predictions] == [3, 5]
+
+
+@pytest.mark.parametrize("attention", [False, True])
+def test_teacher_forcing_per_example_mixes_the_two_decoders(attention):
+    torch.manual_seed(0)
+    config = Seq2SeqConfig("lstm", 16, 2, 0.0, attention=attention)
+    model = s2s.build_model(config, 9, 7).eval()
+    source = torch.randint(3, 9, (4, 5))
+    lengths = torch.tensor([5, 4, 3, 5])
+    target_in = torch.cat([torch.full((4, 1), SOS), torch.randint(3, 7, (4, 5))], 1)
+    forced = model(source, lengths, target_in, teacher_forcing=True)
+    free = model(source, lengths, target_in, teacher_forcing=False)
+    mask = torch.tensor([True, False, False, True])
+    mixed = model(source, lengths, target_in, teacher_forcing=mask)
+    assert torch.allclose(mixed[mask], forced[mask], atol=1e-6)
+    assert torch.allclose(mixed[~mask], free[~mask], atol=1e-6)
+    assert torch.equal(model(source, lengths, target_in, teacher_forcing=torch.ones(4, dtype=bool)),
+                       forced)
+
+
+def test_training_with_a_coin_per_example():
+    pairs = [("a b", "b a"), ("b c", "c b"), ("c a", "a c")] * 4
+    source_vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in pairs])
+    target_vocab = s2s.Vocabulary.from_sequences([t.split() for _, t in pairs])
+    data = s2s.encode_pairs(pairs, source_vocab, target_vocab)
+    logs = []
+    for per in ("batch", "example", "example"):
+        torch.manual_seed(0)
+        model = s2s.build_model(Seq2SeqConfig("gru", 8, 1, 0.0), len(source_vocab),
+                                len(target_vocab))
+        settings = s2s.TrainSettings(presentations=48, batch_size=4, teacher_forcing_per=per)
+        logs.append(s2s.fit_seq2seq(model, data, settings).losses)
+    assert logs[1] == logs[2] and logs[0] != logs[1]  # seeded, and a different training
+    with pytest.raises(ValueError, match="teacher_forcing_per must be 'batch' or 'example'"):
+        s2s.TrainSettings(teacher_forcing_per="token")

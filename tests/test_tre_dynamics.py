@@ -188,6 +188,25 @@ def test_short_training_beats_chance():
         assert model(torch.rand(2, 2, 3, 28, 28), torch.rand(2, 3, 28, 28)).shape == (2,)
 
 
+def test_batches_per_epoch_counts_steps_and_keeps_the_batch_stream():
+    # n_train 300 at batch 128: passes of 3 batches (the last of 44 triplets)
+    by_pass = learner.ConceptConfig(epochs=2, n_train=300, n_val=50)
+    counted = learner.ConceptConfig(epochs=2, n_train=300, n_val=50, batches_per_epoch=3)
+    run_a = learner.train_concepts(by_pass, snapshot_every=3)
+    run_b = learner.train_concepts(counted, snapshot_every=3)
+    assert by_pass.steps_per_epoch == counted.steps_per_epoch == 3
+    assert np.array_equal(run_a.train_loss, run_b.train_loss)  # the same batches, in order
+    # the paper's epochs of 100 batches: here 5 batches an epoch run across passes
+    longer = learner.train_concepts(
+        learner.ConceptConfig(epochs=2, n_train=300, n_val=50, batches_per_epoch=5),
+        snapshot_every=5)
+    assert longer.steps.tolist() == [0, 5, 10] and len(longer.train_loss) == 10
+    assert np.array_equal(longer.train_loss[:6], run_a.train_loss)
+    assert longer.epochs.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ValueError, match="batches_per_epoch must be a positive integer"):
+        learner.ConceptConfig(batches_per_epoch=0)
+
+
 def test_mutual_information_known_answers():
     identical = np.full((10, 4), 0.3)
     assert stats.binned_mutual_information(identical) == 0.0

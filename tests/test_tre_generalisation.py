@@ -62,3 +62,76 @@ def test_run_experiment_is_resumable_and_summarised(tmp_path):
     # nothing left to run: nothing rewritten
     results.run_experiment("tre_generalisation", "ci", tmp_path, progress=False)
     assert sorted((tmp_path / "tre_generalisation" / "runs").iterdir()) == first
+
+
+# ---------------------------------------------------------------------------------------------
+# The same languages measured three ways (generalisation.tre_protocols)
+
+SMALL = refgame.GameConfig(num_colours=3, num_shapes=3)  # 81 referents
+
+
+def _messages(symbols: np.ndarray) -> list[str]:
+    return ["".join(generalisation.LETTERS[s] for s in row) for row in symbols]
+
+
+def test_release_composition_is_seeded_and_leaves_the_global_generator_alone():
+    import torch
+
+    torch.manual_seed(123)
+    expected = torch.rand(3)
+    torch.manual_seed(123)
+    a = generalisation.ReleaseComposition(4, seed=5)
+    after = torch.rand(3)
+    b = generalisation.ReleaseComposition(4, seed=5)
+    c = generalisation.ReleaseComposition(4, seed=6)
+    assert torch.equal(after, expected)
+    assert torch.equal(a.left.weight, b.left.weight) and torch.equal(a.right.bias, b.right.bias)
+    assert not torch.equal(a.left.weight, c.left.weight)
+    # positions are mixed, and each position's bias reaches every symbol of it
+    x = torch.zeros(2, 4, 7)
+    out = a(x, x)
+    assert out.shape == (2, 4, 7)
+    assert torch.allclose(out[0, :, 3], a.left.bias + a.right.bias)
+
+
+def test_protocols_on_a_perfect_and_on_a_random_language():
+    table = refgame.attributes(SMALL)
+    perfect = generalisation.tre_protocols(_messages(table + np.array([0, 5, 0, 5])), SMALL)
+    assert perfect["converged (L1)"] < 0.05 and perfect["converged (L2)"] < 0.05
+    assert perfect["release (L1)"] < perfect["converged (L1)"] + 1.0
+    noise = np.random.default_rng(0).integers(0, SMALL.vocab_size, (SMALL.num_referents, 4))
+    random = generalisation.tre_protocols(_messages(noise), SMALL)
+    # L1 saturates: no primitive fixes a symbol in most of its inputs, so the zero
+    # reconstruction (distance 4, one per symbol) is optimal
+    assert random["converged (L1)"] == pytest.approx(4.0, abs=1e-3)
+    # L2 does not: the mean fit beats the zero reconstruction's distance sqrt(4) = 2
+    assert random["converged (L2)"] < 2.0 - 0.05
+    # the release's unconverged fit lands above the converged minimum
+    assert random["release (L1)"] > random["converged (L1)"]
+
+
+def test_protocols_refuse_messages_that_do_not_fit_the_game():
+    with pytest.raises(ValueError, match="expected 81 messages of 4 symbols"):
+        generalisation.tre_protocols(["abcd"] * 80, SMALL)
+
+
+def test_committed_protocol_measurements_match_the_committed_runs():
+    path = results.project_results("tre_generalisation", "protocols-full.json")
+    committed = results.committed("tre_generalisation", "full")
+    if committed is None or not path.exists():
+        pytest.skip("no committed reference games or re-measurements")
+    runs = {r["seed"]: r for r in committed["data"]["runs"]}
+    measured = json.loads(path.read_text())
+    assert measured["protocols"] == list(generalisation.TRE_PROTOCOLS)
+    assert sorted(r["seed"] for r in measured["runs"]) == sorted(runs)
+    for row in measured["runs"]:
+        assert row["converged (L1)"] == pytest.approx(runs[row["seed"]]["TRE"], abs=1e-6)
+        assert row["gap"] == runs[row["seed"]]["gap"]
+    # one language measured again, under every protocol
+    row = measured["runs"][0]
+    settings = committed["data"]["settings"]
+    again = generalisation.tre_protocols(
+        runs[row["seed"]]["messages"], generalisation.game_config(settings, row["seed"]),
+        settings["tre_steps"], seed=row["seed"])
+    for name in generalisation.TRE_PROTOCOLS:
+        assert again[name] == pytest.approx(row[name], abs=1e-6)

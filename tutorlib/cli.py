@@ -26,6 +26,7 @@ EXPERIMENTS: dict[str, str] = {
     "dbca": "Keysers et al. (2020): accuracy against compound divergence on SCAN",
     "pcfgset": "Hupkes et al. (2020) on PCFG SET: three architectures, the task and five tests",
     "scan": "Lake & Baroni (2018) experiments 1-3 on SCAN",
+    "scan_translation": "Lake & Baroni (2018) experiment 4: a new word in generated English-French",
     "tre_dynamics": "Andreas (2019) Sec. 4: TRE and information over a concept learner's training",
     "tre_generalisation": "Andreas (2019) Sec. 7: reference games, TRE against generalisation",
     "orchard": "Pung & Chan (2021): LSTM and Transformer, depths 3-6 to 12 (--only: variants)",

@@ -45,6 +45,7 @@ SOURCES: dict[str, str] = {
     "dbca": "tutorlib.dbca.experiments",
     "pcfgset": "tutorlib.pcfgset.experiments",
     "scan": "tutorlib.scan.experiments",
+    "scan_translation": "tutorlib.scan.translation",
     "tre_intro": "tutorlib.profiles",
     "tre_dynamics": "tutorlib.tre.dynamics",
     "tre_judgments": "tutorlib.tre.judgments",
@@ -55,7 +56,7 @@ SOURCES: dict[str, str] = {
 
 # the experiments that `python -m tutorlib run NAME` runs (each module defines EXPERIMENT)
 RUNNABLE: tuple[str, ...] = ("compositionality", "dbca", "orchard", "pcfgset", "scan",
-                             "tre_dynamics", "tre_generalisation")
+                             "scan_translation", "tre_dynamics", "tre_generalisation")
 
 
 class Settings:

@@ -416,11 +416,21 @@ class RNNSeq2Seq(nn.Module):
             features = out
         return self.output(features), state
 
-    def forward(self, source, lengths, target_in, teacher_forcing: bool = True) -> torch.Tensor:
+    def forward(self, source, lengths, target_in,
+                teacher_forcing: bool | torch.Tensor = True) -> torch.Tensor:
         """Logits (batch, target length, vocabulary) for ``target_in`` (which starts with SOS).
 
         Without teacher forcing each step is fed the previous step's most likely token.
+        ``teacher_forcing`` is one flag for the batch, or a boolean tensor (batch,): one flag per
+        example, as the paper's coin is when a batch holds one example.
         """
+        if isinstance(teacher_forcing, torch.Tensor):
+            if bool(teacher_forcing.all()):
+                teacher_forcing = True
+            elif not bool(teacher_forcing.any()):
+                teacher_forcing = False
+            else:
+                return self._mixed_forcing(source, lengths, target_in, teacher_forcing)
         outputs, state, mask = self.encode(source, lengths)
         if teacher_forcing and not self.config.attention:
             # without attention the whole teacher-forced sequence is one RNN call
@@ -434,6 +444,21 @@ class RNNSeq2Seq(nn.Module):
             logits.append(step_logits)
             if t + 1 < target_in.shape[1]:
                 tokens = target_in[:, t + 1] if teacher_forcing else step_logits.argmax(-1)
+        return torch.stack(logits, dim=1)
+
+    def _mixed_forcing(self, source, lengths, target_in, forced: torch.Tensor) -> torch.Tensor:
+        """Step by step, each example fed the true previous token where ``forced`` and its own
+        most likely one elsewhere."""
+        outputs, state, mask = self.encode(source, lengths)
+        keys = self.attention_key(outputs) if self.config.attention else None
+        forced = forced.to(target_in.device)
+        tokens = target_in[:, 0]
+        logits = []
+        for t in range(target_in.shape[1]):
+            step_logits, state = self._step(tokens, state, outputs, keys, mask)
+            logits.append(step_logits)
+            if t + 1 < target_in.shape[1]:
+                tokens = torch.where(forced, target_in[:, t + 1], step_logits.argmax(-1))
         return torch.stack(logits, dim=1)
 
     @torch.no_grad()
@@ -631,7 +656,7 @@ def _batch(data: EncodedPairs, index: torch.Tensor):
 
 
 def batch_loss(model: nn.Module, data: EncodedPairs, index: torch.Tensor,
-               teacher_forcing: bool = True) -> torch.Tensor:
+               teacher_forcing: bool | torch.Tensor = True) -> torch.Tensor:
     """Mean cross-entropy per target token (EOS included, padding excluded).
 
     Parameters
@@ -642,8 +667,9 @@ def batch_loss(model: nn.Module, data: EncodedPairs, index: torch.Tensor,
         The encoded pairs.
     index : torch.Tensor
         The batch's example indices, on the device of ``data``.
-    teacher_forcing : bool
-        Feed the decoder the true previous tokens (recurrent models; the others always are).
+    teacher_forcing : bool or torch.Tensor
+        Feed the decoder the true previous tokens (recurrent models; the others always are):
+        for the whole batch, or per example (a boolean tensor, one flag per index).
     """
     source, s_len, target_in, target = _batch(data, index)
     logits = model(source, s_len, target_in, teacher_forcing=teacher_forcing)
@@ -657,6 +683,9 @@ class TrainSettings:
 
     ``final_lr_fraction`` below 1 decays the learning rate linearly, from ``learning_rate`` at
     the first step to ``learning_rate * final_lr_fraction`` at the last (the paper: constant).
+    ``teacher_forcing_per`` is where the teacher-forcing coin is flipped: once per ``"batch"``
+    (the default) or once per ``"example"`` inside each batch (the paper's coin; its batches
+    hold one example).
     """
 
     presentations: int = 100_000
@@ -666,6 +695,7 @@ class TrainSettings:
     clip_norm: float = 5.0
     teacher_forcing: float = 0.5
     seed: int = 0
+    teacher_forcing_per: str = "batch"
 
     def __post_init__(self) -> None:
         for name in ("presentations", "batch_size"):
@@ -674,6 +704,9 @@ class TrainSettings:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if not 0.0 <= self.teacher_forcing <= 1.0:
             raise ValueError(f"teacher_forcing must be in [0, 1], got {self.teacher_forcing!r}")
+        if self.teacher_forcing_per not in ("batch", "example"):
+            raise ValueError(f"teacher_forcing_per must be 'batch' or 'example', "
+                             f"got {self.teacher_forcing_per!r}")
         if not self.learning_rate > 0:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate!r}")
         if not 0.0 < self.final_lr_fraction <= 1.0:
@@ -718,7 +751,8 @@ def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *
     Each epoch is a fresh seeded permutation of the data in length-sorted batches
     (:func:`epoch_batches`), so a run is reproducible and resumes from a checkpoint exactly.
     Whether a batch is teacher-forced is a seeded coin flip per batch (the paper flips it per
-    example, its batches having one example).
+    example, its batches having one example), or per example with
+    ``settings.teacher_forcing_per="example"``.
 
     Parameters
     ----------
@@ -761,8 +795,13 @@ def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *
         if epoch not in epochs:
             epochs.clear()
             epochs[epoch] = epoch_batches(data, size, seed=settings.seed * 100_003 + epoch)
-        forced = np.random.default_rng([settings.seed, step]).random() < settings.teacher_forcing
-        return batch_loss(model, data, epochs[epoch][b], teacher_forcing=bool(forced))
+        index = epochs[epoch][b]
+        coins = np.random.default_rng([settings.seed, step])
+        if settings.teacher_forcing_per == "example":
+            forced = torch.from_numpy(coins.random(len(index)) < settings.teacher_forcing)
+            return batch_loss(model, data, index, teacher_forcing=forced.to(index.device))
+        forced = coins.random() < settings.teacher_forcing
+        return batch_loss(model, data, index, teacher_forcing=bool(forced))
 
     return fit(model, optimizer, loss_on_batch, num_steps=num_steps,
                evaluate=evaluate, eval_every=eval_every, stopper=stopper, checkpoint=checkpoint,

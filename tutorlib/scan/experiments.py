@@ -26,7 +26,7 @@ from tutorlib.train import resolve_device, seed_everything
 
 # Bump when the code below changes what it computes, so that cached results of the old code
 # are not reused (tutorlib.cache).
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: results keep the wrong predictions (``errors``)
 
 ARCHITECTURES: dict[str, s2s.Seq2SeqConfig] = {
     # The overall-best network of the paper: the best mean over all experiments.
@@ -149,6 +149,9 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
         "train_accuracy": train_accuracy,
         "test_size": len(test),
         "correct": evaluation.correct.astype(int).tolist(),
+        # every test command the network got wrong, with what it said instead
+        "errors": [[command, predicted] for (command, _), predicted, ok
+                   in zip(test, evaluation.predictions, evaluation.correct) if not ok],
         "final_loss": float(np.mean(log.losses[-100:])),
     }
     if split_name == "length":
@@ -160,6 +163,15 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
     # on the CPU, so that an entry trained on a GPU loads on any machine
     return {"result": result,
             "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
+
+
+def _settings_key(settings: s2s.TrainSettings) -> dict:
+    """The training settings as a cache key; a setting added later appears only when it is not
+    its default, so the keys of earlier runs stay valid."""
+    key = asdict(settings)
+    if key["teacher_forcing_per"] == "batch":
+        del key["teacher_forcing_per"]
+    return key
 
 
 def _model_from(config: s2s.Seq2SeqConfig, state_dict: dict) -> torch.nn.Module:
@@ -201,7 +213,7 @@ def run_pairs(train: list[scan.Pair], test: list[scan.Pair],
         return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:24]
 
     key = {"train": digest(train), "test": digest(test), "architecture": config.to_dict(),
-           "seed": seed, "settings": asdict(settings)}
+           "seed": seed, "settings": _settings_key(settings)}
 
     def compute():
         sample_size = min(2_000, len(set(train)))
@@ -266,7 +278,7 @@ def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: i
     settings = s2s.TrainSettings(presentations=presentations, batch_size=batch_size, seed=seed,
                                  learning_rate=learning_rate, final_lr_fraction=final_lr_fraction)
     key = {"split": split_name, "architecture": config.to_dict(), "seed": seed,
-           "settings": asdict(settings), "max_test": max_test}
+           "settings": _settings_key(settings), "max_test": max_test}
     entry = cache.cached("scan-run", key, format=CACHE_FORMAT, compute=
                          lambda: _train_and_evaluate(split_name, config, seed, settings, max_test,
                                                      device))
@@ -479,6 +491,37 @@ def part_name(config: dict, seed: int = 0) -> str:
     return config["split"] + (f"@{training}" if training != "batched" else "")
 
 
+# The splits whose committed records keep every wrong test command and its prediction
+ERROR_SPLITS = ("addprim_turn_left",)
+
+
+def turn_left_error_kind(command: str) -> str:
+    """Which kind of ``addprim_turn_left`` test command this is, in the terms of the paper's
+    error analysis (Lake & Baroni 2018, Sec. 5): a conjunction (``and`` / ``after``) one of whose
+    parts is plain ``turn left`` or ``turn left thrice``, another conjunction, or a single
+    command.
+
+    Examples
+    --------
+    >>> turn_left_error_kind("jump and turn left")
+    "conjunction with 'turn left'"
+    >>> turn_left_error_kind("turn left thrice after walk twice")
+    "conjunction with 'turn left thrice'"
+    >>> turn_left_error_kind("turn left twice")
+    'single command'
+    """
+    scan.parse(command)
+    for word in ("and", "after"):
+        if f" {word} " in f" {command} ":
+            parts = [p.strip() for p in f" {command} ".split(f" {word} ")]
+            if "turn left" in parts:
+                return "conjunction with 'turn left'"
+            if "turn left thrice" in parts:
+                return "conjunction with 'turn left thrice'"
+            return "other conjunction"
+    return "single command"
+
+
 def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
     """One run of the sweep, as the compact record that is committed (no per-example outcomes,
     but accuracy by length for the length split: the paper's Fig. 4)."""
@@ -486,7 +529,10 @@ def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
                                       "final_lr_fraction", "max_test")}
     result = run(config["split"], config["architecture"], seed, device=device, **options)
     result = {**result, "device": str(resolve_device(device))}
-    record = {k: v for k, v in result.items() if k not in ("correct", "oracle_correct")}
+    record = {k: v for k, v in result.items()
+              if k not in ("correct", "oracle_correct", "errors")}
+    if config["split"] in ERROR_SPLITS:  # few enough to commit, and analysed in chapter 5
+        record["errors"] = result["errors"]
     if config["split"] == "length":
         record["by_length"] = accuracy_by_length("length", result, max_test=config["max_test"])
         record["oracle_by_length"] = accuracy_by_length("length", result, "oracle_correct",

@@ -17,12 +17,17 @@ into ``results/tre_generalisation/``; the chapter plots the committed runs.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+import torch
+from torch import nn
 
 from tutorlib import results
+from tutorlib.train import progress_bar
 from tutorlib.profiles import Settings
 from tutorlib.tre import measures, refgame
 from tutorlib.tre.solver import tre
@@ -117,6 +122,110 @@ EXPERIMENT = results.Experiment(name="tre_generalisation", runs=runs, run=run_on
                                 summarise=summarise)
 
 
+# ---------------------------------------------------------------------------------------------
+# The same languages measured three ways
+
+
+class ReleaseComposition(nn.Module):
+    """The composition of the paper's released reference game: ``A x + a + B y + b``, where
+    ``A`` and ``B`` mix a message's positions and ``a`` and ``b`` add one learned number per
+    position (two ``Linear(length, length)`` layers with bias, applied along the position axis
+    of a ``(length, vocabulary)`` one-hot message). Its starting point is PyTorch's default
+    initialisation of those layers, drawn from ``seed`` (the release draws it once, from the
+    notebook's global seed, and never re-initialises it between languages; we draw it afresh
+    for every language, so that each measurement starts from the same kind of point).
+    """
+
+    def __init__(self, length: int, seed: int):
+        super().__init__()
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            self.left = nn.Linear(length, length)
+            self.right = nn.Linear(length, length)
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        # (n, length, vocabulary): mix positions, add each position's bias to every symbol
+        left = self.left(x.transpose(1, 2)).transpose(1, 2)
+        right = self.right(y.transpose(1, 2)).transpose(1, 2)
+        return left + right
+
+
+# How each protocol measures a language: the committed runs' TRE is "converged (L1)".
+TRE_PROTOCOLS = ("converged (L1)", "release (L1)", "converged (L2)")
+
+
+def tre_protocols(messages: list[str], config: refgame.GameConfig, steps: int = 1000,
+                  seed: int = 0) -> dict[str, float]:
+    """TRE of one language (a message string per referent, letters ``a`` ...) three ways.
+
+    - ``"converged (L1)"``: this book's measure, as committed (linear composition, L1 distance,
+      the converged solver): bounded above by the message length (the zero reconstruction).
+    - ``"release (L1)"``: the paper's protocol as its released code runs it
+      (``protocol="release"``: RMSprop at a constant 0.01 on the summed L1 distance for
+      ``steps`` steps from zero primitives, errors before the last update), with the release's
+      composition (:class:`ReleaseComposition`, drawn from ``seed``) and its message layout
+      (two extra symbol rows, for the start and padding symbols no message contains).
+    - ``"converged (L2)"``: the converged solver with the Euclidean distance, whose best fit is
+      a mean rather than a median, so that partial structure lowers it instead of leaving the
+      zero reconstruction optimal.
+    """
+    symbols = np.array([[LETTERS.index(c) for c in m] for m in messages])
+    derivations = refgame.referents(config)
+    if symbols.shape != (len(derivations), config.message_length):
+        raise ValueError(f"expected {len(derivations)} messages of {config.message_length} "
+                         f"symbols, got an array of shape {symbols.shape}")
+    one_hot = np.eye(config.vocab_size)[symbols]
+    release_hot = np.eye(config.vocab_size + 2)[symbols]
+    return {
+        "converged (L1)": tre(one_hot, derivations, "linear", "l1", steps=steps).value,
+        "release (L1)": tre(release_hot, derivations,
+                            ReleaseComposition(config.message_length, seed), "l1",
+                            steps=steps, protocol="release").value,
+        "converged (L2)": tre(one_hot, derivations, "linear", "l2", steps=steps).value,
+    }
+
+
+def remeasure_committed(profile: str = "full", path: str | Path | None = None) -> dict:
+    """Measure every committed language of ``profile`` under :data:`TRE_PROTOCOLS` and write
+    ``results/tre_generalisation/protocols-<profile>.json`` (or ``path``): one record per run
+    (its seed and the three TREs), with the rewards and gap beside them. A language's
+    release-protocol composition is drawn from the run's seed."""
+    committed = results.committed("tre_generalisation", profile)
+    if committed is None or not committed["data"].get("runs"):
+        raise ValueError(f"no committed tre_generalisation runs at profile {profile!r}")
+    settings = committed["data"]["settings"]
+    rows = []
+    for run in progress_bar(committed["data"]["runs"], desc="re-measuring languages"):
+        scores = tre_protocols(run["messages"], game_config(settings, run["seed"]),
+                               steps=settings["tre_steps"], seed=run["seed"])
+        rows.append({"seed": run["seed"], **{k: run[k] for k in
+                                             ("train reward", "test reward", "gap")},
+                     **scores})
+    out = Path(path) if path is not None else results.project_results(
+        "tre_generalisation", f"protocols-{profile}.json")
+    out.write_text(json.dumps({"protocols": list(TRE_PROTOCOLS), "runs": rows}, indent=1))
+    return {"protocols": list(TRE_PROTOCOLS), "runs": rows}
+
+
+def committed_protocols(profile: str = "full"):
+    """The committed re-measurements of :func:`remeasure_committed` as a DataFrame (a row per
+    run: seed, rewards, gap and one column per protocol of :data:`TRE_PROTOCOLS`), empty if
+    none are committed."""
+    import pandas as pd
+
+    path = results.project_results("tre_generalisation", f"protocols-{profile}.json")
+    if not path.exists():
+        return pd.DataFrame(columns=["seed", *TRE_PROTOCOLS])
+    return pd.DataFrame(json.loads(path.read_text())["runs"])
+
+
 def committed_runs(profile: str = "full"):
     """The committed runs of ``results/tre_generalisation/<profile>.json`` as a DataFrame."""
     return results.committed_runs("tre_generalisation", profile, columns=["seed", "gap", "TRE"])
+
+
+if __name__ == "__main__":  # python -m tutorlib.tre.generalisation [PROFILE]
+    import sys
+
+    written = remeasure_committed(*sys.argv[1:2])
+    print(f"re-measured {len(written['runs'])} languages under {', '.join(TRE_PROTOCOLS)}")

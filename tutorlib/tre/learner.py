@@ -8,6 +8,7 @@ representations ``theta`` that :mod:`tutorlib.tre.dynamics` measures.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import asdict, dataclass, field
@@ -88,9 +89,14 @@ class ConceptConfig:
     Parameters
     ----------
     epochs : int
-        Passes over the training triplets.
+        Epochs of training (see ``batches_per_epoch``).
     batch_size : int
         Triplets per Adam step (paper: 128).
+    batches_per_epoch : int or None
+        Adam steps an epoch counts. ``None``: one pass over the training triplets
+        (``ceil(n_train / batch_size)`` steps). The paper's released notebook counts an epoch as
+        100 batches of 128 (20 epochs: 2,000 steps); with a number here the batches still come
+        from successive shuffled passes over the training set, which simply run across epochs.
     lr : float
         Adam learning rate (paper: 1e-3).
     n_train, n_val : int
@@ -114,6 +120,7 @@ class ConceptConfig:
     seed: int = 0
     data_seed: int = 0
     negatives: str = "random"
+    batches_per_epoch: int | None = None
 
     def __post_init__(self) -> None:
         if self.negatives not in NEGATIVES:
@@ -121,6 +128,8 @@ class ConceptConfig:
                              f"{', '.join(NEGATIVES)}")
         for name in ("epochs", "batch_size", "n_train", "n_val", "representation_size"):
             check_scalar(getattr(self, name), name, int, min_val=1)
+        if self.batches_per_epoch is not None:
+            check_scalar(self.batches_per_epoch, "batches_per_epoch", int, min_val=1)
         for name in ("seed", "data_seed"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -130,6 +139,8 @@ class ConceptConfig:
 
     @property
     def steps_per_epoch(self) -> int:
+        if self.batches_per_epoch is not None:
+            return self.batches_per_epoch
         return math.ceil(self.n_train / self.batch_size)
 
 
@@ -212,6 +223,15 @@ def _accuracy(model: ConceptLearner, theta: np.ndarray, data: Triplets,
     return correct / len(data)
 
 
+def _batches(config: ConceptConfig, generator: torch.Generator, where: torch.device):
+    """Training batches (index tensors), pass after pass over the training set, each pass in a
+    fresh seeded order, the last batch of a pass possibly smaller."""
+    while True:
+        order = torch.randperm(config.n_train, generator=generator).to(where)
+        for start in range(0, config.n_train, config.batch_size):
+            yield order[start:start + config.batch_size]
+
+
 def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
            where: torch.device) -> dict:
     started = time.perf_counter()
@@ -239,21 +259,18 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
 
     snapshot(0)
     bar = progress_bar(total=num_steps, desc="concept learner", disable=None if progress else True)
-    for _ in range(config.epochs):
-        order = torch.randperm(config.n_train, generator=generator).to(where)
-        for start in range(0, config.n_train, config.batch_size):
-            batch = order[start:start + config.batch_size]
-            model.train()
-            optimizer.zero_grad()
-            loss = nn.functional.binary_cross_entropy_with_logits(
-                model(examples[batch], queries[batch]), labels[batch])
-            loss.backward()
-            optimizer.step()
-            losses.append(loss.item())
-            bar.update()
-            if len(losses) % snapshot_every == 0 or len(losses) == num_steps:
-                snapshot(len(losses))
-                bar.set_postfix(loss=f"{loss.item():.3f}", val=f"{accuracy[-1]:.3f}")
+    for batch in itertools.islice(_batches(config, generator, where), num_steps):
+        model.train()
+        optimizer.zero_grad()
+        loss = nn.functional.binary_cross_entropy_with_logits(
+            model(examples[batch], queries[batch]), labels[batch])
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+        bar.update()
+        if len(losses) % snapshot_every == 0 or len(losses) == num_steps:
+            snapshot(len(losses))
+            bar.set_postfix(loss=f"{loss.item():.3f}", val=f"{accuracy[-1]:.3f}")
     bar.close()
     return {
         "config": asdict(config),
@@ -297,6 +314,8 @@ def train_concepts(config: ConceptConfig | None = None, progress: bool = False,
     snapshot_every = config.steps_per_epoch if snapshot_every is None else snapshot_every
     check_scalar(snapshot_every, "snapshot_every", int, min_val=1)
     key = {**asdict(config), "snapshot_every": snapshot_every}
+    if config.batches_per_epoch is None:  # runs from before the setting keep their cache entries
+        del key["batches_per_epoch"]
     where = resolve_device(device)
     stored = cache.cached("concepts", key,
                           lambda: _train(config, snapshot_every, progress, where),
