@@ -16,7 +16,8 @@
 # - how many composed examples of `jump` it takes before the network generalises (Fig. 5);
 # - what the network's encoder makes of `jump`: its nearest neighbours (Table 1);
 # - beyond the paper: whether a new *pattern* (`X around right`) or a new filler of a known
-#   pattern (`jump around right`) is easier than a new primitive (Loula et al.'s splits).
+#   pattern (`jump around right`) is easier than a new primitive (Loula et al.'s splits);
+# - the paper's Experiment 4, a new word in translation, on a generated English-French stand-in.
 #
 # **What you need first**: {doc}`03_scan_exp1`.
 
@@ -427,6 +428,127 @@ plt.show()
 # {glue:text}`exp3_filler_num2_min`% to {glue:text}`exp3_filler_num2_max`%. A single example of
 # the pattern with some other action gives the network a fair chance, not a rule.
 #
+# ## Experiment 4: a new word in translation (a generated stand-in)
+#
+# The paper's last experiment leaves SCAN for machine translation. A network is trained on
+# 10,000 English sentences beginning with "I am", "you are" or "he is" and their French
+# translations, plus the pair "I am daxy" → "je suis daxiste" repeated 1,000 times, and is then
+# asked for eight constructions it never saw with the new word: "you are daxy", "he is daxy",
+# "I am not daxy", ..., "he is very daxy". The paper's network (an LSTM with attention, 2 layers
+# of 400 units, dropout 0.05) got 1 of the 8 right, and 8 of 8 for the frequent adjective
+# "tired".
+#
+# The paper's corpus cannot be downloaded here, so `tutorlib.scan.translation` **generates a
+# stand-in**: sentences `SUBJECT [MODIFIER] ADJECTIVE [TAIL]` from three subjects, twelve
+# modifiers ("not", "very", "never", ...), nine tails ("today", "at home", ...) and 100
+# adjectives with their French, the adjectives drawn with Zipfian frequencies so that "tired" is
+# common. 11,180 distinct sentences are split at random into 10,000 for training and 1,180 for
+# testing; the eight test constructions, for "daxy" and for "tired", never occur in the corpus.
+
+# %%
+from tutorlib.scan import translation
+
+translation_settings = profiles.settings("scan_translation", PROFILE)
+stand_in_train, stand_in_test = translation.corpus(translation_settings["corpus_seed"])
+display(pd.DataFrame(stand_in_train[:6], columns=["English", "French"]))
+pd.Series({"training pairs (with 1,000 × I am daxy)":
+               len(translation.training_pairs(translation_settings["corpus_seed"])),
+           "test pairs": len(stand_in_test),
+           "training sentences with 'tired'": sum("tired" in e.split() for e, _ in stand_in_train),
+           "training sentences with 'daxy'": sum(
+               "daxy" in e.split()
+               for e, _ in translation.training_pairs(translation_settings["corpus_seed"])),
+           "distinct sentences with 'daxy'": 1}, name="the stand-in corpus").to_frame()
+
+# %% [markdown]
+# This page trains a small network of the same kind (an LSTM with attention, one layer of 64
+# units) on it, and asks it for the eight constructions:
+
+# %% tags=["remove-stderr"]
+live_translation = translation.run(translation.run_settings(translation_settings),
+                                   translation_settings["seeds"][0])
+
+
+def constructions_table(record: dict) -> pd.DataFrame:
+    """The eight test sentences for daxy and for tired, the network's French, and whether it
+    is exactly right."""
+    rows = []
+    for word in ("daxy", "tired"):
+        scored = record[word]
+        for english, predicted, ok in zip(scored["sentences"], scored["predictions"],
+                                          scored["correct"]):
+            rows.append({"adjective": word, "English": english, "network's French": predicted,
+                         "right": "yes" if ok else "no"})
+    return pd.DataFrame(rows)
+
+
+constructions_table(live_translation)
+
+# %% tags=["remove-input"]
+from myst_nb import glue
+
+glue("exp4_live_daxy", f"{live_translation['daxy']['right']}", display=False)
+glue("exp4_live_tired", f"{live_translation['tired']['right']}", display=False)
+glue("exp4_live_test", f"{100 * live_translation['test']['accuracy']:.1f}", display=False)
+glue("exp4_live_seconds", f"{live_translation['train_seconds']:.0f}", display=False)
+
+# %% [markdown]
+# In {glue:text}`exp4_live_seconds` seconds of training the small network translates
+# {glue:text}`exp4_live_test`% of the 1,180 test sentences exactly, gets
+# {glue:text}`exp4_live_tired` of the 8 "tired" constructions right and
+# {glue:text}`exp4_live_daxy` of the 8 "daxy" ones. The full profile trains the paper's network
+# (2 × 400 units, dropout 0.05) with five seeds:
+
+# %%
+translation_runs = translation.committed_runs("full")
+if len(translation_runs):
+    table = pd.DataFrame({
+        "seed": translation_runs["seed"],
+        "daxy: right of 8": [r["right"] for r in translation_runs["daxy"]],
+        "daxy: translated as daxiste": [r["word used"] for r in translation_runs["daxy"]],
+        "tired: right of 8": [r["right"] for r in translation_runs["tired"]],
+        "test sentences right (%)": [100 * r["accuracy"] for r in translation_runs["test"]],
+        "training minutes": translation_runs["train_seconds"] / 60}).set_index("seed")
+    published = pd.DataFrame({"daxy: right of 8": [translation.PAPER["daxy"]["right"]],
+                              "tired: right of 8": [translation.PAPER["tired"]["right"]]},
+                             index=pd.Index(["published (real corpus)"], name="seed"))
+    display(pd.concat([table, published]).round(1))
+    daxy_right = [r["right"] for r in translation_runs["daxy"]]
+    glue("exp4_full_seeds", f"{len(translation_runs)}", display=False)
+    glue("exp4_full_daxy_range", f"{min(daxy_right)} to {max(daxy_right)}"
+         if min(daxy_right) != max(daxy_right) else f"{min(daxy_right)}", display=False)
+    glue("exp4_full_tired_min", f"{min(r['right'] for r in translation_runs['tired'])}",
+         display=False)
+    glue("exp4_full_test_min",
+         f"{100 * min(r['accuracy'] for r in translation_runs['test']):.1f}", display=False)
+    wrong = Counter(s for r in translation_runs["daxy"]
+                    for s, ok in zip(r["sentences"], r["correct"]) if not ok)
+    glue("exp4_full_hardest", ", ".join(f'"{s}" ({n} of {len(translation_runs)})'
+                                        for s, n in wrong.most_common(3)) or "none",
+         display=False)
+else:
+    print("No committed full-profile runs: python -m tutorlib run scan_translation --profile full")
+    for name in ("exp4_full_seeds", "exp4_full_daxy_range", "exp4_full_tired_min",
+                 "exp4_full_test_min", "exp4_full_hardest"):
+        glue(name, "–", display=False)
+
+# %% [markdown]
+# **What the runs show.** The paper's network, trained on the stand-in with
+# {glue:text}`exp4_full_seeds` seeds, translates at least {glue:text}`exp4_full_test_min`% of the
+# test sentences and at least {glue:text}`exp4_full_tired_min` of the 8 "tired" constructions; of
+# the 8 "daxy" constructions it gets {glue:text}`exp4_full_daxy_range` right. The constructions
+# it misses most often: {glue:text}`exp4_full_hardest`. Compare with the paper's 1 of 8.
+#
+# **A stand-in, not a replication.** The generated corpus is far more regular than real
+# sentences: every sentence has the same frame, every adjective translates to one word, nothing
+# agrees in gender or number, and no idiom breaks the pattern ("I am cold" is "j'ai froid" in
+# real French). In real data the words around an adjective tell the network much less about how
+# to translate a new one, and a new word's single context competes with thousands of irregular
+# ones. What the stand-in does test is the paper's mechanism: the network has seen "daxy" in one
+# sentence only, and must put "daxiste" where it puts other adjectives. Whatever it gets right
+# here is an upper bound on what to expect from real data; what it gets wrong, it gets wrong on
+# the easiest version of the task.
+#
 # ## Recap
 #
 # - In the paper a primitive seen only in isolation was not used in composition (`jump`:
@@ -444,6 +566,9 @@ plt.show()
 #   solved once the pattern has been seen with the other three actions
 #   ({glue:text}`exp3_template_jump_around_right`%), and partly with one or two of them
 #   ({glue:text}`exp3_filler_num1`%, {glue:text}`exp3_filler_num2`%).
+# - Experiment 4, on a generated English-French stand-in: the paper's network translates the new
+#   word "daxy" in {glue:text}`exp4_full_daxy_range` of the 8 test constructions (the paper: 1 of
+#   8 on real data), and "tired" in at least {glue:text}`exp4_full_tired_min` (the paper: 8).
 #
 # ## Exercises
 #

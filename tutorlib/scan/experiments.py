@@ -264,10 +264,12 @@ def train_settings(settings: dict, presentations: int | None = None, seed: int =
 def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: int = 0, *,
         presentations: int = 100_000, batch_size: int = 32, learning_rate: float = 1e-3,
         final_lr_fraction: float = 1.0, max_test: int | None = None, return_model: bool = False,
-        device: str = "cpu"):
+        device: str = "cpu", teacher_forcing_per: str = "batch"):
     """Train ``arch`` on ``split_name`` with ``seed`` and evaluate it (cached on disk).
 
-    The defaults are the paper's training (100,000 presentations, Adam 1e-3), batched. Returns
+    The defaults are the paper's training (100,000 presentations, Adam 1e-3), batched, with the
+    teacher-forcing coin flipped once per batch (``teacher_forcing_per="example"``: once per
+    example, as the paper's one-example batches do). Returns
     the result dict (accuracy, train_accuracy, per-test-example ``correct``, ...) and, with
     ``return_model=True``, also the trained model (in eval mode, on the CPU). ``device`` is where
     it trains (:func:`tutorlib.train.resolve_device`); the cache does not depend on it, and on
@@ -276,7 +278,8 @@ def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: i
     scan.split(split_name)  # fails early, with the list of names, on an unknown split
     config = architecture(arch)
     settings = s2s.TrainSettings(presentations=presentations, batch_size=batch_size, seed=seed,
-                                 learning_rate=learning_rate, final_lr_fraction=final_lr_fraction)
+                                 learning_rate=learning_rate, final_lr_fraction=final_lr_fraction,
+                                 teacher_forcing_per=teacher_forcing_per)
     key = {"split": split_name, "architecture": config.to_dict(), "seed": seed,
            "settings": _settings_key(settings), "max_test": max_test}
     entry = cache.cached("scan-run", key, format=CACHE_FORMAT, compute=

@@ -27,8 +27,8 @@ import torch
 from torch import nn
 
 from tutorlib import results
-from tutorlib.train import progress_bar
 from tutorlib.profiles import Settings
+from tutorlib.train import progress_bar
 from tutorlib.tre import measures, refgame
 from tutorlib.tre.solver import tre
 
