@@ -118,8 +118,8 @@ def test_protocols_refuse_messages_that_do_not_fit_the_game():
 def test_committed_protocol_measurements_match_the_committed_runs():
     path = results.project_results("tre_generalisation", "protocols-full.json")
     committed = results.committed("tre_generalisation", "full")
-    if committed is None or not path.exists():
-        pytest.skip("no committed reference games or re-measurements")
+    assert committed is not None and path.exists(), \
+        "the reference games and their re-measurement are committed"
     runs = {r["seed"]: r for r in committed["data"]["runs"]}
     measured = json.loads(path.read_text())
     assert measured["protocols"] == list(generalisation.TRE_PROTOCOLS)
@@ -135,3 +135,22 @@ def test_committed_protocol_measurements_match_the_committed_runs():
         settings["tre_steps"], seed=row["seed"])
     for name in generalisation.TRE_PROTOCOLS:
         assert again[name] == pytest.approx(row[name], abs=1e-6)
+
+
+def test_remeasuring_resumes_from_what_is_already_written(tmp_path):
+    committed = results.committed("tre_generalisation", "full")
+    assert committed is not None, "the 100 reference games are committed"
+    runs = committed["data"]["runs"]
+    path = tmp_path / "protocols.json"
+    # every language but the first already measured (with placeholder numbers)
+    placeholder = [{"seed": r["seed"], "train reward": 0.0, "test reward": 0.0, "gap": 0.0,
+                    **{name: -1.0 for name in generalisation.TRE_PROTOCOLS}} for r in runs[1:]]
+    path.write_text(json.dumps({"protocols": list(generalisation.TRE_PROTOCOLS),
+                                "runs": placeholder}))
+    written = generalisation.remeasure_committed("paper", path=path)  # the alias of "full"
+    rows = {row["seed"]: row for row in json.loads(path.read_text())["runs"]}
+    assert len(rows) == len(runs) == len(written["runs"])
+    assert rows[runs[1]["seed"]]["converged (L1)"] == -1.0  # kept, not measured again
+    first = rows[runs[0]["seed"]]
+    assert first["converged (L1)"] == pytest.approx(runs[0]["TRE"], abs=1e-6)
+    assert first["gap"] == runs[0]["gap"]

@@ -189,22 +189,29 @@ def remeasure_committed(profile: str = "full", path: str | Path | None = None) -
     """Measure every committed language of ``profile`` under :data:`TRE_PROTOCOLS` and write
     ``results/tre_generalisation/protocols-<profile>.json`` (or ``path``): one record per run
     (its seed and the three TREs), with the rewards and gap beside them. A language's
-    release-protocol composition is drawn from the run's seed."""
+    release-protocol composition is drawn from the run's seed. The file is rewritten after
+    every language, and languages already in it are not measured again, so a stopped
+    re-measurement resumes where it stopped."""
+    profile = results.check_profile(profile)
     committed = results.committed("tre_generalisation", profile)
     if committed is None or not committed["data"].get("runs"):
         raise ValueError(f"no committed tre_generalisation runs at profile {profile!r}")
     settings = committed["data"]["settings"]
-    rows = []
-    for run in progress_bar(committed["data"]["runs"], desc="re-measuring languages"):
-        scores = tre_protocols(run["messages"], game_config(settings, run["seed"]),
-                               steps=settings["tre_steps"], seed=run["seed"])
-        rows.append({"seed": run["seed"], **{k: run[k] for k in
-                                             ("train reward", "test reward", "gap")},
-                     **scores})
     out = Path(path) if path is not None else results.project_results(
         "tre_generalisation", f"protocols-{profile}.json")
-    out.write_text(json.dumps({"protocols": list(TRE_PROTOCOLS), "runs": rows}, indent=1))
-    return {"protocols": list(TRE_PROTOCOLS), "runs": rows}
+    done = {row["seed"]: row for row in
+            (json.loads(out.read_text())["runs"] if out.exists() else [])}
+    for run in progress_bar(committed["data"]["runs"], desc="re-measuring languages"):
+        if run["seed"] in done:
+            continue
+        scores = tre_protocols(run["messages"], game_config(settings, run["seed"]),
+                               steps=settings["tre_steps"], seed=run["seed"])
+        done[run["seed"]] = {"seed": run["seed"],
+                             **{k: run[k] for k in ("train reward", "test reward", "gap")},
+                             **scores}
+        out.write_text(json.dumps({"protocols": list(TRE_PROTOCOLS),
+                                   "runs": list(done.values())}, indent=1))
+    return {"protocols": list(TRE_PROTOCOLS), "runs": list(done.values())}
 
 
 def committed_protocols(profile: str = "full"):
@@ -213,7 +220,8 @@ def committed_protocols(profile: str = "full"):
     none are committed."""
     import pandas as pd
 
-    path = results.project_results("tre_generalisation", f"protocols-{profile}.json")
+    path = results.project_results("tre_generalisation",
+                                   f"protocols-{results.check_profile(profile)}.json")
     if not path.exists():
         return pd.DataFrame(columns=["seed", *TRE_PROTOCOLS])
     return pd.DataFrame(json.loads(path.read_text())["runs"])
