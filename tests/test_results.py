@@ -125,7 +125,7 @@ def test_run_keys_ignore_the_version_and_find_every_committed_run(monkeypatch):
         missing = [(s, seed) for s, seed in pairs if not store.has(s, seed)]
         assert not missing, f"{name}: {len(missing)} committed runs not found, e.g. {missing[0]}"
         counts[name] = len(pairs)
-    assert counts == {"scan": 127, "tre_generalisation": 100, "tre_dynamics": 8}
+    assert counts == {"scan": 127, "tre_generalisation": 100, "tre_dynamics": 10}
 
 
 def test_scan_run_keys_hold_every_setting_that_changes_a_result():
