@@ -147,8 +147,10 @@ pd.DataFrame([{"seed": seed, "epochs": settings["epochs"], "optimiser steps": in
 # this page's run (the same data, seed and snapshots; floating-point arithmetic on another
 # machine makes the numbers differ slightly) and goes on for longer. The full profile itself
 # trains the paper's shorter setting, ten seeds, and is compared with these long runs at the end
-# of the page. Both are run from the command line, resumably (each finished seed is saved at
-# once), never inside the book build: `python -m tutorlib run tre_dynamics --profile full`.
+# of the page. Both run from the command line, resumably (each finished seed is saved at once),
+# never inside the book build: `python -m tutorlib run tre_dynamics --profile full` runs the
+# paper's setting; the long runs are the same profile with `epochs=60` and no
+# `batches_per_epoch` (its settings before this change).
 
 # %%
 committed = dynamics.committed_results("full", long=True)
