@@ -430,9 +430,10 @@ class RNNSeq2Seq(nn.Module):
             elif not bool(teacher_forcing.any()):
                 teacher_forcing = False
             else:
-                return self._mixed_forcing(source, lengths, target_in, teacher_forcing)
+                teacher_forcing = teacher_forcing.to(target_in.device)
         outputs, state, mask = self.encode(source, lengths)
-        if teacher_forcing and not self.config.attention:
+        if not isinstance(teacher_forcing, torch.Tensor) and teacher_forcing \
+                and not self.config.attention:
             # without attention the whole teacher-forced sequence is one RNN call
             out, _ = self.decoder(self.dropout(self.target_embedding(target_in)), state)
             return self.output(out)
@@ -443,22 +444,11 @@ class RNNSeq2Seq(nn.Module):
             step_logits, state = self._step(tokens, state, outputs, keys, mask)
             logits.append(step_logits)
             if t + 1 < target_in.shape[1]:
-                tokens = target_in[:, t + 1] if teacher_forcing else step_logits.argmax(-1)
-        return torch.stack(logits, dim=1)
-
-    def _mixed_forcing(self, source, lengths, target_in, forced: torch.Tensor) -> torch.Tensor:
-        """Step by step, each example fed the true previous token where ``forced`` and its own
-        most likely one elsewhere."""
-        outputs, state, mask = self.encode(source, lengths)
-        keys = self.attention_key(outputs) if self.config.attention else None
-        forced = forced.to(target_in.device)
-        tokens = target_in[:, 0]
-        logits = []
-        for t in range(target_in.shape[1]):
-            step_logits, state = self._step(tokens, state, outputs, keys, mask)
-            logits.append(step_logits)
-            if t + 1 < target_in.shape[1]:
-                tokens = torch.where(forced, target_in[:, t + 1], step_logits.argmax(-1))
+                if isinstance(teacher_forcing, torch.Tensor):  # one flag per example
+                    tokens = torch.where(teacher_forcing, target_in[:, t + 1],
+                                         step_logits.argmax(-1))
+                else:
+                    tokens = target_in[:, t + 1] if teacher_forcing else step_logits.argmax(-1)
         return torch.stack(logits, dim=1)
 
     @torch.no_grad()
