@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tutorlib import cache, scan
+from tutorlib import cache, results, scan
 from tutorlib.scan import experiments as exps
 
 TINY = {"cell": "gru", "hidden_size": 16, "num_layers": 1, "dropout": 0.0, "attention": True}
@@ -112,7 +112,23 @@ def test_per_example_control_uses_the_papers_training():
     control = exps.train_options(settings, "per_example")
     assert control == {**batched, "presentations": 100_000, "batch_size": 1,
                        "learning_rate": 1e-3, "final_lr_fraction": 1.0}
-    assert settings["per_example_splits"] == ["addprim_turn_left", "simple_p4"]
+    assert settings["per_example_splits"] == ["addprim_turn_left", "simple_p2", "simple_p4"]
+    # every seed of those splits is trained per example: the overall-best network both ways, the
+    # turn-left split's top network only per example; the other top networks batched
+    pairs = exps.runs(settings)
+    names = {n: c.to_dict() for n, c in exps.ARCHITECTURES.items()}
+
+    def seeds(split, network, batch_size):
+        return sorted(seed for s, seed in pairs if s["split"] == split
+                      and s["architecture"] == names[network] and s["batch_size"] == batch_size)
+
+    for split in settings["per_example_splits"]:
+        assert seeds(split, "overall_best", 1) == seeds(split, "overall_best", 32) == [0, 1, 2, 3, 4]
+    assert seeds("addprim_turn_left", "turn_left_best", 1) == [0, 1, 2, 3, 4]
+    assert seeds("addprim_turn_left", "turn_left_best", 32) == []
+    assert seeds("simple", "exp1_best", 32) == seeds("addprim_jump", "jump_best", 32) == [0, 1, 2, 3, 4]
+    assert seeds("length", "exp2_best", 32) == [0, 1, 2, 3, 4]
+    assert len(pairs) == len({(results.run_key("scan", s, seed)) for s, seed in pairs})
     config = {"split": "addprim_turn_left", "architecture": "overall_best", "training": "per_example"}
     assert exps.part_name(config) == "addprim_turn_left@per_example"
     assert exps.part_name({"split": "simple", "architecture": "overall_best"}) == "simple"
@@ -124,8 +140,9 @@ def test_compare_with_paper_averages_the_committed_runs():
     runs = exps.committed_runs("full")
     table = exps.compare_with_paper(["simple", "length", "template_right"])
     # one row per (split, network) the paper reports; the template split (not in the paper) has one
-    assert list(table.index) == [("simple", "overall_best"), ("length", "overall_best"),
-                                 ("length", "exp2_best"), ("template_right", "overall_best")]
+    assert list(table.index) == [("simple", "overall_best"), ("simple", "exp1_best"),
+                                 ("length", "overall_best"), ("length", "exp2_best"),
+                                 ("template_right", "overall_best")]
     assert table.loc[("simple", "overall_best"), "published (%)"] == 99.7
     assert np.isnan(table.loc[("template_right", "overall_best"), "published (%)"])
     mine = runs[(runs["split"] == "length") & (runs["network"] == "exp2_best")]
@@ -134,6 +151,16 @@ def test_compare_with_paper_averages_the_committed_runs():
     assert row["test accuracy (%)"] == pytest.approx(100 * mine["accuracy"].mean())
     with pytest.raises(ValueError, match="unknown SCAN split 'simpel'"):
         exps.compare_with_paper(["simpel"])
+    # the paper's training: only the runs trained one example an update
+    control = exps.committed_runs("full", training="per_example")
+    per_example = exps.compare_with_paper(["addprim_turn_left"], training="per_example")
+    mine = control[(control["split"] == "addprim_turn_left") & (control["network"] == "overall_best")]
+    assert per_example.loc[("addprim_turn_left", "overall_best"), "seeds run"] == len(mine) > 0
+    assert per_example.loc[("addprim_turn_left", "overall_best"), "test accuracy (%)"] == \
+        pytest.approx(100 * mine["accuracy"].mean())
+    assert per_example.loc[("addprim_turn_left", "turn_left_best"), "published (%)"] == 90.3
+    with pytest.raises(ValueError, match="unknown training 'online'"):
+        exps.compare_with_paper(["simple"], training="online")
 
 
 def test_split_info_reads_every_standard_name_and_split_name_writes_it_back():
@@ -216,3 +243,42 @@ def test_turn_left_records_keep_every_error_and_classify_it():
               "turn left thrice", "walk left and run"]]
     assert kinds == ["conjunction with 'turn left'", "conjunction with 'turn left thrice'",
                      "conjunction with 'turn left'", "single command", "other conjunction"]
+
+
+def test_compare_trainings_counts_the_planned_seeds():
+    table = exps.compare_trainings(["addprim_turn_left", "addprim_jump"])
+    assert list(table.index) == [
+        ("addprim_turn_left", "overall_best", "batched"),
+        ("addprim_turn_left", "overall_best", "per_example"),
+        ("addprim_turn_left", "turn_left_best", "per_example"),
+        ("addprim_jump", "overall_best", "batched"), ("addprim_jump", "jump_best", "batched")]
+    assert (table["seeds planned"] == 5).all()
+    assert (table["seeds run"] <= table["seeds planned"]).all()
+    assert table.loc[("addprim_turn_left", "turn_left_best", "per_example"), "published (%)"] == 90.3
+
+
+def test_turn_left_errors_sorts_the_median_runs_mistakes(monkeypatch):
+    import pandas as pd
+
+    def record(seed, accuracy, errors):
+        return {"split": "addprim_turn_left", "network": "overall_best", "seed": seed,
+                "accuracy": accuracy, "errors": errors}
+
+    median_errors = [["jump and turn left", "I_JUMP"],
+                     ["turn left thrice after walk", "I_WALK I_TURN_LEFT"],
+                     ["turn left twice and run", "I_RUN"]]
+    fake = pd.DataFrame([record(0, 0.9, [["turn left thrice", "I_TURN_LEFT"]]),
+                         record(1, 0.5, median_errors * 3),
+                         record(2, 0.7, median_errors),
+                         {**record(3, 0.6, None), "network": "exp2_best"}])
+    monkeypatch.setattr(exps, "committed_runs", lambda profile, training: fake)
+    out = exps.turn_left_errors()
+    assert (out["seed"], out["accuracy"], out["runs"], out["errors"]) == (2, 0.7, 3, 3)
+    assert out["kinds"] == {"conjunction with 'turn left'": 1,
+                            "conjunction with 'turn left thrice'": 1, "other conjunction": 1}
+    assert out["thrice_alone_right"]
+    assert out["examples"][0] == ("jump and turn left", "I_JUMP I_TURN_LEFT", "I_JUMP")
+    assert sum(exps.PAPER_TURN_LEFT_ERRORS[k] for k in out["kinds"]
+               if k in exps.PAPER_TURN_LEFT_ERRORS) == exps.PAPER_TURN_LEFT_ERRORS["errors"]
+    monkeypatch.setattr(exps, "committed_runs", lambda profile, training: fake.drop(columns="errors"))
+    assert exps.turn_left_errors() is None
