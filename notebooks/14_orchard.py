@@ -393,34 +393,47 @@ def copy_verdict(frame) -> str:
             + " (not in that order)")
 
 
-copy_claim = copy_verdict(committed_table)
-hard_variants = [v for v in ("minmax_hard", "firstlast_hard") if v in set(table["variant"])]
-lstm_deep = np.nanmean([first_deep("lstm", v) for v in hard_variants])
-transformer_deep = np.nanmean([first_deep("transformer", v) for v in hard_variants])
-falls = {model: mean_accuracy(table, model=model, tree="both", depth=deepest)
-         < mean_accuracy(table, model=model, tree="both", depth=six) for model in exps.MODELS}
-second_hard = np.nanmean([mean_accuracy(table, model=m, tree="second", depth=deepest, variant=v)
-                          for m in exps.MODELS for v in hard_variants])
-claims = pd.DataFrame([
-    {"claim": "both models fall as depth grows past the training range",
-     "published": "yes",
-     "this run": f"LSTM {'falls' if falls['lstm'] else 'does not fall'}, Transformer "
-                 f"{'falls' if falls['transformer'] else 'does not fall'} (both trees, depth 6 "
-                 f"to {deepest})"},
-    {"claim": "LSTM beats the Transformer on deep first trees (hard variants)",
-     "published": "86.7% / 88.7% vs 54.1% / 48.3% (MIN-MAX / FIRST-LAST, depth 12)",
-     "this run": f"{lstm_deep:.1f}% vs {transformer_deep:.1f}% (mean of the hard variants, "
-                 f"depth {deepest})"},
-    {"claim": "the Transformer falls to chance (10%) at depth 12",
-     "published": "yes",
-     "this run": f"{transformer_deep:.1f}% on the first tree at depth {deepest}"},
-    {"claim": "both models fail on the second tree of the hard variant",
-     "published": "yes",
-     "this run": f"{second_hard:.1f}% (both models, depth {deepest})"},
-    {"claim": "COPY makes every variant harder",
-     "published": "yes (easy > medium > hard)",
-     "this run": copy_claim},
-]).set_index("claim")
+def percent(values) -> str:
+    """The mean of the values that exist, in %, or a dash where there is none."""
+    values = [v for v in values if not np.isnan(v)]
+    return f"{np.mean(values):.1f}%" if values else "–"
+
+
+def claim_column(frame, deep) -> list[str]:
+    """The claims' quantities (the first four) in one table of results, at depth ``deep``."""
+    hard = [v for v in ("minmax_hard", "firstlast_hard") if v in set(frame["variant"])]
+    first = {model: percent([mean_accuracy(frame, model=model, tree="first", depth=deep,
+                                           variant=v) for v in hard])
+             for model in exps.MODELS}
+    falls = {}
+    for model in exps.MODELS:
+        deep_both, six_both = (mean_accuracy(frame, model=model, tree="both", depth=d)
+                               for d in (deep, six))
+        falls[model] = ("has no run" if np.isnan(deep_both) or np.isnan(six_both)
+                        else "falls" if deep_both < six_both else "does not fall")
+    second = percent([mean_accuracy(frame, model=m, tree="second", depth=deep, variant=v)
+                      for m in exps.MODELS for v in hard])
+    return [f"LSTM {falls['lstm']}, Transformer {falls['transformer']} (both trees, depth {six} "
+            f"to {deep})",
+            f"{first['lstm']} vs {first['transformer']} (mean of the hard variants, depth {deep})",
+            f"{first['transformer']} on the first tree at depth {deep}",
+            f"{second} (both models, depth {deep})"]
+
+
+claims = pd.DataFrame({
+    "claim": ["both models fall as depth grows past the training range",
+              "LSTM beats the Transformer on deep first trees (hard variants)",
+              "the Transformer falls to chance (10%) at depth 12",
+              "both models fail on the second tree of the hard variant",
+              "COPY makes every variant harder"],
+    "published": ["yes", "86.7% / 88.7% vs 54.1% / 48.3% (MIN-MAX / FIRST-LAST, depth 12)",
+                  "yes", "yes", "yes (easy > medium > hard)"],
+    "this run": [*claim_column(table, deepest), "needs the easy and medium variants: the full "
+                 "profile only"]}).set_index("claim")
+if committed_table is not None:
+    claims[f"full profile ({len(committed)} of {len(exps.runs(paper_settings))} runs)"] = [
+        *claim_column(committed_table, max(committed_table["depth"])),
+        copy_verdict(committed_table)]
 with pd.option_context("display.max_colwidth", None):
     display(claims)
 
