@@ -370,15 +370,9 @@ else:
 # {glue:text}`deepest` here):
 
 # %%
-def first_deep(model, variant):
-    return mean_accuracy(table, model=model, tree="first", depth=deepest, variant=variant)
-
-
 def copy_verdict(frame) -> str:
     """Second-tree accuracy of the committed LSTM runs at depth 6 on the MIN-MAX variants, when
     all three are committed (the easy and medium variants are the full profile's only)."""
-    if frame is None:
-        return "needs the easy and medium variants: the full profile only (none committed yet)"
     rows = frame[(frame["model"] == "lstm") & (frame["tree"] == "second") & (frame["depth"] == 6)
                  & frame["variant"].str.startswith("minmax")]
     means = rows.groupby("variant")["accuracy (%)"].mean()

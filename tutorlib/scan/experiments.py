@@ -405,9 +405,10 @@ def compare_trainings(splits: list[str], profile: str = "full"):
     table = table.reorder_levels(["split", "network", "training"])
     table.insert(1, "seeds planned", [planned.get(key, 0) for key in table.index])
     table = table[(table["seeds run"] > 0) | (table["seeds planned"] > 0)]
-    order = {split_name: i for i, split_name in enumerate(splits)}
-    return table.sort_index(level=["split", "training"], key=lambda level: level.map(
-        lambda v: order.get(v, v) if level.name == "split" else v), sort_remaining=False)
+    # each split's rows together, in the order asked; within a split, batched rows first
+    present = set(table.index.get_level_values("split"))
+    return pd.concat([table.xs(name, level="split", drop_level=False)
+                      for name in splits if name in present])
 
 
 # The paper's error analysis of its median turn-left run (overall-best network, Sec. 5 of Lake &
