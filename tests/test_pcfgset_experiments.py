@@ -188,3 +188,40 @@ def test_a_tiny_run_scores_each_kind_of_test_and_is_cached(one_thread):
     assert folded["train_pairs"] == 40 and folded != base
     model, _ = exps.trained_model(config, "pcfgset", 0, {**TINY, "alphabet_size": 26})
     assert model.output.out_features == 3 + 26
+
+
+def test_training_overrides_apply_to_their_architecture_only():
+    ci = profiles.settings("pcfgset", "ci")
+    both = dataclasses.replace(ci, architectures=["LSTMS2S", "Transformer"],
+                               training={"Transformer": {"embedding_init": "fairseq",
+                                                         "warmup_steps": 10,
+                                                         "learning_rate": 1e-3}})
+    by_network = {config["network"]: config for config, _ in exps.runs(both)}
+    assert by_network["Transformer"]["embedding_init"] == "fairseq"
+    assert by_network["Transformer"]["warmup_steps"] == 10
+    assert by_network["Transformer"]["learning_rate"] == 1e-3
+    lstm = by_network["LSTMS2S"]
+    assert "embedding_init" not in lstm and "warmup_steps" not in lstm
+    assert lstm["learning_rate"] == ci.learning_rate
+    # the overrides are part of the run's key
+    plain = exps.run_settings("Transformer", "pcfgset", dataclasses.replace(both, training={}))
+    assert (results.run_key("pcfgset", plain, 0)
+            != results.run_key("pcfgset", by_network["Transformer"], 0))
+    with pytest.raises(ValueError, match="does not train"):
+        dataclasses.replace(ci, training={"ConvS2S": {"warmup_steps": 5}})
+    with pytest.raises(ValueError, match="unknown training setting"):
+        dataclasses.replace(both, training={"Transformer": {"momentum": 0.9}})
+    config = exps.architecture_config("LSTMS2S", 8, 1, 0.0)
+    with pytest.raises(ValueError, match="embedding_init must be one of"):
+        exps.run(config, "pcfgset", 0, **TINY, embedding_init="xavier")
+
+
+def test_a_fairseq_transformer_with_warmup_trains_and_is_cached(tmp_path):
+    config = exps.architecture_config("Transformer", 8, 1, 0.0)
+    options = {**TINY, "embedding_init": "fairseq", "warmup_steps": 3}
+    model, info = exps.trained_model(config, "pcfgset", 0, options)
+    assert info["train_pairs"] == 40
+    assert model.source_embedding.weight.std().item() < 0.6  # drawn small, trained a little
+    again, _ = exps.trained_model(config, "pcfgset", 0, options)
+    assert all((a == b).all() for a, b in zip(model.state_dict().values(),
+                                              again.state_dict().values()))

@@ -170,3 +170,36 @@ def test_project_results_points_into_the_checkout(monkeypatch, tmp_path):
     assert results.project_results("x.json").parent.name == "results"
     monkeypatch.setenv("TUTORLIB_RESULTS_DIR", str(tmp_path))
     assert results.project_results("a", "b.json") == tmp_path / "a" / "b.json"
+
+
+SHARED = """
+from tutorlib.results import Experiment, RunStore
+
+CALLS = []
+OUT = None
+
+
+def run(config, seed, device="cpu"):
+    CALLS.append(seed)
+    if seed == 0:  # meanwhile, another process sharing the sweep finishes seed 2
+        RunStore(OUT / "shared" / "runs", "shared").save({"size": 1}, 2, 99)
+    return seed
+
+
+EXPERIMENT = Experiment(name="shared", runs=lambda s: [({"size": 1}, seed) for seed in s["seeds"]],
+                        run=run, settings={"ci": {"seeds": [0, 1, 2, 3]}})
+"""
+
+
+def test_a_sweep_skips_runs_another_process_saved_meanwhile(tmp_path, monkeypatch):
+    """Two processes sharing a sweep by hand (overlapping --only sets) never repeat a run."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "sweep_shared.py").write_text(SHARED)
+    import sweep_shared
+
+    sweep_shared.OUT = tmp_path
+    path = results.run_experiment("sweep_shared:EXPERIMENT", "ci", tmp_path, progress=False)
+    assert sweep_shared.CALLS == [0, 1, 3]  # seed 2 was saved by the other process
+    store = results.RunStore(tmp_path / "shared" / "runs", "shared")
+    assert store.load({"size": 1}, 2) == 99
+    assert results.read_results(path)["data"]["complete"]

@@ -257,3 +257,22 @@ def test_training_evaluation_and_encoding_on_cuda(config):
     assert all(p.device.type == "cuda" for p in model.parameters())
     assert log.losses[-1] < log.losses[0] / 2
     assert s2s.evaluate(model, test, vocab, vocab, device="cuda").correct.shape == (100,)
+
+
+def test_fairseq_embedding_initialisation_puts_embeddings_on_the_positions_scale():
+    config = Seq2SeqConfig("transformer", 64, 1, 0.0, positions="sinusoidal")
+    torch.manual_seed(0)
+    plain = s2s.init_embeddings(s2s.build_model(config, 300, 300), "pytorch")
+    torch.manual_seed(0)
+    small = s2s.init_embeddings(s2s.build_model(config, 300, 300), "fairseq")
+    for name in ("source_embedding", "target_embedding"):
+        assert getattr(plain, name).weight[1:].std().item() == pytest.approx(1.0, rel=0.05)
+        weight = getattr(small, name).weight
+        assert weight[1:].std().item() == pytest.approx(64 ** -0.5, rel=0.05)
+        assert weight[PAD].abs().sum().item() == 0  # padding stays zero
+    # the scaled embeddings are now of the sinusoids' size, not sqrt(64) = 8 times larger
+    assert (small.source_embedding.weight[1:] * 8).std().item() == pytest.approx(1.0, rel=0.05)
+    with pytest.raises(ValueError, match="for Transformers"):
+        s2s.init_embeddings(s2s.build_model(Seq2SeqConfig("lstm", 8, 1, 0.0), 5, 5), "fairseq")
+    with pytest.raises(ValueError, match="must be one of pytorch, fairseq"):
+        s2s.init_embeddings(plain, "xavier")

@@ -289,12 +289,15 @@ def _one_thread_worker() -> None:
     torch.set_num_threads(1)
 
 
-def _run_serial(name, todo, device, on_done, progress):
+def _run_serial(name, todo, device, on_done, progress, finished=lambda s, seed: False):
+    """The runs one after another in this process, skipping any that ``finished`` says another
+    process saved since the sweep started (two sweeps of one experiment never repeat a run)."""
     from tutorlib.train import progress_bar
 
     for run_settings, seed in progress_bar(todo, desc=f"{name} runs",
                                            disable=None if progress else True):
-        on_done(run_settings, seed, execute_run(name, run_settings, seed, device))
+        if not finished(run_settings, seed):
+            on_done(run_settings, seed, execute_run(name, run_settings, seed, device))
 
 
 def _run_processes(name, todo, device, on_done, progress, jobs):
@@ -455,7 +458,7 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
         elif jobs > 1:
             _run_processes(name, todo, device, on_done, progress, jobs)
         else:
-            _run_serial(name, todo, device, on_done, progress)
+            _run_serial(name, todo, device, on_done, progress, finished=store.has)
     return write_summary()
 
 

@@ -253,6 +253,34 @@ def build_model(config: Seq2SeqConfig, source_size: int, target_size: int,
     return model.to(device)
 
 
+EMBEDDING_INITS = ("pytorch", "fairseq")
+
+
+def init_embeddings(model: nn.Module, how: str = "pytorch") -> nn.Module:
+    """Redraw a Transformer's token embeddings as ``how`` says, in place; returns ``model``.
+
+    ``"pytorch"`` leaves PyTorch's initialisation (standard deviation 1). ``"fairseq"`` draws
+    them with standard deviation ``hidden_size ** -0.5``, as fairseq does: the Transformer
+    multiplies its embeddings by ``sqrt(hidden_size)``, so with PyTorch's initialisation they
+    start about ``sqrt(hidden_size)`` times larger than the sinusoidal positions added to them
+    (amplitude 1) and drown them; drawn as fairseq draws them they start on the positions' scale.
+    Draws from PyTorch's global generator (seed it first).
+    """
+    if how not in EMBEDDING_INITS:
+        raise ValueError(f"embedding initialisation must be one of {', '.join(EMBEDDING_INITS)}, "
+                         f"got {how!r}")
+    if how == "fairseq":
+        if not isinstance(model, TransformerSeq2Seq):
+            raise ValueError(f"the 'fairseq' embedding initialisation is for Transformers (their "
+                             f"embeddings are scaled by sqrt(hidden_size)), not "
+                             f"{type(model).__name__}")
+        with torch.no_grad():
+            for embedding in (model.source_embedding, model.target_embedding):
+                nn.init.normal_(embedding.weight, std=model.config.hidden_size ** -0.5)
+                embedding.weight[embedding.padding_idx].zero_()
+    return model
+
+
 def sinusoidal_positions(length: int, size: int,
                          device: str | torch.device | None = None) -> torch.Tensor:
     """The fixed positional encodings of Vaswani et al. (2017, Sec. 3.5), for any length.

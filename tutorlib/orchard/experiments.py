@@ -194,7 +194,6 @@ class OrchardSettings(Settings):
 TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction",
                  "warmup_steps", "embedding_init")
 LATER_DEFAULTS = {"warmup_steps": 0, "embedding_init": "pytorch"}
-EMBEDDING_INITS = ("pytorch", "fairseq")
 
 
 def _lstm(hidden: int, layers: int, dropout: float) -> dict:
@@ -285,18 +284,13 @@ def build(config: dict) -> torch.nn.Module:
     architecture = s2s.Seq2SeqConfig(**config["architecture"])
     model = s2s.build_model(architecture, len(source_vocab), len(target_vocab))
     init = config.get("embedding_init", LATER_DEFAULTS["embedding_init"])
-    if init not in EMBEDDING_INITS:
-        raise ValueError(f"embedding_init must be one of {', '.join(EMBEDDING_INITS)}, "
+    if init not in s2s.EMBEDDING_INITS:
+        raise ValueError(f"embedding_init must be one of {', '.join(s2s.EMBEDDING_INITS)}, "
                          f"got {init!r}")
-    if init == "fairseq":
-        if architecture.cell != "transformer":
-            raise ValueError(f"embedding_init='fairseq' is for Transformers (their embeddings "
-                             f"are scaled by sqrt(hidden_size)), not {architecture.cell!r}")
-        with torch.no_grad():
-            for embedding in (model.source_embedding, model.target_embedding):
-                torch.nn.init.normal_(embedding.weight, std=architecture.hidden_size ** -0.5)
-                embedding.weight[embedding.padding_idx].zero_()
-    return model
+    if init == "fairseq" and architecture.cell != "transformer":
+        raise ValueError(f"embedding_init='fairseq' is for Transformers (their embeddings "
+                         f"are scaled by sqrt(hidden_size)), not {architecture.cell!r}")
+    return s2s.init_embeddings(model, init)
 
 
 def fit_with_warmup(model, data: s2s.EncodedPairs, settings: s2s.TrainSettings,

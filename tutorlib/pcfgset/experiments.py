@@ -50,7 +50,7 @@ import math
 import random
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -328,7 +328,9 @@ def _train(config: dict, split_name: str, seed: int, options: dict, device: str)
     train = training_pairs(split_name, options["train_size"], **pair_options(options))
     settings = _train_settings(options, seed)
     seed_everything(seed)
-    model = s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab), len(target_vocab))
+    model = s2s.init_embeddings(
+        s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab), len(target_vocab)),
+        options.get("embedding_init", LATER_OPTIONS["embedding_init"]))
     curve: list[dict] = []
     evaluate = None
     if _ratio(split_name) is not None:
@@ -348,7 +350,8 @@ def _train(config: dict, split_name: str, seed: int, options: dict, device: str)
     start = time.perf_counter()
     log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, source_vocab, target_vocab), settings,
                           evaluate=evaluate, eval_every=per_epoch,
-                          desc=f"{config['cell']} on {split_name}, seed {seed}", device=device)
+                          desc=f"{config['cell']} on {split_name}, seed {seed}", device=device,
+                          warmup_steps=options.get("warmup_steps", LATER_OPTIONS["warmup_steps"]))
     seconds = time.perf_counter() - start
     for point, (step, _) in zip(curve, log.evaluations, strict=True):
         point["epoch"] = round(step / per_epoch, 3)
@@ -451,7 +454,14 @@ OPTION_KEYS = ("train_size", "max_output_length", "presentations", "batch_size",
                "final_lr_fraction", "max_test")
 # Options added after the paper profile was sized, with their defaults (which change nothing):
 # run keys and cache keys hold them only when they differ, so earlier keys stay as they were.
-LATER_OPTIONS = {"max_functions": None, "alphabet_size": None}
+# ``warmup_steps`` raises the learning rate linearly over the first steps;
+# ``embedding_init="fairseq"`` draws a Transformer's token embeddings on the scale of its
+# positions (:func:`tutorlib.seq2seq.init_embeddings`).
+LATER_OPTIONS = {"max_functions": None, "alphabet_size": None, "warmup_steps": 0,
+                 "embedding_init": "pytorch"}
+# What ``PCFGSetSettings.training`` may set for one architecture.
+TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction",
+                 "warmup_steps", "embedding_init")
 
 
 def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
@@ -471,6 +481,9 @@ def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
     if options.get("max_functions") is not None:
         _check_positive("max_functions", options["max_functions"])
     _numbers(options.get("alphabet_size"))
+    if options.get("embedding_init", "pytorch") not in s2s.EMBEDDING_INITS:
+        raise ValueError(f"embedding_init must be one of {', '.join(s2s.EMBEDDING_INITS)}, got "
+                         f"{options['embedding_init']!r}")
     if split_name not in pcfgset.split_names() or split_name == "localism":
         raise ValueError(f"unknown training split {split_name!r}; a run trains on one of "
                          f"{', '.join(n for n in pcfgset.split_names() if n != 'localism')} "
@@ -488,10 +501,14 @@ def _check_positive(name: str, value) -> None:
         raise ValueError(f"{name} must be None or a positive integer, got {value!r}")
 
 
-def train_options(settings) -> dict:
-    """The keyword arguments of :func:`run` that a profile's settings fix (the
-    :data:`LATER_OPTIONS` only where they differ from their defaults)."""
-    return {**{key: settings[key] for key in OPTION_KEYS}, **_later(settings)}
+def train_options(settings, network: str | None = None) -> dict:
+    """The keyword arguments of :func:`run` that a profile's settings fix for ``network`` (one
+    of :data:`ARCHITECTURE_NAMES`, whose ``training`` overrides apply; None: none apply), the
+    :data:`LATER_OPTIONS` only where they differ from their defaults."""
+    options = {**{key: settings[key] for key in OPTION_KEYS},
+               **{key: settings[key] for key in LATER_OPTIONS if key in settings}}
+    options.update(settings.get("training", {}).get(network, {}) if network else {})
+    return {**{key: options[key] for key in OPTION_KEYS}, **_later(options)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -510,7 +527,9 @@ class PCFGSetSettings(Settings):
     ``presentations`` examples, and is scored on ``max_test`` test inputs per test.
     ``max_functions`` (None: any) and ``alphabet_size`` (None: all 520 symbols) reduce the task
     so that a small network learns it quickly (see the module docstring); the paper profile
-    leaves them at None.
+    leaves them at None. ``training`` overrides the training of one architecture:
+    ``{"Transformer": {"embedding_init": "fairseq", "warmup_steps": 100}}`` (any of
+    :data:`TRAINING_KEYS`).
     """
 
     architectures: list[str]
@@ -529,6 +548,17 @@ class PCFGSetSettings(Settings):
     seeds: list[int]
     max_functions: int | None = None
     alphabet_size: int | None = None
+    training: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for network, overrides in self.training.items():
+            if network not in self.architectures:
+                raise ValueError(f"training overrides for {network!r}, which this profile does "
+                                 f"not train; it trains {', '.join(self.architectures)}")
+            unknown = sorted(set(overrides) - set(TRAINING_KEYS))
+            if unknown:
+                raise ValueError(f"unknown training setting(s) {', '.join(unknown)} for "
+                                 f"{network}; known: {', '.join(TRAINING_KEYS)}")
 
 
 ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equally_distributed",
@@ -597,7 +627,7 @@ def run_settings(name: str, split_name: str, settings) -> dict:
     config = architecture_config(name, settings["hidden_size"], settings["num_layers"],
                                  settings["dropout"])
     return {"network": name, "architecture": config, "split": split_name,
-            **train_options(settings)}
+            **train_options(settings, name)}
 
 
 def runs(settings) -> list[tuple[dict, int]]:

@@ -1,0 +1,144 @@
+"""Which training of the three PCFG SET networks learns the task within a CPU's budget?
+
+The full profile was sized from throughputs, not from learning: hidden 128, 2 layers, batches of
+64 at 2e-3 decayed to a tenth, 100,000 presentations (about 1,560 updates), teacher forcing on
+half the batches. Small networks on the whole task (520 symbols) learned nothing at the tutorial's
+budget, so before the 54 full-profile runs are spent this script trains candidate recipes
+(:data:`RECIPES`) on the base corpus (the ``pcfgset`` split, outputs of at most 48 symbols) and
+records for each: the learning curve (sequence and token accuracy on 200 test inputs every
+``--eval-every`` presentations), the final test and training accuracy, the training time and
+the pairs trained per second. Each finished run is appended to ``results/pcfgset/recipes.json``
+at once (a stopped screen resumes where it stopped). One thread, as the full profile's runs use.
+
+    .venv/bin/python benchmarks/pcfgset_recipes.py [--recipes full tf1] \\
+        [--networks LSTMS2S] [--seeds 0]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("TQDM_DISABLE", "1")  # before tqdm is imported
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+
+import torch  # noqa: E402
+
+from tutorlib import pcfgset, results  # noqa: E402
+from tutorlib import seq2seq as s2s  # noqa: E402
+from tutorlib.pcfgset import experiments as exps  # noqa: E402
+from tutorlib.train import seed_everything  # noqa: E402
+
+FULL = exps.SETTINGS["full"]
+# name -> (architecture size, training settings); unnamed keys keep the full profile's values
+RECIPES = {
+    # the full profile as sized (run keys unchanged)
+    "full": {},
+    # the same with every batch teacher-forced (what OpenNMT and fairseq do; the paper's setting)
+    "tf1": {"teacher_forcing": 1.0},
+    # more updates for the same presentations: batches of 16, always teacher-forced
+    "tf1_batch16": {"teacher_forcing": 1.0, "batch_size": 16, "learning_rate": 1e-3},
+    # a wider network, always teacher-forced
+    "tf1_wide": {"teacher_forcing": 1.0, "hidden_size": 256},
+    # more presentations, always teacher-forced
+    "tf1_long": {"teacher_forcing": 1.0, "presentations": 200_000},
+    # the Transformer as ORCHARD's full profile trains it: fairseq's embedding initialisation
+    # and 100 warmup steps (ignored by the other networks)
+    "tf1_fairseq": {"teacher_forcing": 1.0, "embedding_init": "fairseq", "warmup_steps": 100},
+}
+
+OUT = results.project_results("pcfgset", "recipes.json")
+TEST_SIZE = 200
+
+
+def load() -> list[dict]:
+    return json.loads(OUT.read_text())["runs"] if OUT.exists() else []
+
+
+def train_once(network: str, recipe: str, seed: int, eval_every: int) -> dict:
+    options = {"hidden_size": FULL.hidden_size, "num_layers": FULL.num_layers,
+               "dropout": FULL.dropout, "presentations": FULL.presentations,
+               "batch_size": FULL.batch_size, "learning_rate": FULL.learning_rate,
+               "final_lr_fraction": FULL.final_lr_fraction, "teacher_forcing": 0.5,
+               "embedding_init": "pytorch", "warmup_steps": 0, **RECIPES[recipe]}
+    if network != "Transformer":
+        options.update(embedding_init="pytorch")
+    source_vocab, target_vocab = exps.vocabularies(None)
+    train = exps.training_pairs("pcfgset", None, max_output_length=FULL.max_output_length)
+    test = exps.test_pairs("pcfgset", TEST_SIZE, max_output_length=FULL.max_output_length)
+    config = exps.architecture_config(network, options["hidden_size"], options["num_layers"],
+                                      options["dropout"])
+    settings = s2s.TrainSettings(presentations=options["presentations"],
+                                 batch_size=options["batch_size"],
+                                 learning_rate=options["learning_rate"],
+                                 final_lr_fraction=options["final_lr_fraction"],
+                                 teacher_forcing=options["teacher_forcing"], seed=seed)
+    seed_everything(seed)
+    model = s2s.init_embeddings(s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab),
+                                                len(target_vocab)), options["embedding_init"])
+    length = FULL.max_output_length + 10
+    curve: list[dict] = []
+    clock = {"eval": 0.0}
+
+    def evaluate() -> float:
+        start = time.perf_counter()
+        result = s2s.evaluate(model, test, source_vocab, target_vocab, max_length=length)
+        token = pcfgset.token_accuracy(result.predictions, [t for _, t in test])
+        model.train()
+        curve.append({"accuracy": result.accuracy, "token_accuracy": token})
+        clock["eval"] += time.perf_counter() - start
+        return result.accuracy
+
+    steps_between = max(1, eval_every // settings.batch_size)
+    start = time.perf_counter()
+    log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, source_vocab, target_vocab), settings,
+                          evaluate=evaluate, eval_every=steps_between,
+                          warmup_steps=options["warmup_steps"])
+    seconds = time.perf_counter() - start - clock["eval"]
+    for point, (step, _) in zip(curve, log.evaluations, strict=True):
+        point["presentations"] = step * settings.batch_size
+    check = exps._sample(train, TEST_SIZE, "train-check")
+    fitted = s2s.evaluate(model, check, source_vocab, target_vocab, max_length=length)
+    final = s2s.evaluate(model, test, source_vocab, target_vocab, max_length=length)
+    return {"recipe": recipe, "network": network, "seed": seed, **options,
+            "parameters": sum(p.numel() for p in model.parameters()),
+            "accuracy": final.accuracy,
+            "token_accuracy": pcfgset.token_accuracy(final.predictions, [t for _, t in test]),
+            "train_accuracy": fitted.accuracy,
+            "final_loss": float(sum(log.losses[-50:]) / len(log.losses[-50:])),
+            "train_seconds": round(seconds, 1),
+            "pairs_per_second": round(options["presentations"] / seconds, 1),
+            "curve": curve}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--recipes", nargs="+", default=["full", "tf1"], choices=list(RECIPES))
+    parser.add_argument("--networks", nargs="+", default=["LSTMS2S"],
+                        choices=list(exps.ARCHITECTURE_NAMES))
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0])
+    parser.add_argument("--eval-every", type=int, default=10_000,
+                        help="presentations between two points of the learning curve")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    done = load()
+    for seed in args.seeds:
+        for recipe in args.recipes:
+            for network in args.networks:
+                if any(r["recipe"] == recipe and r["network"] == network and r["seed"] == seed
+                       for r in done):
+                    continue
+                row = train_once(network, recipe, seed, args.eval_every)
+                done.append(row)
+                OUT.parent.mkdir(parents=True, exist_ok=True)
+                OUT.write_text(json.dumps({"runs": done}, indent=1))
+                curve = " ".join(f"{p['accuracy']:.2f}" for p in row["curve"])
+                print(f"{recipe:>12} {network:>11} seed {seed}: test {row['accuracy']:.3f} "
+                      f"(token {row['token_accuracy']:.3f})  train {row['train_accuracy']:.3f}  "
+                      f"{row['pairs_per_second']:6.1f} pairs/s  curve {curve}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
