@@ -47,6 +47,14 @@ RECIPES = {
     # the Transformer as ORCHARD's full profile trains it: fairseq's embedding initialisation
     # and 100 warmup steps (ignored by the other networks)
     "tf1_fairseq": {"teacher_forcing": 1.0, "embedding_init": "fairseq", "warmup_steps": 100},
+    # deeper stacks (ConvS2S: a wider receptive field; 2 layers of width 3 see 5 tokens)
+    "deep6": {"num_layers": 6},
+    "deep4_fairseq": {"num_layers": 4, "embedding_init": "fairseq", "warmup_steps": 100},
+    # four times the updates for the same presentations: batches of 16 at 1e-3
+    "b16": {"batch_size": 16, "learning_rate": 1e-3},
+    "b16_fairseq": {"batch_size": 16, "learning_rate": 1e-3, "embedding_init": "fairseq",
+                    "warmup_steps": 400},
+    "b16_deep6": {"batch_size": 16, "learning_rate": 1e-3, "num_layers": 6},
 }
 
 OUT = results.project_results("pcfgset", "recipes.json")

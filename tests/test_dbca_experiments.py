@@ -106,3 +106,28 @@ def test_the_summary_averages_by_network_and_target():
     assert summary["dial"][1]["sd (%)"] is None  # one run: no spread, and valid JSON
     json.dumps(summary, allow_nan=False)
     assert exps.dial_table([]).empty
+
+
+def test_training_settings_are_per_network_and_in_the_key_only_when_set():
+    tiny_transformer = {"cell": "transformer", "hidden_size": 8, "num_layers": 1,
+                        "dropout": 0.0, "num_heads": 2, "positions": "sinusoidal"}
+    both = replace(SMALL, architectures={"tiny": TINY, "t": tiny_transformer},
+                   learning_rates={"tiny": 1e-2, "t": 1e-3})
+    plain = exps.run_settings(0.2, "t", both)
+    assert "warmup_steps" not in plain and "embedding_init" not in plain
+    warm = replace(both, training={"t": {"warmup_steps": 4, "embedding_init": "fairseq"}})
+    config = exps.run_settings(0.2, "t", warm)
+    assert config["warmup_steps"] == 4 and config["embedding_init"] == "fairseq"
+    assert results.run_key("dbca", config, 0) != results.run_key("dbca", plain, 0)
+    # the other network's key is untouched; settings at their defaults leave keys as they were
+    assert exps.run_settings(0.2, "tiny", warm) == exps.run_settings(0.2, "tiny", both)
+    default = replace(both, training={"t": {"warmup_steps": 0, "embedding_init": "pytorch"}})
+    assert exps.run_settings(0.2, "t", default) == plain
+    record = exps.run(config, 0)
+    assert record["network"] == "t" and 0.0 <= record["accuracy"] <= 1.0
+    with pytest.raises(ValueError, match="does not train"):
+        replace(both, training={"gpt": {"warmup_steps": 4}})
+    with pytest.raises(ValueError, match="unknown training setting"):
+        replace(both, training={"t": {"momentum": 0.9}})
+    with pytest.raises(ValueError, match="embedding_init must be one of"):
+        replace(both, training={"t": {"embedding_init": "xavier"}})

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -222,12 +222,15 @@ def _train_and_evaluate(config: dict, seed: int, device: str) -> dict:
                                  learning_rate=config["learning_rate"],
                                  final_lr_fraction=config["final_lr_fraction"], seed=seed)
     seed_everything(seed)
-    model = s2s.build_model(architecture(config["architecture"]), len(source_vocab),
-                            len(target_vocab))
+    model = s2s.init_embeddings(
+        s2s.build_model(architecture(config["architecture"]), len(source_vocab),
+                        len(target_vocab)),
+        config.get("embedding_init", TRAINING_DEFAULTS["embedding_init"]))
     start = time.perf_counter()
     log = s2s.fit_seq2seq(model, s2s.encode_pairs(split.train, source_vocab, target_vocab),
                           settings, desc=f"D_C {split.compound_divergence:.2f}, seed {seed}",
-                          device=device)
+                          device=device,
+                          warmup_steps=config.get("warmup_steps", TRAINING_DEFAULTS["warmup_steps"]))
     seconds = time.perf_counter() - start
     train_sample = random.Random(seed).sample(split.train, min(len(test), len(split.train)))
     return {
@@ -269,7 +272,10 @@ def run_settings(target: float | None, network: str, settings: DbcaSettings) -> 
             "architecture": architecture(settings["architectures"][network]).to_dict(),
             "presentations": settings["presentations"], "batch_size": settings["batch_size"],
             "learning_rate": settings["learning_rates"][network],
-            "final_lr_fraction": settings["final_lr_fraction"], "max_test": settings["max_test"]}
+            "final_lr_fraction": settings["final_lr_fraction"], "max_test": settings["max_test"],
+            # only where they differ from the defaults, so that earlier run keys stay as they were
+            **{key: value for key, value in settings["training"].get(network, {}).items()
+               if value != TRAINING_DEFAULTS[key]}}
 
 
 def runs(settings: DbcaSettings) -> list[tuple[dict, int]]:
@@ -325,7 +331,10 @@ class DbcaSettings(Settings):
     for every target D_C of ``targets`` (``None``: the MCD split) and seed of ``seeds``, and
     trains every network of ``architectures`` (name -> :class:`~tutorlib.seq2seq.Seq2SeqConfig`
     dict) on it with ``learning_rates[name]``; ``max_test`` test commands are evaluated
-    (``None``: all).
+    (``None``: all). ``training`` sets, per network, a warmup of the learning rate and the
+    Transformer's embedding initialisation: ``{"transformer": {"warmup_steps": 100,
+    "embedding_init": "fairseq"}}`` (:data:`TRAINING_DEFAULTS`;
+    :func:`tutorlib.seq2seq.init_embeddings`).
     """
 
     pool_size: int | None
@@ -340,9 +349,22 @@ class DbcaSettings(Settings):
     batch_size: int
     final_lr_fraction: float
     max_test: int | None
+    training: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         split_sizes(self.pool_size)
+        for network, overrides in self.training.items():
+            if network not in self.architectures:
+                raise ValueError(f"training settings for {network!r}, which this profile does "
+                                 f"not train; it trains {', '.join(self.architectures)}")
+            unknown = sorted(set(overrides) - set(TRAINING_DEFAULTS))
+            if unknown:
+                raise ValueError(f"unknown training setting(s) {', '.join(unknown)} for "
+                                 f"{network}; known: {', '.join(TRAINING_DEFAULTS)}")
+            if overrides.get("embedding_init", "pytorch") not in s2s.EMBEDDING_INITS:
+                raise ValueError(f"embedding_init must be one of "
+                                 f"{', '.join(s2s.EMBEDDING_INITS)}, got "
+                                 f"{overrides['embedding_init']!r}")
         if set(self.architectures) != set(self.learning_rates):
             raise ValueError(f"learning_rates must name the same networks as architectures "
                              f"({', '.join(self.architectures)}), got "
@@ -350,6 +372,10 @@ class DbcaSettings(Settings):
         for target in self.targets:
             if target is not None and not 0.0 <= target <= 1.0:
                 raise ValueError(f"a target D_C must be None or in [0, 1], got {target!r}")
+
+
+# What DbcaSettings.training may set per network, and the defaults (which change nothing).
+TRAINING_DEFAULTS = {"warmup_steps": 0, "embedding_init": "pytorch"}
 
 
 def _paper_architectures(*names: str) -> dict[str, dict]:
