@@ -55,6 +55,9 @@ RECIPES = {
     "b16_fairseq": {"batch_size": 16, "learning_rate": 1e-3, "embedding_init": "fairseq",
                     "warmup_steps": 400},
     "b16_deep6": {"batch_size": 16, "learning_rate": 1e-3, "num_layers": 6},
+    # the Transformer with layer normalisation before each sublayer (pre-LN)
+    "b16_preln": {"batch_size": 16, "learning_rate": 1e-3, "embedding_init": "fairseq",
+                  "warmup_steps": 400, "norm_first": True},
 }
 
 OUT = results.project_results("pcfgset", "recipes.json")
@@ -78,6 +81,8 @@ def train_once(network: str, recipe: str, seed: int, eval_every: int) -> dict:
     test = exps.test_pairs("pcfgset", TEST_SIZE, max_output_length=FULL.max_output_length)
     config = exps.architecture_config(network, options["hidden_size"], options["num_layers"],
                                       options["dropout"])
+    if options.get("norm_first") and network == "Transformer":
+        config["norm_first"] = True
     settings = s2s.TrainSettings(presentations=options["presentations"],
                                  batch_size=options["batch_size"],
                                  learning_rate=options["learning_rate"],

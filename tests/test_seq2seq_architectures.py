@@ -46,6 +46,9 @@ def test_new_fields_appear_in_the_dict_only_when_set_and_round_trip():
     assert Seq2SeqConfig("lstm", bidirectional=True).to_dict()["bidirectional"] is True
     assert Seq2SeqConfig("conv", kernel_size=5).to_dict()["kernel_size"] == 5
     assert "kernel_size" not in Seq2SeqConfig("conv").to_dict()
+    pre = Seq2SeqConfig("transformer", 32, 2, 0.1, num_heads=4, norm_first=True)
+    assert pre.to_dict()["norm_first"] is True and Seq2SeqConfig(**pre.to_dict()) == pre
+    assert "norm_first" not in Seq2SeqConfig("transformer", 32, 2, 0.1, num_heads=4).to_dict()
 
 
 def test_bad_configurations_and_devices_are_named():
@@ -57,6 +60,8 @@ def test_bad_configurations_and_devices_are_named():
         Seq2SeqConfig(cell="transformer", bidirectional=True)
     with pytest.raises(ValueError, match="kernel_size must be an integer"):
         Seq2SeqConfig(cell="conv", kernel_size=0)
+    with pytest.raises(ValueError, match="norm_first is for Transformers"):
+        Seq2SeqConfig(cell="lstm", norm_first=True)
     with pytest.raises(ValueError, match="device must be one of"):
         s2s.build_model(Seq2SeqConfig("gru", 8, 1, 0.0), 5, 5, device="gpu")
     vocab = s2s.Vocabulary(TOKENS)
@@ -74,6 +79,8 @@ NEW = [Seq2SeqConfig("lstm", 16, 2, 0.1, attention=True, bidirectional=True),
        Seq2SeqConfig("gru", 16, 1, 0.0, attention=False, bidirectional=True),
        Seq2SeqConfig("srn", 16, 2, 0.0, attention=True, bidirectional=True),
        Seq2SeqConfig("transformer", 16, 1, 0.0, num_heads=2, positions="sinusoidal"),
+       Seq2SeqConfig("transformer", 16, 2, 0.1, num_heads=2, positions="sinusoidal",
+                     norm_first=True),
        Seq2SeqConfig("conv", 16, 2, 0.1),
        Seq2SeqConfig("conv", 16, 1, 0.0, kernel_size=4, positions="sinusoidal")]
 
@@ -276,3 +283,14 @@ def test_fairseq_embedding_initialisation_puts_embeddings_on_the_positions_scale
         s2s.init_embeddings(s2s.build_model(Seq2SeqConfig("lstm", 8, 1, 0.0), 5, 5), "fairseq")
     with pytest.raises(ValueError, match="must be one of pytorch, fairseq"):
         s2s.init_embeddings(plain, "xavier")
+
+
+def test_pre_layer_norm_transformers_normalise_before_each_sublayer():
+    post = s2s.build_model(Seq2SeqConfig("transformer", 16, 2, 0.0, num_heads=2), 7, 7)
+    pre = s2s.build_model(Seq2SeqConfig("transformer", 16, 2, 0.0, num_heads=2,
+                                        norm_first=True), 7, 7)
+    for model, first in ((post, False), (pre, True)):
+        layers = [*model.transformer.encoder.layers, *model.transformer.decoder.layers]
+        assert len(layers) == 4 and all(layer.norm_first is first for layer in layers)
+    # the same parameters, only their order of use differs
+    assert ([p.shape for p in post.parameters()] == [p.shape for p in pre.parameters()])

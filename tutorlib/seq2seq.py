@@ -134,7 +134,8 @@ def pad_batch(sequences: Sequence[Sequence[int]],
 
 # Fields added after results were committed, with their defaults: ``to_dict`` leaves them out
 # while they have these values, so every earlier configuration keeps its dict (cache keys).
-_LATER_FIELDS = {"bidirectional": False, "positions": "learned", "kernel_size": 3}
+_LATER_FIELDS = {"bidirectional": False, "positions": "learned", "kernel_size": 3,
+                 "norm_first": False}
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,10 @@ class Seq2SeqConfig:
         ``max_positions``) or fixed sinusoids (Vaswani et al. 2017; any length).
     kernel_size : int
         ConvS2S only: width of the convolutions.
+    norm_first : bool
+        Transformer only: layer normalisation before each sublayer ("pre-LN", as later
+        Transformers do) instead of after the residual sum (Vaswani et al.'s "post-LN", the
+        default). Pre-LN trains faster at a CPU's small step counts.
 
     Examples
     --------
@@ -185,6 +190,7 @@ class Seq2SeqConfig:
     bidirectional: bool = False  # recurrent only
     positions: str = "learned"  # Transformer and ConvS2S
     kernel_size: int = 3  # ConvS2S only
+    norm_first: bool = False  # Transformer only
 
     def __post_init__(self) -> None:
         if self.cell not in CELLS:
@@ -202,6 +208,8 @@ class Seq2SeqConfig:
         if self.bidirectional and self.cell not in RECURRENT:
             raise ValueError(f"bidirectional is for recurrent cells ({', '.join(RECURRENT)}), "
                              f"not {self.cell!r}")
+        if self.norm_first and self.cell != "transformer":
+            raise ValueError(f"norm_first is for Transformers, not {self.cell!r}")
         if self.cell == "transformer" and self.hidden_size % self.num_heads:
             raise ValueError(f"hidden_size {self.hidden_size} must be divisible by num_heads "
                              f"{self.num_heads}")
@@ -556,13 +564,14 @@ class TransformerSeq2Seq(nn.Module):
         self.positions = (nn.Embedding(config.max_positions, hidden)
                           if config.positions == "learned" else None)
         layer = nn.TransformerEncoderLayer(hidden, config.num_heads, 4 * hidden, config.dropout,
-                                           batch_first=True)
+                                           batch_first=True, norm_first=config.norm_first)
         encoder = nn.TransformerEncoder(layer, config.num_layers, norm=nn.LayerNorm(hidden),
                                         enable_nested_tensor=False)
         self.transformer = nn.Transformer(
             d_model=hidden, nhead=config.num_heads, num_encoder_layers=config.num_layers,
             num_decoder_layers=config.num_layers, dim_feedforward=4 * hidden,
-            dropout=config.dropout, batch_first=True, custom_encoder=encoder)
+            dropout=config.dropout, batch_first=True, custom_encoder=encoder,
+            norm_first=config.norm_first)
         self.output = nn.Linear(hidden, target_size)
 
     def _embed(self, embedding: nn.Embedding, tokens: torch.Tensor) -> torch.Tensor:
