@@ -225,3 +225,22 @@ def test_a_fairseq_transformer_with_warmup_trains_and_is_cached(tmp_path):
     again, _ = exps.trained_model(config, "pcfgset", 0, options)
     assert all((a == b).all() for a, b in zip(model.state_dict().values(),
                                               again.state_dict().values()))
+
+
+def test_architecture_options_set_fields_of_one_architecture():
+    ci = profiles.settings("pcfgset", "ci")
+    three = dataclasses.replace(ci, architectures=list(exps.ARCHITECTURE_NAMES),
+                                architecture_options={"ConvS2S": {"num_layers": 3},
+                                                      "Transformer": {"norm_first": True}})
+    by_network = {config["network"]: config["architecture"] for config, _ in exps.runs(three)}
+    assert by_network["ConvS2S"]["num_layers"] == 3 and by_network["ConvS2S"]["cell"] == "conv"
+    assert by_network["Transformer"]["norm_first"] is True
+    assert by_network["LSTMS2S"] == exps.architecture_config("LSTMS2S", ci.hidden_size,
+                                                             ci.num_layers, ci.dropout)
+    assert "norm_first" not in exps.architecture_config("Transformer", 8, 1, 0.0)
+    with pytest.raises(ValueError, match="unknown architecture field"):
+        exps.architecture_config("Transformer", 8, 1, 0.0, depth=3)
+    with pytest.raises(ValueError, match="does not train"):
+        dataclasses.replace(ci, architecture_options={"Transformer": {"norm_first": True}})
+    with pytest.raises(ValueError, match="norm_first is for Transformers"):
+        dataclasses.replace(three, architecture_options={"ConvS2S": {"norm_first": True}})

@@ -50,7 +50,7 @@ import math
 import random
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 
 import numpy as np
@@ -102,23 +102,29 @@ TEST_SCORES = {
 }
 
 
-def architecture_config(name: str, hidden_size: int, num_layers: int, dropout: float) -> dict:
+def architecture_config(name: str, hidden_size: int, num_layers: int, dropout: float,
+                        **overrides) -> dict:
     """The paper's three architectures at a size, as :class:`~tutorlib.seq2seq.Seq2SeqConfig`
     dicts: LSTMS2S (bidirectional LSTM encoder, attention), ConvS2S (kernel 3), Transformer
     (4 heads). ConvS2S and the Transformer use sinusoidal positions, so that productivity's
-    longer inputs and outputs need no position they were not trained with."""
+    longer inputs and outputs need no position they were not trained with. ``overrides`` set
+    other :class:`~tutorlib.seq2seq.Seq2SeqConfig` fields (``num_layers=6``,
+    ``norm_first=True``...), overriding these."""
     if name == "LSTMS2S":
-        config = s2s.Seq2SeqConfig("lstm", hidden_size, num_layers, dropout, attention=True,
-                                   bidirectional=True)
+        base = {"cell": "lstm", "attention": True, "bidirectional": True}
     elif name == "ConvS2S":
-        config = s2s.Seq2SeqConfig("conv", hidden_size, num_layers, dropout, kernel_size=3,
-                                   positions="sinusoidal")
+        base = {"cell": "conv", "kernel_size": 3, "positions": "sinusoidal"}
     elif name == "Transformer":
-        config = s2s.Seq2SeqConfig("transformer", hidden_size, num_layers, dropout, num_heads=4,
-                                   positions="sinusoidal")
+        base = {"cell": "transformer", "num_heads": 4, "positions": "sinusoidal"}
     else:
         raise ValueError(f"unknown architecture {name!r}; known: {', '.join(ARCHITECTURE_NAMES)}")
-    return config.to_dict()
+    known = {f.name for f in fields(s2s.Seq2SeqConfig)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ValueError(f"unknown architecture field(s) {', '.join(unknown)} for {name}; "
+                         f"known: {', '.join(sorted(known))}")
+    return s2s.Seq2SeqConfig(**{"hidden_size": hidden_size, "num_layers": num_layers,
+                                "dropout": dropout, **base, **overrides}).to_dict()
 
 
 LETTERS = 26  # the alphabet's letters; its symbols are A1 ... Z20
@@ -529,7 +535,8 @@ class PCFGSetSettings(Settings):
     so that a small network learns it quickly (see the module docstring); the paper profile
     leaves them at None. ``training`` overrides the training of one architecture:
     ``{"Transformer": {"embedding_init": "fairseq", "warmup_steps": 100}}`` (any of
-    :data:`TRAINING_KEYS`).
+    :data:`TRAINING_KEYS`); ``architecture_options`` sets other fields of one architecture's
+    :class:`~tutorlib.seq2seq.Seq2SeqConfig`: ``{"ConvS2S": {"num_layers": 6}}``.
     """
 
     architectures: list[str]
@@ -549,8 +556,14 @@ class PCFGSetSettings(Settings):
     max_functions: int | None = None
     alphabet_size: int | None = None
     training: dict = field(default_factory=dict)
+    architecture_options: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for network in self.architecture_options:
+            if network not in self.architectures:
+                raise ValueError(f"architecture options for {network!r}, which this profile "
+                                 f"does not train; it trains {', '.join(self.architectures)}")
+            _configured(network, self)  # a clear error for a bad field now
         for network, overrides in self.training.items():
             if network not in self.architectures:
                 raise ValueError(f"training overrides for {network!r}, which this profile does "
@@ -611,6 +624,14 @@ SETTINGS: dict[str, PCFGSetSettings] = {
 }
 
 
+def _configured(name: str, settings) -> dict:
+    """Architecture ``name`` at a profile's size, with its ``architecture_options``."""
+    sizes = {"hidden_size": settings["hidden_size"], "num_layers": settings["num_layers"],
+               "dropout": settings["dropout"],
+               **settings.get("architecture_options", {}).get(name, {})}
+    return architecture_config(name, **sizes)
+
+
 def training_splits(settings) -> list[str]:
     """The training splits a profile runs (``overgeneralisation`` expanded into its ratios)."""
     out = []
@@ -624,8 +645,7 @@ def training_splits(settings) -> list[str]:
 
 def run_settings(name: str, split_name: str, settings) -> dict:
     """Everything that changes one run's result except its seed: the key of a committed run."""
-    config = architecture_config(name, settings["hidden_size"], settings["num_layers"],
-                                 settings["dropout"])
+    config = _configured(name, settings)
     return {"network": name, "architecture": config, "split": split_name,
             **train_options(settings, name)}
 
