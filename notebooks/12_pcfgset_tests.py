@@ -356,7 +356,7 @@ with pd.option_context("display.max_colwidth", None):
 # **Split.** `reverse echo`, `prepend reverse`, `echo remove_first` and `prepend remove_first`
 # take an exceptional meaning in a few training inputs; at this profile the ratio is
 # {glue:text}`over_ratio` of the rarer function's occurrences (scaled with the training subset).
-# **Score.** After every epoch, the fraction of the exceptions the model answers with the
+# **Score.** During training (after every epoch, and at least ten times), the fraction of the exceptions the model answers with the
 # exception's output (memorisation) and with the rule's output (overgeneralisation); the
 # paper's Table 1 reports the peak of overgeneralisation.
 
@@ -392,7 +392,7 @@ plt.show()
 
 # %% [markdown]
 # *Figure 2.* For the training exceptions, the fraction answered by the rule (solid) and by the
-# exception (dashed) after each epoch, for each architecture (seed {glue:text}`first_seed`).
+# exception (dashed) during training, for each architecture (seed {glue:text}`first_seed`).
 # The paper's Fig. 5 shows the same curves: overgeneralisation rising first, then falling as
 # the exceptions are memorised.
 
@@ -503,7 +503,8 @@ else:
 #   {glue:text}`task_tokens`): {glue:text}`learned_verdict` The full profile, once committed,
 #   is the comparison to read for the paper's numbers and orderings.
 # - **Overgeneralisation.** We report the peak at one exception ratio, measured on the
-#   training exceptions after every epoch, as the paper does; its Table 1 reports one peak per
+#   training exceptions after every epoch as the paper does (and at least ten times over a
+#   run, since the full profile trains for about two epochs); its Table 1 reports one peak per
 #   architecture.
 
 # %%

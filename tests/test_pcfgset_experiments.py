@@ -54,8 +54,16 @@ def test_run_settings_hold_everything_that_changes_a_run():
 def test_the_later_options_leave_the_paper_profiles_keys_as_they_were():
     paper = profiles.settings("pcfgset", "paper")
     config, seed = exps.runs(paper)[0]
+    assert config["network"] == "LSTMS2S"
     assert not set(exps.LATER_OPTIONS) & set(config)  # at their defaults: not in the key
-    assert results.run_key("pcfgset", config, seed) == "7eac2f27caeb750959145810"
+    # the key of the full profile's first run, as its committed record is named (the profile
+    # was re-sized to batches of 16 and 200,000 presentations before any run was committed)
+    assert results.run_key("pcfgset", config, seed) == "ed54e141a010dde6251a97af"
+    transformer = next(c for c, _ in exps.runs(paper) if c["network"] == "Transformer")
+    assert transformer["embedding_init"] == "fairseq" and transformer["warmup_steps"] == 400
+    assert transformer["architecture"]["norm_first"] is True
+    conv = next(c for c, _ in exps.runs(paper) if c["network"] == "ConvS2S")
+    assert conv["architecture"]["num_layers"] == 6 and "warmup_steps" not in conv
     tutorial, _ = exps.runs(profiles.settings("pcfgset", "tutorial"))[0]
     assert tutorial["max_functions"] == 3 and tutorial["alphabet_size"] == 26
 
@@ -180,7 +188,11 @@ def test_a_tiny_run_scores_each_kind_of_test_and_is_cached(one_thread):
     twins = exps.run(config, "substitutivity_primitive", 0, **TINY)
     assert 0 <= twins["consistency"] <= 1 and twins["test_size"] == 6
     over = exps.run(config, "overgeneralisation_0.005", 0, **TINY)
-    assert len(over["curve"]) == over["epochs"] == 2  # 96 presentations of 40 pairs
+    # 96 presentations of 40 pairs: 2 epochs of 3 steps, the curve after each of the 6 steps
+    assert over["epochs"] == 2 and len(over["curve"]) == 6
+    assert [p["epoch"] for p in over["curve"]] == pytest.approx([1 / 3, 2 / 3, 1, 4 / 3, 5 / 3, 2],
+                                                                abs=1e-3)
+    assert over["peak_epoch"] in [p["epoch"] for p in over["curve"]]
     assert over["overgeneralisation_peak"] == max(p["overgeneralisation"] for p in over["curve"])
     model, info = exps.trained_model(config, "pcfgset", 0, TINY)
     assert info["train_pairs"] == 40 and not model.training
