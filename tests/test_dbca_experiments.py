@@ -23,6 +23,9 @@ def test_profiles_have_the_same_fields_and_the_paper_profile_the_issue_scale():
     assert len(paper["targets"]) >= 8 and None in paper["targets"]
     assert set(paper["architectures"]) == {"lstm", "lstm_attention", "transformer"}
     assert paper["architectures"]["lstm"] == exps.ARCHITECTURES["lstm"].to_dict()
+    transformer = exps.run_settings(None, "transformer", paper)
+    assert transformer["architecture"]["norm_first"] is True
+    assert transformer["embedding_init"] == "fairseq" and transformer["warmup_steps"] == 400
     assert len(exps.runs(paper)) == len(paper["targets"]) * 3 * len(paper["seeds"]) >= 72
     assert profiles.settings("dbca", "tutorial")["pool_size"] is None
     assert len(exps.runs(profiles.settings("dbca", "ci"))) == 2
