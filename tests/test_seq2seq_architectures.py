@@ -281,7 +281,7 @@ def test_fairseq_embedding_initialisation_puts_embeddings_on_the_positions_scale
     assert (small.source_embedding.weight[1:] * 8).std().item() == pytest.approx(1.0, rel=0.05)
     with pytest.raises(ValueError, match="for Transformers"):
         s2s.init_embeddings(s2s.build_model(Seq2SeqConfig("lstm", 8, 1, 0.0), 5, 5), "fairseq")
-    with pytest.raises(ValueError, match="must be one of pytorch, fairseq"):
+    with pytest.raises(ValueError, match="embedding_init must be one of pytorch, fairseq"):
         s2s.init_embeddings(plain, "xavier")
 
 

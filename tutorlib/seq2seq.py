@@ -275,7 +275,7 @@ def init_embeddings(model: nn.Module, how: str = "pytorch") -> nn.Module:
     Draws from PyTorch's global generator (seed it first).
     """
     if how not in EMBEDDING_INITS:
-        raise ValueError(f"embedding initialisation must be one of {', '.join(EMBEDDING_INITS)}, "
+        raise ValueError(f"embedding_init must be one of {', '.join(EMBEDDING_INITS)}, "
                          f"got {how!r}")
     if how == "fairseq":
         if not isinstance(model, TransformerSeq2Seq):

@@ -283,14 +283,8 @@ def build(config: dict) -> torch.nn.Module:
     source_vocab, target_vocab = vocabularies()
     architecture = s2s.Seq2SeqConfig(**config["architecture"])
     model = s2s.build_model(architecture, len(source_vocab), len(target_vocab))
-    init = config.get("embedding_init", LATER_DEFAULTS["embedding_init"])
-    if init not in s2s.EMBEDDING_INITS:
-        raise ValueError(f"embedding_init must be one of {', '.join(s2s.EMBEDDING_INITS)}, "
-                         f"got {init!r}")
-    if init == "fairseq" and architecture.cell != "transformer":
-        raise ValueError(f"embedding_init='fairseq' is for Transformers (their embeddings "
-                         f"are scaled by sqrt(hidden_size)), not {architecture.cell!r}")
-    return s2s.init_embeddings(model, init)
+    return s2s.init_embeddings(model, config.get("embedding_init",
+                                                 LATER_DEFAULTS["embedding_init"]))
 
 
 def fit_with_warmup(model, data: s2s.EncodedPairs, settings: s2s.TrainSettings,
