@@ -461,7 +461,7 @@ gaps.round(2)
 #
 # The full profile (`full`) trains the three architectures with three seeds on
 # every split, on the whole task (no restriction on functions or symbols; outputs of at most
-# 48 symbols), with `python -m tutorlib run pcfgset --profile full` (resumable, about 14
+# 48 symbols), with `python -m tutorlib run pcfgset --profile full` (resumable, about 15
 # core-hours), and commits the results to `results/pcfgset/`. Its training was chosen by a
 # screen of recipes on the base task (`benchmarks/pcfgset_recipes.py`, results in
 # `results/pcfgset/recipes.json`): on a CPU's budget the networks are limited by the number

@@ -531,8 +531,8 @@ def train_options(settings, network: str | None = None) -> dict:
 def _configured(name: str, settings) -> dict:
     """Architecture ``name`` at a profile's size, with its ``architecture_options``."""
     sizes = {"hidden_size": settings["hidden_size"], "num_layers": settings["num_layers"],
-               "dropout": settings["dropout"],
-               **settings.get("architecture_options", {}).get(name, {})}
+             "dropout": settings["dropout"],
+             **settings.get("architecture_options", {}).get(name, {})}
     return architecture_config(name, **sizes)
 
 
@@ -642,8 +642,9 @@ SETTINGS: dict[str, PCFGSetSettings] = {
     # The networks are step-limited on a CPU budget (a pre-LN Transformer reversing 3-12 of the
     # 520 symbols: 81% after 2,000 updates of 16, post-LN 50%, post-LN at batch 64 1.5% after
     # 500), so the full profile takes the small batches and doubles the presentations: about
-    # 22 minutes a run for LSTMS2S, 12 for ConvS2S, 10 for the Transformer, plus testing,
-    # about 14 core-hours in all.
+    # 21 minutes of training a run for LSTMS2S, 12 for ConvS2S, 10 for the Transformer, plus
+    # testing (the first Transformer run on the base task: 576 s training, 848 s in all), about
+    # 15 core-hours in all.
     "full": PCFGSetSettings(
         architectures=list(ARCHITECTURE_NAMES), hidden_size=128, num_layers=2, dropout=0.1,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.001], train_size=None,
