@@ -263,7 +263,9 @@ def test_release_protocol_reproduces_the_released_code(distance, steps):
     vectors = np.array([c + s for c in RELEASE_COLOURS for s in RELEASE_SHAPES])
     derivations = [(f"c{i}", f"s{j}") for i in range(3) for j in range(3)]
     fit = tre(vectors, derivations, "additive", distance, steps=steps, protocol="release")
-    assert fit.per_datum == pytest.approx(RELEASE_VALUES[distance, steps], rel=2e-6, abs=1e-7)
+    # float32 RMSprop over up to 2,000 steps: CPUs that round differently (AVX2 against
+    # AVX-512 kernels) end up to 2e-5 apart (relative), far below what separates the protocols
+    assert fit.per_datum == pytest.approx(RELEASE_VALUES[distance, steps], rel=1e-4, abs=1e-7)
     if distance == "cosine":  # not converged: the default solver reaches ~0 on the same data
         converged = tre(vectors, derivations, "additive", "cosine", steps=steps)
         assert fit.value > 0.17 and converged.value < 0.01

@@ -133,8 +133,13 @@ def test_committed_protocol_measurements_match_the_committed_runs():
     again = generalisation.tre_protocols(
         runs[row["seed"]]["messages"], generalisation.game_config(settings, row["seed"]),
         settings["tre_steps"], seed=row["seed"])
+    # the converged protocols agree to the rounding of the CPU (a few 1e-6 between AVX2 and
+    # AVX-512 kernels); the release's RMSprop at a constant rate on the L1 distance never settles,
+    # so where the CPU rounds differently its value after 1,000 steps moves by up to about 0.1
+    # (committed 4.27, re-measured on an AVX-512 machine 4.37; the 100 languages spread 3.80-4.48)
     for name in generalisation.TRE_PROTOCOLS:
-        assert again[name] == pytest.approx(row[name], abs=1e-6)
+        tolerance = 0.15 if name.startswith("release") else 1e-4
+        assert again[name] == pytest.approx(row[name], abs=tolerance), name
 
 
 def test_remeasuring_resumes_from_what_is_already_written(tmp_path):
