@@ -136,6 +136,19 @@ _LOCAL: dict[str, dict[str, Settings]] = {
 SETTINGS = _LOCAL
 
 
+def check_per_network(what: str, settings: dict, networks, known) -> None:
+    """Check per-network settings (``{network: {key: value}}``): every network is one the
+    profile trains, every key one of ``known``; ``what`` names them in the error."""
+    for network, values in settings.items():
+        if network not in networks:
+            raise ValueError(f"{what} for {network!r}, which this profile does not train; it "
+                             f"trains {', '.join(networks)}")
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise ValueError(f"unknown {what} setting(s) {', '.join(unknown)} for {network}; "
+                             f"known: {', '.join(known)}")
+
+
 def check_profile(profile: str) -> str:
     """The profile ``profile`` names: itself if it is one of :data:`PROFILES`, the profile an
     alias stands for (``"paper"`` gives ``"full"``), else ``ValueError``.

@@ -32,7 +32,7 @@ import torch
 
 from tutorlib import cache, dbca, results, scan
 from tutorlib import seq2seq as s2s
-from tutorlib.profiles import Settings
+from tutorlib.profiles import Settings, check_per_network
 from tutorlib.scan import rules
 from tutorlib.scan.experiments import ARCHITECTURES as SCAN_ARCHITECTURES
 from tutorlib.scan.experiments import vocabularies
@@ -356,14 +356,9 @@ class DbcaSettings(Settings):
 
     def __post_init__(self) -> None:
         split_sizes(self.pool_size)
-        for network, overrides in self.training.items():
-            if network not in self.architectures:
-                raise ValueError(f"training settings for {network!r}, which this profile does "
-                                 f"not train; it trains {', '.join(self.architectures)}")
-            unknown = sorted(set(overrides) - set(TRAINING_DEFAULTS))
-            if unknown:
-                raise ValueError(f"unknown training setting(s) {', '.join(unknown)} for "
-                                 f"{network}; known: {', '.join(TRAINING_DEFAULTS)}")
+        check_per_network("training", self.training, list(self.architectures),
+                          list(TRAINING_DEFAULTS))
+        for overrides in self.training.values():
             if overrides.get("embedding_init", "pytorch") not in s2s.EMBEDDING_INITS:
                 raise ValueError(f"embedding_init must be one of "
                                  f"{', '.join(s2s.EMBEDDING_INITS)}, got "

@@ -59,7 +59,7 @@ import torch
 
 from tutorlib import cache, pcfgset, results
 from tutorlib import seq2seq as s2s
-from tutorlib.profiles import Settings
+from tutorlib.profiles import Settings, check_per_network
 from tutorlib.train import resolve_device, seed_everything
 
 # Bump when the code below changes what it computes (tutorlib.cache).
@@ -579,14 +579,7 @@ class PCFGSetSettings(Settings):
                 raise ValueError(f"architecture options for {network!r}, which this profile "
                                  f"does not train; it trains {', '.join(self.architectures)}")
             _configured(network, self)  # a clear error for a bad field now
-        for network, overrides in self.training.items():
-            if network not in self.architectures:
-                raise ValueError(f"training overrides for {network!r}, which this profile does "
-                                 f"not train; it trains {', '.join(self.architectures)}")
-            unknown = sorted(set(overrides) - set(TRAINING_KEYS))
-            if unknown:
-                raise ValueError(f"unknown training setting(s) {', '.join(unknown)} for "
-                                 f"{network}; known: {', '.join(TRAINING_KEYS)}")
+        check_per_network("training", self.training, self.architectures, TRAINING_KEYS)
 
 
 ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equally_distributed",
