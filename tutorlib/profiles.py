@@ -136,13 +136,14 @@ _LOCAL: dict[str, dict[str, Settings]] = {
 SETTINGS = _LOCAL
 
 
-def check_per_network(what: str, settings: dict, networks, known) -> None:
+def check_per_network(what: str, settings: dict, networks, known, noun: str = "network") -> None:
     """Check per-network settings (``{network: {key: value}}``): every network is one the
-    profile trains, every key one of ``known``; ``what`` names them in the error."""
+    profile trains, every key one of ``known``; ``what`` names the settings in the error and
+    ``noun`` what they are set for (ORCHARD calls its networks models)."""
     for network, values in settings.items():
         if network not in networks:
-            raise ValueError(f"{what} for {network!r}, which this profile does not train; it "
-                             f"trains {', '.join(networks)}")
+            raise ValueError(f"{what} for unknown {noun} {network!r}, which this profile does "
+                             f"not train; it trains {', '.join(networks)}")
         unknown = sorted(set(values) - set(known))
         if unknown:
             raise ValueError(f"unknown {what} setting(s) {', '.join(unknown)} for {network}; "

@@ -31,7 +31,7 @@ from tutorlib import cache, results
 from tutorlib import seq2seq as s2s
 from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
 from tutorlib.orchard.language import OPERATORS, parse_label
-from tutorlib.profiles import Settings
+from tutorlib.profiles import Settings, check_per_network
 from tutorlib.train import resolve_device, seed_everything
 
 # Bump when the code below changes what it computes, so that cached results of the old code
@@ -179,14 +179,8 @@ class OrchardSettings(Settings):
     training: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for model, overrides in self.training.items():
-            if model not in self.models:
-                raise ValueError(f"training overrides for unknown model {model!r}; the models "
-                                 f"are {', '.join(self.models)}")
-            unknown = sorted(set(overrides) - set(TRAINING_KEYS))
-            if unknown:
-                raise ValueError(f"unknown training setting(s) {', '.join(unknown)} for "
-                                 f"{model}; known: {', '.join(TRAINING_KEYS)}")
+        check_per_network("training", self.training, self.models, TRAINING_KEYS,
+                          noun="model")
 
 
 # What ``OrchardSettings.training`` may override per model, and the defaults of the settings
