@@ -21,7 +21,6 @@ import os
 os.environ.setdefault("TQDM_DISABLE", "1")  # before tqdm is imported
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import time  # noqa: E402
 
 import torch  # noqa: E402
@@ -62,10 +61,6 @@ RECIPES = {
 
 OUT = results.project_results("pcfgset", "recipes.json")
 TEST_SIZE = 200
-
-
-def load() -> list[dict]:
-    return json.loads(OUT.read_text())["runs"] if OUT.exists() else []
 
 
 def train_once(network: str, recipe: str, seed: int, eval_every: int) -> dict:
@@ -136,17 +131,14 @@ def main() -> None:
                         help="presentations between two points of the learning curve")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    done = load()
+    done = results.RowLog(OUT)
     for seed in args.seeds:
         for recipe in args.recipes:
             for network in args.networks:
-                if any(r["recipe"] == recipe and r["network"] == network and r["seed"] == seed
-                       for r in done):
+                if done.has(recipe=recipe, network=network, seed=seed):
                     continue
                 row = train_once(network, recipe, seed, args.eval_every)
-                done.append(row)
-                OUT.parent.mkdir(parents=True, exist_ok=True)
-                OUT.write_text(json.dumps({"runs": done}, indent=1))
+                done.add(row)
                 curve = " ".join(f"{p['accuracy']:.2f}" for p in row["curve"])
                 print(f"{recipe:>12} {network:>11} seed {seed}: test {row['accuracy']:.3f} "
                       f"(token {row['token_accuracy']:.3f})  train {row['train_accuracy']:.3f}  "

@@ -24,7 +24,6 @@ import os
 os.environ.setdefault("TQDM_DISABLE", "1")  # before tqdm is imported
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import time  # noqa: E402
 
 import torch  # noqa: E402
@@ -52,10 +51,6 @@ RECIPES = {
 OUT = results.project_results("scan", "recipes.json")
 
 
-def load() -> list[dict]:
-    return json.loads(OUT.read_text())["runs"] if OUT.exists() else []
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--recipes", nargs="+", default=["per_example_coin", "batch8"],
@@ -64,12 +59,11 @@ def main() -> None:
     parser.add_argument("--seeds", nargs="+", type=int, default=[0])
     args = parser.parse_args()
     torch.set_num_threads(1)
-    done = load()
+    done = results.RowLog(OUT)
     for seed in args.seeds:
         for recipe in args.recipes:
             for split_name in args.splits:
-                if any(r["recipe"] == recipe and r["split"] == split_name and r["seed"] == seed
-                       for r in done):
+                if done.has(recipe=recipe, split=split_name, seed=seed):
                     continue
                 start = time.perf_counter()
                 result = exps.run(split_name, "overall_best", seed, **RECIPES[recipe])
@@ -81,9 +75,7 @@ def main() -> None:
                        "presentations_per_second": round(
                            RECIPES[recipe]["presentations"] / result["train_seconds"], 1),
                        "wall_seconds": round(seconds, 1)}
-                done.append(row)
-                OUT.parent.mkdir(parents=True, exist_ok=True)
-                OUT.write_text(json.dumps({"runs": done}, indent=1))
+                done.add(row)
                 print(f"{recipe:>18} {split_name:>18} seed {seed}: test "
                       f"{100 * row['accuracy']:5.1f}%  train {100 * row['train_accuracy']:5.1f}%  "
                       f"{row['presentations_per_second']:7.1f} presentations/s", flush=True)

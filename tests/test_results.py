@@ -203,3 +203,21 @@ def test_a_sweep_skips_runs_another_process_saved_meanwhile(tmp_path, monkeypatc
     store = results.RunStore(tmp_path / "shared" / "runs", "shared")
     assert store.load({"size": 1}, 2) == 99
     assert results.read_results(path)["data"]["complete"]
+
+
+def test_row_log_resumes_and_refuses_a_file_that_is_not_one(tmp_path):
+    path = tmp_path / "sub" / "screen.json"
+    log = results.RowLog(path)
+    assert log.rows == [] and not log.has(recipe="a")
+    log.add({"recipe": "a", "split": "simple", "seed": 0, "accuracy": 0.5})
+    log.add({"recipe": "b", "split": "simple", "seed": 0, "accuracy": 0.25})
+    again = results.RowLog(path)  # a restarted screen sees what was written
+    assert [r["recipe"] for r in again.rows] == ["a", "b"]
+    assert again.has(recipe="b", split="simple", seed=0)
+    assert not again.has(recipe="b", split="simple", seed=1)
+    assert not again.has(recipe="a", missing_field=1)
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match="bad.json is not a row log"):
+        results.RowLog(tmp_path / "bad.json")
+    for committed in ("scan", "pcfgset"):  # the committed screens are row logs
+        assert results.RowLog(results.project_results(committed, "recipes.json")).rows

@@ -61,6 +61,41 @@ def project_results(*parts: str) -> Path:
     return base.joinpath(*parts)
 
 
+class RowLog:
+    """A resumable table of finished measurements in one JSON file (``{"runs": [row, ...]}``),
+    for screens that try many settings one after another: each row is written the moment it is
+    added, and :meth:`has` tells a restarted screen which rows it already has.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> log = RowLog(pathlib.Path(tempfile.mkdtemp()) / "screen.json")
+    >>> log.add({"recipe": "a", "seed": 0, "accuracy": 0.5})
+    >>> RowLog(log.path).has(recipe="a", seed=0), log.has(recipe="a", seed=1)
+    (True, False)
+    """
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.rows: list[dict[str, Any]] = []
+        if self.path.exists():
+            data = json.loads(self.path.read_text())
+            if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
+                raise ValueError(f"{self.path} is not a row log: expected a JSON object with a "
+                                 f"'runs' list")
+            self.rows = data["runs"]
+
+    def has(self, **match: Any) -> bool:
+        """Whether a row has every given field equal to the given value."""
+        return any(all(row.get(k) == v for k, v in match.items()) for row in self.rows)
+
+    def add(self, row: dict[str, Any]) -> None:
+        """Append ``row`` and write the whole log at once (atomically)."""
+        self.rows.append(row)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(self.path, json.dumps({"runs": self.rows}, indent=1).encode())
+
+
 def git_commit(directory: str | os.PathLike | None = None) -> str | None:
     """The current git commit of ``directory`` (default: this package's checkout), or ``None``."""
     where = Path(directory) if directory is not None else Path(__file__).resolve().parent
