@@ -59,6 +59,10 @@ def test_run_scan_at_the_ci_profile(tmp_path, capsys):
     assert not partial["complete"] and [r["split"] for r in partial["runs"]] == ["simple"]
     assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path), "--only", "nope"]) == 2
     assert "does not run: nope" in capsys.readouterr().err
+    assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path), "--seeds", "x"]) == 2
+    assert "--seeds takes comma-separated integers, got 'x'" in capsys.readouterr().err
+    assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path), "--seeds", "4"]) == 2
+    assert "does not run: 4; it runs 0" in capsys.readouterr().err
     assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path)]) == 0
     record = results.read_results(tmp_path / "scan" / "ci.json")
     assert record["data"]["complete"]

@@ -72,6 +72,19 @@ def test_resumable_run_keeps_finished_work(tmp_path, monkeypatch):
     # --only: a part by name; unknown parts are refused with the list of known ones
     with pytest.raises(ValueError, match="does not run: 7"):
         results.run_experiment("sweep_demo:EXPERIMENT", "ci", tmp_path, only=["7"])
+    # --seeds: only those seeds run; unknown seeds are refused with the list of known ones
+    with pytest.raises(ValueError, match="does not run: 5; it runs 0, 1"):
+        results.run_experiment("sweep_demo:EXPERIMENT", "ci", tmp_path, seeds=[5])
+    sweep_demo.CALLS.clear()
+    results.run_experiment("sweep_demo:EXPERIMENT", "tutorial", tmp_path, seeds=[3, 1],
+                           progress=False)
+    # (sizes 1 and 2 with seed 1 are the ci profile's runs, already saved)
+    assert sweep_demo.CALLS == [(1, 3), (2, 3), (3, 1), (3, 3)]
+    sweep_demo.CALLS.clear()
+    summary = results.run_experiment("sweep_demo:EXPERIMENT", "tutorial", tmp_path, only=["2"],
+                                     seeds=[2, 0], progress=False)  # seed 0 is not part "2"
+    assert sweep_demo.CALLS == [(1, 2), (2, 2), (3, 2)]
+    assert not results.read_results(summary)["data"]["complete"]
 
 
 # A tiny experiment for the runner's tests: run (size, seed) returns 10 * size + seed.

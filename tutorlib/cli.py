@@ -71,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
                                     "process (scan: split names, and addprim_turn_left@per_example "
                                     "for the paper-training control; the others: seeds), to share "
                                     "work by hand; --only '' just rewrites the summary")
+    run.add_argument("--seeds", help="comma-separated seeds to run in this process (with --only: "
+                                     "those seeds of those parts)")
     run.add_argument("--jobs", type=int, default=1,
                      help="worker processes, one thread each (default 1: this process)")
     run.add_argument("--scheduler", metavar="ADDRESS",
@@ -97,6 +99,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _seeds(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"--seeds takes comma-separated integers, got {text!r}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -104,8 +113,9 @@ def main(argv: list[str] | None = None) -> int:
             from tutorlib import results
 
             only = None if args.only is None else [p for p in args.only.split(",") if p]
+            seeds = None if args.seeds is None else _seeds(args.seeds)
             name = ALIASES.get(args.experiment, args.experiment)
-            path = results.run_experiment(name, args.profile, args.out, only=only,
+            path = results.run_experiment(name, args.profile, args.out, only=only, seeds=seeds,
                                           jobs=args.jobs, scheduler=args.scheduler,
                                           device=args.device, progress=not args.quiet)
             print(f"results written to {path}")

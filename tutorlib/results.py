@@ -427,7 +427,8 @@ def _run_dask(name, todo, device, on_done, progress, scheduler):
 
 
 def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "results", *,
-                   only: list[str] | None = None, jobs: int = 1, scheduler: Any = None,
+                   only: list[str] | None = None, seeds: list[int] | None = None,
+                   jobs: int = 1, scheduler: Any = None,
                    device: str = "cpu", progress: bool = True) -> Path:
     """Run every (run settings, seed) pair of experiment ``name`` at ``profile``, resumably.
 
@@ -443,6 +444,9 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
     only : list of str, optional
         Run only these parts (``Experiment.part`` names, e.g. SCAN's split names), to share a
         sweep between processes by hand; ``[]`` only rewrites the summary.
+    seeds : list of int, optional
+        Run only these seeds (with ``only``: these seeds of those parts), another way to share
+        a sweep by hand.
     jobs : int
         Worker processes (one thread each); 1 runs in this process.
     scheduler : str or distributed.Client, optional
@@ -474,6 +478,13 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
         if unknown:
             raise ValueError(f"--only names parts that {name} at profile {profile} does not run: "
                              f"{', '.join(unknown)}; it runs {', '.join(sorted(known))}")
+    if seeds is not None:
+        known_seeds = sorted({seed for _, seed in pairs})
+        unknown = sorted(set(seeds) - set(known_seeds))
+        if unknown:
+            raise ValueError(f"--seeds names seeds that {name} at profile {profile} does not run: "
+                             f"{', '.join(map(str, unknown))}; it runs "
+                             f"{', '.join(map(str, known_seeds))}")
     directory = Path(out_dir) / spec.name
     store = RunStore(directory / "runs", spec.name)
 
@@ -481,7 +492,8 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
         return _write_summary(spec, settings, pairs, store, directory / f"{profile}.json", profile)
 
     todo = [(s, seed) for s, seed in pairs
-            if (only is None or spec.part(s, seed) in only) and not store.has(s, seed)]
+            if (only is None or spec.part(s, seed) in only)
+            and (seeds is None or seed in seeds) and not store.has(s, seed)]
 
     def on_done(run_settings: dict, seed: int, outcome: dict) -> None:
         store.save(run_settings, seed, outcome["result"], seconds=outcome["seconds"])
