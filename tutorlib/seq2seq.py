@@ -224,6 +224,18 @@ class Seq2SeqConfig:
                 if key not in _LATER_FIELDS or value != _LATER_FIELDS[key]}
 
 
+def named_config(spec: str | Seq2SeqConfig | dict, named: dict[str, Seq2SeqConfig]) -> Seq2SeqConfig:
+    """An architecture given as a name in ``named``, a :class:`Seq2SeqConfig`, or its dict."""
+    if isinstance(spec, Seq2SeqConfig):
+        return spec
+    if isinstance(spec, dict):
+        return Seq2SeqConfig(**spec)
+    if spec not in named:
+        raise ValueError(f"unknown architecture {spec!r}; known: {', '.join(named)} "
+                         f"(or pass a Seq2SeqConfig or its dict)")
+    return named[spec]
+
+
 def _check_int(name: str, value, low: int, high: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")

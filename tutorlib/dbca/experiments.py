@@ -202,14 +202,7 @@ def divergence_table(settings: DbcaSettings):
 
 def architecture(config: dict | s2s.Seq2SeqConfig | str) -> s2s.Seq2SeqConfig:
     """An architecture by name (:data:`ARCHITECTURES`), or a configuration (object or dict)."""
-    if isinstance(config, s2s.Seq2SeqConfig):
-        return config
-    if isinstance(config, dict):
-        return s2s.Seq2SeqConfig(**config)
-    if config not in ARCHITECTURES:
-        raise ValueError(f"unknown architecture {config!r}; known: {', '.join(ARCHITECTURES)} "
-                         f"(or pass a Seq2SeqConfig or its dict)")
-    return ARCHITECTURES[config]
+    return s2s.named_config(config, ARCHITECTURES)
 
 
 def _train_and_evaluate(config: dict, seed: int, device: str) -> dict:

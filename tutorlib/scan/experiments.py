@@ -78,14 +78,7 @@ def vocabularies() -> tuple[s2s.Vocabulary, s2s.Vocabulary]:
 
 def architecture(name_or_config: str | s2s.Seq2SeqConfig | dict) -> s2s.Seq2SeqConfig:
     """An architecture by name (:data:`ARCHITECTURES`), or a configuration (object or dict)."""
-    if isinstance(name_or_config, s2s.Seq2SeqConfig):
-        return name_or_config
-    if isinstance(name_or_config, dict):
-        return s2s.Seq2SeqConfig(**name_or_config)
-    if name_or_config not in ARCHITECTURES:
-        raise ValueError(f"unknown architecture {name_or_config!r}; known: {', '.join(ARCHITECTURES)} "
-                         f"(or pass a Seq2SeqConfig)")
-    return ARCHITECTURES[name_or_config]
+    return s2s.named_config(name_or_config, ARCHITECTURES)
 
 
 def describe(name_or_config: str | s2s.Seq2SeqConfig | dict) -> str:
