@@ -426,7 +426,11 @@ else:
         f"(the paper's: 45): {plain:,} are conjunctions with plain 'turn left', {thrice:,} with "
         f"'turn left thrice', {kinds.get('other conjunction', 0):,} other conjunctions and "
         f"{kinds.get('single command', 0):,} single commands; 'turn left thrice' on its own is "
-        f"{'right' if analysis['thrice_alone_right'] else 'wrong'}.")
+        f"{'right' if analysis['thrice_alone_right'] else 'wrong'} (the paper's: right). So "
+        f"{100 * (plain + thrice) / max(analysis['errors'], 1):.0f}% of our median run's errors are "
+        f"of the paper's two kinds, against all of the paper's"
+        + ("; the rest are other conjunctions and single commands." if plain + thrice
+           < analysis["errors"] else "."))
 glue("exp3_error_summary", error_summary, display=False)
 # the composed-jump curve (Fig. 5): ours by number of composed commands, and the paper's
 glue_number("exp3_reps", paper_curve["runs"].min(), 0)
