@@ -401,7 +401,7 @@ for split_name, network, training, label in [
          "The paper's top network for `turn left` (a GRU with attention), trained the paper's way,"),
         ("addprim_jump", "jump_best", "batched",
          "Its top network for `jump` (an LSTM with attention)")]:
-    runs = exps.committed_runs(training=training)
+    runs = {"per_example": per_example, "batched": committed}[training]
     runs = runs[(runs["split"] == split_name) & (runs["network"] == network)] if len(runs) else runs
     if runs.empty:
         top_sentences.append(f"{label} has no committed runs yet.")
@@ -418,6 +418,7 @@ if analysis is None:
                      "appears here once the full profile's runs are committed.")
 else:
     kinds = analysis["kinds"]
+    single = kinds.get("single command", 0)
     plain, thrice = (kinds.get(f"conjunction with '{part}'", 0)
                      for part in ("turn left", "turn left thrice"))
     error_summary = (
@@ -425,8 +426,7 @@ else:
         f"of {analysis['runs']} committed) gets {analysis['errors']:,} test commands wrong "
         f"(the paper's: 45): {plain:,} are conjunctions with plain 'turn left', {thrice:,} with "
         f"'turn left thrice', {kinds.get('other conjunction', 0):,} other conjunctions and "
-        f"{kinds.get('single command', 0):,} single "
-        f"command{'' if kinds.get('single command', 0) == 1 else 's'}; 'turn left thrice' on its own is "
+        f"{single:,} single command{'' if single == 1 else 's'}; 'turn left thrice' on its own is "
         f"{'right' if analysis['thrice_alone_right'] else 'wrong'} (the paper's: right). So "
         f"{100 * (plain + thrice) / max(analysis['errors'], 1):.0f}% of our median run's errors are "
         f"of the paper's two kinds, against all of the paper's"
