@@ -584,12 +584,14 @@ if len(committed):
     glue("full_size", ", ".join(f"{n} {size[n]:,}" for n in exps.ARCHITECTURE_NAMES),
          display=False)
     glue("full_epochs", f"{base_runs['epochs'].mean():.1f}", display=False)
-    glue("full_devices", " and ".join(f"{count} on {'a CUDA GPU' if device == 'cuda' else 'the CPU' if device == 'cpu' else device}"
+    where = {"cuda": "a CUDA GPU", "cpu": "the CPU"}
+    glue("full_devices", " and ".join(f"{count} on {where.get(device, device)}"
                                       for device, count in devices.items()), display=False)
     ours_order, paper_order = orderings.loc["task", "ours"], orderings.loc["task", "paper"]
     glue("full_order_verdict",
          "the paper's order" if ours_order == paper_order else
-         "the reverse of the paper's order" if ours_order.split(" > ") == paper_order.split(" > ")[::-1]
+         "the reverse of the paper's order"
+         if ours_order.split(" > ") == paper_order.split(" > ")[::-1]
          else f"where the paper's is {paper_order}", display=False)
     learner, slowest = fit.idxmax(), fit.idxmin()
     glue("full_learner", learner, display=False)
