@@ -564,16 +564,14 @@ if len(committed):
                               "paper": published.apply(ranking, axis=1)})
     orderings["same best"] = [o.split(" > ")[0] == p.split(" > ")[0]
                               for o, p in zip(orderings["ours"], orderings["paper"])]
-    display(findings.rename_axis(columns=None).style.set_caption(
-        "Table 3a. Does the paper's within-architecture finding hold in our runs?"))
-    display(orderings.style.set_caption("Table 3b. Architectures from best to worst on each test"))
+    display(findings.rename_axis(columns=None))
+    display(orderings)
     kept = pd.DataFrame({
         f"{test} / task ({who})": (table.loc[test] / table.loc["task"]).round(2)
         for test in ["systematicity", "productivity"]
         for who, table in [("ours", ours_full), ("paper", published)]})
     kept.index.name = "network"
-    display(kept.style.format("{:.2f}").set_caption(
-        "Table 4. Share of the task accuracy kept on each test"))
+    display(kept)
     holds = int(findings.to_numpy().sum())
     glue("full_findings", f"{holds} of {findings.size}", display=False)
     glue("full_same_best", f"{int(orderings['same best'].sum())} of {len(orderings)}",
@@ -616,6 +614,12 @@ else:
         glue(name, "(no full-profile results committed)", display=False)
 
 # %% [markdown]
+# *Table 3a* (first). For each architecture, whether each of the paper's findings within an
+# architecture holds in our runs (all three hold in the paper for every architecture).
+# *Table 3b* (second). The architectures from best to worst on each test, ours and the
+# paper's. *Table 4* (third). The share of its task accuracy that each architecture keeps on
+# systematicity and on productivity, ours and the paper's.
+#
 # Of the within-architecture findings of Table 3a, {glue:text}`full_findings` hold in our
 # runs; the best architecture is the paper's on {glue:text}`full_same_best` tests. The
 # training budget explains most of this, and it is the first thing to read from these
