@@ -265,7 +265,10 @@ def mcd_split(samples: Pool | Sequence[Sample], train_size: int, test_size: int,
     compound_divergence : float in [0, 1] or None
         Target D_C; ``None`` (an MCD split) makes it as high as the search reaches.
     max_atom_divergence : float in [0, 1]
-        Largest acceptable D_A (the paper: 0.02).
+        Largest acceptable D_A (the paper: 0.02). The search enforces it as a steep penalty
+        (``ATOM_PENALTY`` per unit of excess), not a hard wall: the result may exceed it by a
+        hair where that brings D_C closer to its target, and
+        :attr:`SplitResult.atom_target_met` then says so.
     seed : int
         Seeds the initial random sample and the candidate subsets: equal seeds, equal splits.
     num_candidates : int or None
