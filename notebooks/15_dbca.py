@@ -407,14 +407,14 @@ if len(committed):
                else "; not in the paper's SCAN table") + ")"
             for network, row in at_max) + ".", display=False)
         on_mcd = committed[committed["target_compound_divergence"].isna()].sort_values("seed")
+        by_network = dict(list(on_mcd.groupby("network")))
         per_seed = {network: 100 * rows["accuracy"].to_numpy()
-                    for network, rows in on_mcd.groupby("network")}
-        seeds_of = {network: list(rows["seed"]) for network, rows in on_mcd.groupby("network")}
+                    for network, rows in by_network.items()}
         all_seeds = sorted(on_mcd["seed"].unique())
         seeds_text = "; ".join(
             f"{NAMES.get(network, network)} " + ", ".join(f"{value:.1f}" for value in values)
-            + ("" if seeds_of[network] == all_seeds
-               else f" (seeds {', '.join(map(str, seeds_of[network]))})")
+            + ("" if list(by_network[network]["seed"]) == all_seeds
+               else f" (seeds {', '.join(map(str, by_network[network]['seed']))})")
             for network, values in per_seed.items())
         order = ""
         if {"lstm_attention", "transformer"} <= per_seed.keys():
