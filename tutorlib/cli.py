@@ -18,7 +18,7 @@ import sys
 
 from tutorlib import __version__
 from tutorlib.profiles import ALIASES as PROFILE_ALIASES
-from tutorlib.profiles import PROFILES
+from tutorlib.profiles import EXTRA_PROFILES, PROFILES
 
 # name -> one-line description (the experiment itself: tutorlib.results.experiment(name))
 EXPERIMENTS: dict[str, str] = {
@@ -64,8 +64,10 @@ def _parser() -> argparse.ArgumentParser:
                                           "provenance (resumable)")
     run.add_argument("experiment", choices=sorted([*EXPERIMENTS, *ALIASES]), metavar="EXPERIMENT",
                      help="one of: " + ", ".join(sorted(EXPERIMENTS)))
-    run.add_argument("--profile", default="full", choices=[*PROFILES, *PROFILE_ALIASES],
-                     help="full (the default; 'paper' is another name for it), tutorial or ci")
+    run.add_argument("--profile", default="full",
+                     choices=[*PROFILES, *EXTRA_PROFILES, *PROFILE_ALIASES],
+                     help="full (the default; 'paper' is another name for it), tutorial, ci, "
+                          "or gpu where the experiment has one (pcfgset)")
     run.add_argument("--out", default="results", help="results directory (default: results)")
     run.add_argument("--only", help="comma-separated parts of the experiment to run in this "
                                     "process (scan: split names, and addprim_turn_left@per_example "
@@ -128,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
 
             names = [args.experiment] if args.experiment else profiles.experiments()
             for name in names:
-                for profile in PROFILES:
+                for profile in (*PROFILES, *EXTRA_PROFILES):
+                    if not profiles.has_profile(name, profile):
+                        continue
                     print(f"{name} [{profile}]: "
                           f"{json.dumps(profiles.settings(name, profile).to_dict())}")
         elif args.command == "results":

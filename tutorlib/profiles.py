@@ -34,6 +34,10 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 PROFILES: tuple[str, ...] = ("ci", "tutorial", "full")
+# Profiles only some experiments have. ``gpu``: the full profile's question at a scale that
+# converges on one lent GPU in minutes (``python -m tutorlib run NAME --profile gpu --device
+# cuda``); its committed results sit beside the full profile's, never needed by a book build.
+EXTRA_PROFILES: tuple[str, ...] = ("gpu",)
 
 # other names a profile answers to: ``paper`` is the full profile's earlier name
 ALIASES: dict[str, str] = {"paper": "full"}
@@ -157,11 +161,25 @@ def check_profile(profile: str) -> str:
     >>> check_profile("paper")
     'full'
     """
-    profile = ALIASES.get(profile, profile)
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)} "
+    profile = ALIASES.get(profile, profile) if isinstance(profile, str) else profile
+    if profile not in (*PROFILES, *EXTRA_PROFILES):
+        raise ValueError(f"unknown profile {profile!r}: expected one of "
+                         f"{', '.join((*PROFILES, *EXTRA_PROFILES))} "
                          f"(or {', '.join(ALIASES)}, another name of {ALIASES['paper']})")
     return profile
+
+
+def has_profile(experiment: str, profile: str) -> bool:
+    """Whether ``experiment`` has settings at ``profile`` (every one has ci, tutorial and full;
+    a ``gpu`` profile exists only where a GPU sweep was prepared)."""
+    profile = check_profile(profile)
+    check_experiment(experiment)
+    return profile in _table(experiment)
+
+
+def _table(experiment: str) -> dict:
+    table = importlib.import_module(SOURCES[experiment]).SETTINGS
+    return table[experiment] if SOURCES[experiment] == __name__ else table
 
 
 def experiments() -> list[str]:
@@ -185,7 +203,8 @@ def settings(experiment: str, profile: str) -> Settings:
     experiment : str
         An experiment name from :func:`experiments`, e.g. ``"compositionality"``.
     profile : str
-        ``"ci"``, ``"tutorial"`` or ``"full"`` (``"paper"`` is an alias of ``"full"``).
+        ``"ci"``, ``"tutorial"`` or ``"full"`` (``"paper"`` is an alias of ``"full"``), or
+        ``"gpu"`` where the experiment has one (:func:`has_profile`).
 
     Returns
     -------
@@ -200,7 +219,10 @@ def settings(experiment: str, profile: str) -> Settings:
     """
     profile = check_profile(profile)
     check_experiment(experiment)
-    table = importlib.import_module(SOURCES[experiment]).SETTINGS
-    if SOURCES[experiment] == __name__:
-        table = table[experiment]
+    table = _table(experiment)
+    if profile not in table:
+        having = [name for name in experiments() if profile in _table(name)]
+        raise ValueError(f"experiment {experiment} has no {profile!r} profile; its profiles: "
+                         f"{', '.join(table)} (a {profile!r} profile exists for: "
+                         f"{', '.join(having) or 'none'})")
     return copy.deepcopy(table[profile])

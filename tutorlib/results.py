@@ -272,6 +272,9 @@ class Experiment:
         ``{profile: settings}`` for an experiment outside :mod:`tutorlib.profiles` (your own,
         run with ``run_experiment("your.module:EXPERIMENT", ...)``); by default the settings
         come from :func:`tutorlib.profiles.settings`.
+    prepare : callable ``settings -> None``, optional
+        Makes what every run shares (a generated corpus in the disk cache) once, in the
+        sweep's own process, before runs start in parallel.
     """
 
     name: str
@@ -280,6 +283,7 @@ class Experiment:
     summarise: Callable[[Any, list[Any]], dict[str, Any]] = _no_summary
     part: Callable[[dict[str, Any], int], str] = _seed_part
     settings: dict[str, Any] | None = None
+    prepare: Callable[[Any], None] | None = None
 
 
 def experiment(name: str) -> Experiment:
@@ -316,12 +320,60 @@ def execute_run(name: str, run_settings: dict[str, Any], seed: int, device: str 
     return {"result": result, "seconds": time.perf_counter() - start}
 
 
-def _one_thread_worker() -> None:
-    os.environ["OMP_NUM_THREADS"] = "1"
+def _one_thread_worker(threads: int = 1) -> None:
+    os.environ["OMP_NUM_THREADS"] = str(threads)
     os.environ.setdefault("TQDM_DISABLE", "1")
     import torch
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
+
+
+def worker_threads(device: str, jobs: int, cores: int | None = None) -> int:
+    """Threads of each of ``jobs`` worker processes: one on the CPU (runs are small, and one
+    thread a run wastes nothing); on a GPU, each worker's share of the machine's cores (at
+    least one), which feed the GPU with kernels.
+
+    Examples
+    --------
+    >>> worker_threads("cpu", 2, cores=16), worker_threads("cuda", 4, cores=16)
+    (1, 4)
+    """
+    if not str(device).startswith("cuda"):
+        return 1
+    return max(1, (cores or os.cpu_count() or 1) // jobs)
+
+
+def start_mps() -> bool:
+    """Start NVIDIA's Multi-Process Service if its control program is installed, so that the
+    worker processes of a GPU sweep share the GPU at once instead of taking turns; True when a
+    daemon runs (started here or before). Its pipe and log directories default to
+    ``/tmp/nvidia-mps`` and ``/tmp/nvidia-log`` (``CUDA_MPS_PIPE_DIRECTORY``,
+    ``CUDA_MPS_LOG_DIRECTORY``), set in this process's environment for its workers."""
+    import shutil
+
+    control = shutil.which("nvidia-cuda-mps-control")
+    if control is None:
+        return False
+    pipe = Path(os.environ.setdefault("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps"))
+    log = Path(os.environ.setdefault("CUDA_MPS_LOG_DIRECTORY", "/tmp/nvidia-log"))
+    pipe.mkdir(parents=True, exist_ok=True)
+    log.mkdir(parents=True, exist_ok=True)
+    if (pipe / "control").exists():
+        return True
+    try:
+        started = subprocess.run([control, "-d"], capture_output=True, timeout=30)
+        if started.returncode != 0:
+            return False
+        # a daemon that cannot serve would fail every worker: check that CUDA works through it
+        probe = subprocess.run([sys.executable, "-c", "import torch; "
+                                "torch.ones(1, device='cuda').sum().item()"],
+                               capture_output=True, timeout=120)
+        if probe.returncode == 0:
+            return True
+        subprocess.run([control], input=b"quit\n", capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return False
 
 
 def _run_serial(name, todo, device, on_done, progress, finished=lambda s, seed: False):
@@ -336,7 +388,8 @@ def _run_serial(name, todo, device, on_done, progress, finished=lambda s, seed: 
 
 
 def _run_processes(name, todo, device, on_done, progress, jobs):
-    """``jobs`` worker processes, one thread each; a worker that dies has its run started again."""
+    """``jobs`` worker processes (one thread each on the CPU; on a GPU, their share of the cores
+    and CUDA MPS when installed); a worker that dies has its run started again."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -345,14 +398,17 @@ def _run_processes(name, todo, device, on_done, progress, jobs):
 
     pending = list(todo)
     failures: list[tuple[dict, int, BaseException]] = []
-    bar = progress_bar(total=len(pending), desc=f"{name} runs ({jobs} processes)",
+    threads = worker_threads(device, jobs)
+    mps = str(device).startswith("cuda") and start_mps()
+    bar = progress_bar(total=len(pending), desc=f"{name} runs ({jobs} processes, {threads} "
+                                                f"thread(s) each{', CUDA MPS' if mps else ''})",
                        disable=None if progress else True)
     retries = 0
     while pending:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                 initializer=_one_thread_worker) as pool:
-            futures = {pool.submit(execute_run, name, s, seed, device, 1): (s, seed)
+                                 initializer=_one_thread_worker, initargs=(threads,)) as pool:
+            futures = {pool.submit(execute_run, name, s, seed, device, threads): (s, seed)
                        for s, seed in pending}
             broken = False
             while futures:
@@ -500,6 +556,8 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
         write_summary()  # after every run, so a stopped sweep leaves a current summary
 
     if todo:
+        if spec.prepare is not None:
+            spec.prepare(settings)
         if scheduler is not None:
             _run_dask(name, todo, device, on_done, progress, scheduler)
         elif jobs > 1:

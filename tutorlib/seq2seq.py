@@ -17,7 +17,8 @@
 - :func:`fit_seq2seq`: batched training with Adam, gradient clipping and teacher forcing on a
   random half of the batches, counted in *presentations* (examples seen), as the paper counts
   its 100,000 training trials.
-- :func:`evaluate`: exact-match accuracy and the prediction for every example.
+- :func:`evaluate`: exact-match accuracy and the prediction for every example;
+  :func:`predict`: the predictions alone, for inputs without targets.
 - :func:`encode`: the encoder's final hidden state, for nearest-neighbour analyses.
 
 Every function that trains or runs a model takes ``device`` (``"cpu"`` by default, ``"cuda"``,
@@ -904,6 +905,53 @@ def evaluate(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: V
             predictions[i] = " ".join(target_vocab.decode(row))
     correct = np.array([p == t for p, (_, t) in zip(predictions, pairs, strict=True)])
     return Evaluation(float(correct.mean()), correct, predictions)
+
+
+@torch.no_grad()
+def predict(model: nn.Module, sources: Sequence[str], source_vocab: Vocabulary,
+            target_vocab: Vocabulary, *, max_length: int, batch_size: int = 512,
+            device: str | torch.device = "cpu") -> list[str]:
+    """Greedy predictions of ``model`` for ``sources``: no targets needed.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A trained model from :func:`build_model`; put in eval mode and moved to ``device``.
+    sources : sequence of str
+        Source strings (tokens separated by spaces).
+    source_vocab, target_vocab : Vocabulary
+        The vocabularies the model was trained with.
+    max_length : int
+        Most tokens to produce for each source.
+    batch_size : int
+        Sources decoded at once (longest first).
+    device : str or torch.device
+        ``"cpu"`` (default), ``"cuda"``, ``"mps"`` or ``"auto"``.
+
+    Returns
+    -------
+    list of str
+        One prediction per source, in the order of ``sources``.
+    """
+    _check_int("max_length", max_length, 1, 1_000_000)
+    _check_int("batch_size", batch_size, 1, 1_000_000)
+    if isinstance(sources, str):
+        raise ValueError("sources must be a sequence of strings, not one string")
+    if not sources:
+        return []
+    device = resolve_device(device)
+    source, lengths = pad_batch([source_vocab.encode(str(s).split()) for s in sources])
+    source = source.to(device)
+    model.to(device).eval()
+    order = torch.argsort(lengths, descending=True)
+    predictions: list[str] = [""] * len(sources)
+    for index in torch.split(order, batch_size):
+        s_len = lengths[index]
+        batch = source[index.to(device), : int(s_len.max())]
+        decoded = model.greedy(batch, s_len.to(device), max_length)
+        for i, row in zip(index.tolist(), decoded.tolist(), strict=True):
+            predictions[i] = " ".join(target_vocab.decode(row))
+    return predictions
 
 
 @torch.no_grad()

@@ -57,7 +57,7 @@ from functools import lru_cache
 import numpy as np
 import torch
 
-from tutorlib import cache, pcfgset, results
+from tutorlib import cache, pcfgset, results, seq2seq_recipe
 from tutorlib import seq2seq as s2s
 from tutorlib.profiles import Settings, check_per_network
 from tutorlib.train import resolve_device, seed_everything
@@ -309,6 +309,11 @@ def pair_options(options) -> dict:
 
 
 def _key(config: dict, split_name: str, seed: int, options: dict) -> dict:
+    if "recipe" in options:
+        return {"architecture": config, "split": split_name, "seed": seed,
+                "train_size": options["train_size"],
+                "max_output_length": options["max_output_length"],
+                "recipe": options["recipe"], **_later(options)}
     return {"architecture": config, "split": split_name, "seed": seed,
             "train_size": options["train_size"], "max_output_length": options["max_output_length"],
             "training": asdict(_train_settings(options, seed)), **_later(options)}
@@ -326,13 +331,89 @@ def predict(model, sources: list[str], max_length: int, device: str = "cpu",
     """Greedy predictions of ``model`` for ``sources`` (at most ``max_length`` symbols each);
     ``alphabet_size``: the one the model was trained with (:func:`fold_symbols`)."""
     source_vocab, target_vocab = vocabularies(alphabet_size)
-    # evaluate() wants targets; a placeholder one, and the decoding length given explicitly
-    placeholder = target_vocab.itos[3]
-    return s2s.evaluate(model, [(s, placeholder) for s in sources], source_vocab, target_vocab,
-                        max_length=max_length, device=device).predictions
+    return s2s.predict(model, sources, source_vocab, target_vocab, max_length=max_length,
+                       device=device)
+
+
+# A test split's in-distribution validation: this many of its training pairs held out (at most
+# this share of them)
+VALIDATION_SIZE = 1_000
+VALIDATION_SHARE = 0.05
+
+
+def validation_split(split_name: str, train: list, options: dict) -> tuple[list, list]:
+    """``(training pairs, in-distribution validation pairs)`` of a run of the convergence recipe.
+
+    For the base task, the base corpus's dev pairs (filtered and folded as the training pairs);
+    for a test split, whose training data is a different distribution, a seeded sample of
+    :data:`VALIDATION_SIZE` of its own training pairs, held out of training (for
+    overgeneralisation, never an exception).
+    """
+    if split_name == "pcfgset":
+        dev = pcfgset.base_corpus(CORPUS_SEED).dev
+        return train, _fold(_short(dev, options["max_output_length"],
+                                   options.get("max_functions")), options.get("alphabet_size"))
+    avoid = set()
+    if _ratio(split_name) is not None:
+        avoid = set(exception_pairs(split_name, options["train_size"],
+                                    **pair_options(options))[0])
+    size = min(VALIDATION_SIZE, math.ceil(len(train) * VALIDATION_SHARE))
+    held = set(_sample([p for p in train if p not in avoid], size, f"validation-{split_name}"))
+    return [p for p in train if p not in held], [p for p in train if p in held]
+
+
+def _overgeneralisation_probe(split_name: str, options: dict, device: str):
+    """A function scoring memorisation and overgeneralisation of the training exceptions."""
+    exceptions, originals = exception_pairs(split_name, options["train_size"],
+                                            **pair_options(options))
+    longest = max(len(t.split()) for _, t in exceptions + originals) + 5
+
+    def probe(model) -> dict:
+        predictions = predict(model, [s for s, _ in exceptions], longest, device,
+                              options.get("alphabet_size"))
+        memorised, overgeneralised = pcfgset.overgeneralisation_rates(predictions, exceptions,
+                                                                      originals)
+        return {"memorisation": memorised, "overgeneralisation": overgeneralised}
+
+    return probe
+
+
+def _train_recipe(config: dict, split_name: str, seed: int, options: dict, device: str) -> dict:
+    """Train with the convergence recipe (:mod:`tutorlib.seq2seq_recipe`)."""
+    source_vocab, target_vocab = vocabularies(options.get("alphabet_size"))
+    recipe = seq2seq_recipe.Recipe.from_dict(options["recipe"])
+    train, validation = validation_split(
+        split_name, training_pairs(split_name, options["train_size"], **pair_options(options)),
+        options)
+    seed_everything(seed)
+    model = s2s.init_embeddings(
+        s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab), len(target_vocab)),
+        recipe.embedding_init)
+    probe = (_overgeneralisation_probe(split_name, options, device)
+             if _ratio(split_name) is not None else None)
+    fit = seq2seq_recipe.fit_to_convergence(
+        model, train, validation, source_vocab, target_vocab, recipe, seed=seed, device=device,
+        on_evaluation=probe, desc=f"{config['cell']} on {split_name}, seed {seed}")
+    curve = [{"memorisation": r["memorisation"], "overgeneralisation": r["overgeneralisation"],
+              "epoch": r["epoch"]} for r in fit.history if "memorisation" in r]
+    device_name = (torch.cuda.get_device_name(resolve_device(device))
+                   if resolve_device(device).type == "cuda" else "cpu")
+    info = {"train_pairs": len(train), "validation_pairs": len(validation),
+            "device_name": device_name,
+            "train_seconds": fit.train_seconds, "epochs": fit.epochs,
+            "final_loss": fit.history[-1]["loss"],
+            "parameters": sum(p.numel() for p in model.parameters()), "curve": curve,
+            "fit": {k: v for k, v in fit.to_dict().items() if k != "history"},
+            "fit_history": [{k: v for k, v in r.items()
+                             if k not in ("memorisation", "overgeneralisation")}
+                            for r in fit.history]}
+    return {"info": info,
+            "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
 
 
 def _train(config: dict, split_name: str, seed: int, options: dict, device: str) -> dict:
+    if "recipe" in options:
+        return _train_recipe(config, split_name, seed, options, device)
     source_vocab, target_vocab = vocabularies(options.get("alphabet_size"))
     train = training_pairs(split_name, options["train_size"], **pair_options(options))
     settings = _train_settings(options, seed)
@@ -343,17 +424,11 @@ def _train(config: dict, split_name: str, seed: int, options: dict, device: str)
     curve: list[dict] = []
     evaluate = None
     if _ratio(split_name) is not None:
-        exceptions, originals = exception_pairs(split_name, options["train_size"],
-                                                **pair_options(options))
-        longest = max(len(t.split()) for _, t in exceptions + originals) + 5
+        probe = _overgeneralisation_probe(split_name, options, device)
 
         def evaluate() -> float:
-            predictions = predict(model, [s for s, _ in exceptions], longest, device,
-                                  options.get("alphabet_size"))
-            memorised, overgeneralised = pcfgset.overgeneralisation_rates(predictions,
-                                                                          exceptions, originals)
-            curve.append({"memorisation": memorised, "overgeneralisation": overgeneralised})
-            return overgeneralised
+            curve.append(probe(model))
+            return curve[-1]["overgeneralisation"]
 
     per_epoch = math.ceil(len(train) / min(settings.batch_size, len(train)))
     num_steps = math.ceil(settings.presentations / min(settings.batch_size, len(train)))
@@ -416,6 +491,8 @@ def _score(config: dict, split_name: str, seed: int, options: dict, device: str)
     alphabet_size = options.get("alphabet_size")
     source_vocab, target_vocab = vocabularies(alphabet_size)
     scores: dict = {"split": split_name, **{k: v for k, v in info.items() if k != "curve"}}
+    if "fit" in info:  # the convergence recipe: the kept model's fit on validation
+        scores["validation_accuracy"] = info["fit"]["validation_accuracy"]
     # does the model fit its own training pairs? (a sample as large as a test's)
     check = _sample(training_pairs(split_name, options["train_size"], **pair_options(options)),
                     options["max_test"], "train-check")
@@ -472,6 +549,10 @@ OPTION_KEYS = ("train_size", "max_output_length", "presentations", "batch_size",
 # positions (:func:`tutorlib.seq2seq.init_embeddings`).
 LATER_OPTIONS = {"max_functions": None, "alphabet_size": None, "warmup_steps": 0,
                  "embedding_init": "pytorch"}
+# The convergence recipe (:mod:`tutorlib.seq2seq_recipe`) replaces the training options: a run
+# of a profile with ``recipes`` has these options (and may have the pair filters).
+RECIPE_OPTION_KEYS = ("train_size", "max_output_length", "max_test", "recipe")
+RECIPE_LATER_OPTIONS = ("max_functions", "alphabet_size")
 # What ``PCFGSetSettings.training`` may set for one architecture.
 TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction",
                  "warmup_steps", "embedding_init")
@@ -485,12 +566,16 @@ def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
     ``options``: every key of :data:`OPTION_KEYS`, and any of :data:`LATER_OPTIONS` (a
     profile's settings hold them all: ``run(config, "pcfgset", 0, **train_options(settings))``).
     """
-    missing = sorted(set(OPTION_KEYS) - set(options))
-    extra = sorted(set(options) - set(OPTION_KEYS) - set(LATER_OPTIONS))
+    required, later = ((RECIPE_OPTION_KEYS, RECIPE_LATER_OPTIONS) if "recipe" in options
+                       else (OPTION_KEYS, tuple(LATER_OPTIONS)))
+    missing = sorted(set(required) - set(options))
+    extra = sorted(set(options) - set(required) - set(later))
     if missing or extra:
-        raise ValueError(f"run() needs exactly the options {', '.join(OPTION_KEYS)} (and may "
-                         f"have {', '.join(LATER_OPTIONS)}); missing: "
+        raise ValueError(f"run() needs exactly the options {', '.join(required)} (and may "
+                         f"have {', '.join(later)}); missing: "
                          f"{', '.join(missing) or 'none'}; unknown: {', '.join(extra) or 'none'}")
+    if "recipe" in options:
+        seq2seq_recipe.Recipe.from_dict(options["recipe"])  # a clear error for a bad recipe
     if options.get("max_functions") is not None:
         _check_positive("max_functions", options["max_functions"])
     _numbers(options.get("alphabet_size"))
@@ -518,6 +603,11 @@ def train_options(settings, network: str | None = None) -> dict:
     """The keyword arguments of :func:`run` that a profile's settings fix for ``network`` (one
     of :data:`ARCHITECTURE_NAMES`, whose ``training`` overrides apply; None: none apply), the
     :data:`LATER_OPTIONS` only where they differ from their defaults."""
+    if settings.get("recipes"):
+        later = {key: settings[key] for key in RECIPE_LATER_OPTIONS}
+        return {**{key: settings[key] for key in RECIPE_OPTION_KEYS if key != "recipe"},
+                "recipe": (seq2seq_recipe.Recipe.from_dict(settings["recipes"][network]).to_dict()
+                           if network else None), **_later(later)}
     options = {**{key: settings[key] for key in OPTION_KEYS},
                **{key: settings[key] for key in LATER_OPTIONS if key in settings}}
     options.update(settings.get("training", {}).get(network, {}) if network else {})
@@ -562,18 +652,37 @@ class PCFGSetSettings(Settings):
     overgeneralisation_ratios: list[float]
     train_size: int | None
     max_output_length: int | None
-    presentations: int
-    batch_size: int
-    learning_rate: float
-    final_lr_fraction: float
+    presentations: int | None
+    batch_size: int | None
+    learning_rate: float | None
+    final_lr_fraction: float | None
     max_test: int | None
     seeds: list[int]
     max_functions: int | None = None
     alphabet_size: int | None = None
     training: dict = field(default_factory=dict)
     architecture_options: dict = field(default_factory=dict)
+    recipes: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        fixed = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
+        if self.recipes:
+            # the convergence recipe: one Recipe per architecture, no fixed training length
+            set_anyway = [name for name in fixed if getattr(self, name) is not None]
+            if set_anyway or self.training:
+                raise ValueError(f"a profile with recipes trains each architecture by its "
+                                 f"recipe: leave {', '.join(set_anyway) or 'training'} unset")
+            missing = [n for n in self.architectures if n not in self.recipes]
+            if missing:
+                raise ValueError(f"recipes missing for {', '.join(missing)}")
+            check_per_network("recipes", self.recipes, self.architectures,
+                              [f.name for f in fields(seq2seq_recipe.Recipe)])
+            for values in self.recipes.values():
+                seq2seq_recipe.Recipe.from_dict(values)
+        else:
+            unset = [name for name in fixed if getattr(self, name) is None]
+            if unset:
+                raise ValueError(f"{', '.join(unset)} must be set (or give recipes)")
         for network in self.architecture_options:
             if network not in self.architectures:
                 raise ValueError(f"architecture options for {network!r}, which this profile "
@@ -607,6 +716,22 @@ ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equall
 # and the Transformer (0.00 at 1e-3), GRU cells (0.19), a learning rate of 2e-2 (0.11), 4,000
 # training pairs (0.22), batches of 32 (0.21 at 16,000); up to 4 functions (0.14) or only 2
 # (0.37, but the tests need longer inputs) trade accuracy against what the tests can show.
+# The gpu profile's recipes (tutorlib.seq2seq_recipe.Recipe), one per architecture.
+GPU_RECIPES: dict[str, dict] = {
+    # fp32 (TF32 matrix products): the recurrent decoder is a loop of small kernels, which bf16
+    # autocast would only lengthen with casts
+    "LSTMS2S": {"batch_size": 128, "learning_rate": 2e-3, "warmup_steps": 200,
+                "schedule": "inverse_sqrt", "max_epochs": 25, "patience": 3,
+                "evaluations_per_epoch": 2, "max_seconds": 140.0, "precision": "fp32"},
+    "ConvS2S": {"batch_size": 128, "learning_rate": 1e-3, "warmup_steps": 400,
+                "schedule": "inverse_sqrt", "max_epochs": 25, "patience": 3,
+                "evaluations_per_epoch": 2, "max_seconds": 110.0},
+    "Transformer": {"batch_size": 128, "learning_rate": 1e-3, "betas": [0.9, 0.98],
+                    "warmup_steps": 800, "schedule": "inverse_sqrt", "max_epochs": 25,
+                    "patience": 3, "evaluations_per_epoch": 2, "max_seconds": 110.0,
+                    "embedding_init": "fairseq"},
+}
+
 SETTINGS: dict[str, PCFGSetSettings] = {
     "ci": PCFGSetSettings(
         architectures=["LSTMS2S"], hidden_size=16, num_layers=1, dropout=0.0,
@@ -645,6 +770,22 @@ SETTINGS: dict[str, PCFGSetSettings] = {
         final_lr_fraction=0.1, max_test=1_000, seeds=[0, 1, 2],
         architecture_options={"ConvS2S": {"num_layers": 6}, "Transformer": {"norm_first": True}},
         training={"Transformer": {"embedding_init": "fairseq", "warmup_steps": 400}}),
+    # gpu: the full profile's 54 runs (same splits, outputs of at most 48 symbols, 1,000 test
+    # inputs per test, 3 seeds) with networks nearer the paper's, trained by the convergence
+    # recipe (tutorlib.seq2seq_recipe): batches of 128 in bf16, the paper's stopping rule (best
+    # model on in-distribution validation, at most 25 epochs, patience 3 epochs) and a training
+    # budget per run so that the sweep fits a lent GPU (``max_seconds``; the record says which
+    # rule stopped each run). Sized by the CPU pilots of benchmarks/pcfgset_convergence.py.
+    "gpu": PCFGSetSettings(
+        architectures=list(ARCHITECTURE_NAMES), hidden_size=256, num_layers=2, dropout=0.1,
+        splits=ALL_SPLITS, overgeneralisation_ratios=[0.001], train_size=None,
+        max_output_length=48, presentations=None, batch_size=None, learning_rate=None,
+        final_lr_fraction=None, max_test=1_000, seeds=[0, 1, 2],
+        architecture_options={"ConvS2S": {"num_layers": 8, "kernel_size": 5},
+                              "Transformer": {"num_layers": 3, "num_heads": 8,
+                                              "norm_first": True}},
+        recipes={"LSTMS2S": GPU_RECIPES["LSTMS2S"], "ConvS2S": GPU_RECIPES["ConvS2S"],
+                 "Transformer": GPU_RECIPES["Transformer"]}),
 }
 
 
@@ -681,7 +822,8 @@ def part_name(config: dict, seed: int = 0) -> str:
 
 def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
     """One run of the sweep, as the record that is committed."""
-    options = {key: config[key] for key in (*OPTION_KEYS, *LATER_OPTIONS) if key in config}
+    options = {key: config[key] for key in (*OPTION_KEYS, *LATER_OPTIONS, "recipe")
+               if key in config}
     scores = run(config["architecture"], config["split"], seed, device=device, **options)
     return {"network": config["network"], "seed": seed, **scores,
             "device": str(resolve_device(device))}
@@ -714,8 +856,13 @@ def table_rows(records: list[dict]) -> list[dict]:
     return rows
 
 
+def prepare(settings) -> None:
+    """Generate the corpus once (into the disk cache) before a sweep's runs start in parallel."""
+    pcfgset.base_corpus(CORPUS_SEED)
+
+
 EXPERIMENT = results.Experiment(name="pcfgset", runs=runs, run=run_one, summarise=summarise,
-                                part=part_name)
+                                part=part_name, prepare=prepare)
 
 
 def profile_records(settings, device: str = "cpu") -> list[dict]:

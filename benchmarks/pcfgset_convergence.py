@@ -1,0 +1,216 @@
+"""PCFG SET training, today's trainer against the convergence recipe, for the three architectures.
+
+Two measurements, each old against new in the same run:
+
+- ``--mode fit`` (the CPU, one thread, a reduced task: 8,000 training pairs of at most 3
+  functions over 26 symbols, outputs of at most 12; hidden 64): each trainer trains until the
+  new one's stopping rule stops it (the old one for as many epochs), with the validation
+  accuracy measured twice an epoch, and the script prints pairs/s, the share of padded
+  positions, the final fit and the *time to fit*: training seconds until the validation
+  accuracy first reaches 0.9 of its best.
+- ``--mode throughput`` (any device; on a GPU, at the ``gpu`` profile's sizes on the full
+  task): ``--steps`` steps of each trainer from the same start, pairs/s and padded share.
+
+Today's trainer is :func:`tutorlib.seq2seq.fit_seq2seq` as the full profile runs it: batches of
+16 from pools of 20 sorted batches, teacher forcing on half the batches, a loss read back every
+step. The new one is :func:`tutorlib.seq2seq_recipe.fit_to_convergence` with the ``gpu``
+profile's recipe (batches of 128; bf16 on CUDA for ConvS2S and the Transformer).
+
+    .venv/bin/python benchmarks/pcfgset_convergence.py --mode fit [--out results/pcfgset/convergence-cpu.json]
+    python3 benchmarks/pcfgset_convergence.py --mode throughput --device cuda
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tutorlib import profiles  # noqa: E402
+from tutorlib import seq2seq as s2s  # noqa: E402
+from tutorlib import seq2seq_recipe as recipes  # noqa: E402
+from tutorlib.pcfgset import experiments as pe  # noqa: E402
+from tutorlib.train import resolve_device, seed_everything  # noqa: E402
+
+REDUCED = {"train_size": 8_000, "max_output_length": 12, "max_functions": 3, "alphabet_size": 26}
+OLD = {"batch_size": 16, "learning_rate": 1e-3, "final_lr_fraction": 0.1}
+
+
+def architecture(name: str, reduced: bool) -> dict:
+    settings = profiles.settings("pcfgset", "gpu")
+    if not reduced:
+        return pe.run_settings(name, "pcfgset", settings)["architecture"]
+    options = {**settings.architecture_options.get(name, {}), "num_layers": 1}
+    if name == "ConvS2S":
+        options["num_layers"] = 6
+    return pe.architecture_config(name, 64, dropout=0.0, **options)
+
+
+def new_recipe(name: str, **changes) -> recipes.Recipe:
+    return recipes.Recipe.from_dict({**pe.GPU_RECIPES[name], **changes})
+
+
+def data(reduced: bool):
+    options = REDUCED if reduced else {"train_size": None, "max_output_length": 48}
+    pair = {k: v for k, v in options.items() if k != "train_size"}
+    train = pe.training_pairs("pcfgset", options["train_size"], **pe.pair_options(pair))
+    train, validation = pe.validation_split("pcfgset", train, {**options, **pair})
+    return train, validation, pe.vocabularies(options.get("alphabet_size"))
+
+
+def fresh_model(config: dict, vocabs, recipe: recipes.Recipe, seed: int = 0):
+    seed_everything(seed)
+    model = s2s.build_model(s2s.Seq2SeqConfig(**config), len(vocabs[0]), len(vocabs[1]))
+    return s2s.init_embeddings(model, recipe.embedding_init)
+
+
+def old_padded_share(encoded: s2s.EncodedPairs, batch_size: int) -> float:
+    """Padding in an epoch of today's batches (pools of 20 batches sorted by target length)."""
+    batches = [b.numpy() for b in s2s.epoch_batches(encoded, batch_size, seed=0)]
+    return recipes.padded_share(batches, encoded.source_lengths.numpy(),
+                                encoded.target_lengths.numpy())
+
+
+def new_padded_share(encoded: s2s.EncodedPairs, batch_size: int) -> float:
+    """Padding in an epoch of the recipe's length-bucketed batches."""
+    source, target = encoded.source_lengths.numpy(), encoded.target_lengths.numpy()
+    batches = recipes.bucketed_batches(target, source, batch_size, np.random.default_rng(0))
+    return recipes.padded_share(batches, source, target)
+
+
+def train_old(model, train, validation, vocabs, epochs: float, device, evaluations_per_epoch=2,
+              fit_size=300, warmup_steps=0):
+    """Today's trainer for ``epochs`` epochs, validation accuracy twice an epoch."""
+    encoded = s2s.encode_pairs(train, *vocabs)
+    size = OLD["batch_size"]
+    per_epoch = math.ceil(len(train) / size)
+    settings = s2s.TrainSettings(presentations=int(epochs * len(train)), seed=0, **OLD)
+    check = recipes._sample(validation, fit_size, "bench-validation")
+    train_check = recipes._sample(train, fit_size, "bench-train")
+    history, clock = [], {"eval": 0.0}
+    start = time.perf_counter()
+
+    def evaluate() -> float:
+        tick = time.perf_counter()
+        row = {"seconds": round(tick - start - clock["eval"], 2),
+               "validation_accuracy": recipes.exact_match(model, check, *vocabs, device),
+               "train_accuracy": recipes.exact_match(model, train_check, *vocabs, device)}
+        history.append(row)
+        model.train()
+        clock["eval"] += time.perf_counter() - tick
+        return row["validation_accuracy"]
+
+    s2s.fit_seq2seq(model, encoded, settings, evaluate=evaluate,
+                    eval_every=max(1, per_epoch // evaluations_per_epoch), device=device,
+                    desc="old trainer", warmup_steps=warmup_steps)
+    seconds = time.perf_counter() - start - clock["eval"]
+    best = max(r["validation_accuracy"] for r in history)
+    kept = max(history, key=lambda r: r["validation_accuracy"])
+    return {"pairs_per_second": round(settings.presentations / seconds, 1),
+            "padded_share": round(old_padded_share(encoded, size), 4),
+            "train_seconds": round(seconds, 1), "epochs": epochs,
+            "validation_accuracy": best, "train_accuracy": kept["train_accuracy"],
+            "seconds_to_fit": next(r["seconds"] for r in history
+                                   if r["validation_accuracy"] >= recipes.FIT_SHARE * best),
+            "history": history}
+
+
+def mode_fit(args) -> dict:
+    train, validation, vocabs = data(reduced=True)
+    out = {"task": REDUCED, "hidden_size": 64, "threads": torch.get_num_threads(),
+           "architectures": {}}
+    for name in args.architectures:
+        config = architecture(name, reduced=True)
+        recipe = new_recipe(name, batch_size=64, max_seconds=args.max_seconds, fit_size=300)
+        model = fresh_model(config, vocabs, recipe)
+        new = recipes.fit_to_convergence(model, train, validation, *vocabs, recipe, seed=0,
+                                         device="cpu", desc=f"new {name}").to_dict()
+        model = fresh_model(config, vocabs, recipe)
+        old = train_old(model, train, validation, vocabs, new["epochs"], "cpu",
+                        warmup_steps=recipe.warmup_steps)
+        out["architectures"][name] = {"config": config, "recipe": recipe.to_dict(),
+                                      "old": old, "new": new}
+        print(f"{name}: pairs/s old {old['pairs_per_second']:.0f} new "
+              f"{new['pairs_per_second']:.0f} (x{new['pairs_per_second'] / old['pairs_per_second']:.2f}); "
+              f"padded {old['padded_share']:.3f} -> {new['padded_share']:.3f}; "
+              f"time to fit old {old['seconds_to_fit']:.0f} s new {new['seconds_to_fit']:.0f} s; "
+              f"validation old {old['validation_accuracy']:.2f} new {new['validation_accuracy']:.2f}; "
+              f"train old {old['train_accuracy']:.2f} new {new['train_accuracy']:.2f} "
+              f"({new['epochs']:.1f} epochs, stopped: {new['stopped']})", flush=True)
+    return out
+
+
+def mode_throughput(args) -> dict:
+    device = resolve_device(args.device)
+    reduced = device.type != "cuda"
+    train, validation, vocabs = data(reduced=reduced)
+    out = {"device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
+           "steps": args.steps, "architectures": {}}
+    for name in args.architectures:
+        config = architecture(name, reduced=reduced)
+        recipe = new_recipe(name, max_epochs=1, evaluations_per_epoch=1, fit_size=64)
+        subset = train[: args.steps * recipe.batch_size]
+        # warm up both (CUDA context, kernels, cuDNN plans), then time
+        recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset[:512],
+                                   validation[:64], *vocabs, recipe, seed=0, device=device)
+        new = recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset,
+                                         validation[:64], *vocabs, recipe, seed=0,
+                                         device=device)
+        model = fresh_model(config, vocabs, recipe)
+        encoded = s2s.encode_pairs(subset[: args.steps * OLD["batch_size"]], *vocabs)
+        settings = s2s.TrainSettings(presentations=len(encoded), seed=0, **OLD)
+        s2s.fit_seq2seq(model, encoded, settings, device=device)  # warm-up
+        model = fresh_model(config, vocabs, recipe)
+        start = time.perf_counter()
+        s2s.fit_seq2seq(model, encoded, settings, device=device)
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        old_rate = len(encoded) / (time.perf_counter() - start)
+        everything = s2s.encode_pairs(train, *vocabs)  # padding over a whole epoch
+        row = {"old_pairs_per_second": round(old_rate, 1),
+               "new_pairs_per_second": new.pairs_per_second,
+               "ratio": round(new.pairs_per_second / old_rate, 2),
+               "old_padded_share": round(old_padded_share(everything, OLD["batch_size"]), 4),
+               "new_padded_share": round(new_padded_share(everything, recipe.batch_size), 4),
+               "parameters": sum(p.numel() for p in model.parameters())}
+        out["architectures"][name] = row
+        print(f"{name} on {out['device']}: pairs/s old {row['old_pairs_per_second']:.0f} "
+              f"new {row['new_pairs_per_second']:.0f} (x{row['ratio']}); padded "
+              f"{row['old_padded_share']:.3f} -> {row['new_padded_share']:.3f}", flush=True)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=["fit", "throughput"], default="fit")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--architectures", default=",".join(pe.ARCHITECTURE_NAMES))
+    parser.add_argument("--steps", type=int, default=40, help="throughput: steps per trainer")
+    parser.add_argument("--max-seconds", type=float, default=240.0,
+                        help="fit: the new trainer's training budget per architecture")
+    parser.add_argument("--out", help="write the measurements as JSON here")
+    args = parser.parse_args()
+    args.architectures = [a for a in args.architectures.split(",") if a]
+    if args.device == "cpu":
+        torch.set_num_threads(1)
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    result = mode_fit(args) if args.mode == "fit" else mode_throughput(args)
+    result = {"mode": args.mode, "torch": torch.__version__, **result}
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps({name: {k: v for k, v in row.items() if not isinstance(v, (dict, list))}
+                      for name, row in result["architectures"].items()}, indent=1))
+
+
+if __name__ == "__main__":
+    np.set_printoptions(precision=3)
+    main()

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# One prepared GPU sweep, for a lent machine with one NVIDIA GPU and no network:
+#
+#   bash tools/gpu_sweep.sh pcfgset            # the experiment's gpu profile
+#
+# Runs `python -m tutorlib run NAME --profile gpu --device cuda --jobs JOBS` (worker processes
+# sharing the GPU under CUDA MPS, each with its share of the cores) for at most BUDGET seconds,
+# then packs the finished run records into $OUT/NAME-gpu-runs.tgz, beside the sweep's log and
+# a GPU-utilisation trace. Records are saved the moment each run finishes, so a sweep stopped
+# by the budget loses only the runs in flight. Unpack the archive into results/ and rewrite the
+# summary with `python -m tutorlib run NAME --profile gpu --only ''` (or run the sweep again to
+# finish what is missing).
+#
+# Environment: JOBS (default 27: the 54 PCFG SET runs in two waves), BUDGET (seconds, default
+# 480), OUT (where the archive goes, default ./gpu-out), PYTHON (default python3).
+set -u
+name=${1:?usage: bash tools/gpu_sweep.sh EXPERIMENT}
+jobs=${JOBS:-27}
+budget=${BUDGET:-480}
+out=${OUT:-gpu-out}
+python=${PYTHON:-python3}
+mkdir -p "$out"
+work=$(mktemp -d)
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
+export TUTORLIB_CACHE_DIR=${TUTORLIB_CACHE_DIR:-$work/cache}
+# committed records of the gpu profile are skipped (the sweep resumes)
+mkdir -p "$work/results"
+if [ -d "results/$name/runs" ]; then cp -r "results/$name" "$work/results/"; fi
+
+start=$(date +%s)
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+"$python" -c "import torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())" \
+    | tee -a "$out/gpu.txt"
+nvidia-smi dmon -s u -d 5 > "$out/dmon.txt" 2>&1 &
+dmon=$!
+timeout --signal=INT --kill-after=20 "$budget" "$python" -m tutorlib run "$name" --profile gpu \
+    --device cuda --jobs "$jobs" --out "$work/results" > "$out/sweep.log" 2>&1
+status=$?
+kill "$dmon" 2>/dev/null
+echo "sweep exit status $status after $(( $(date +%s) - start )) s" | tee -a "$out/sweep.log"
+ls "$work/results/$name/runs" | wc -l | sed 's/^/records: /' | tee -a "$out/sweep.log"
+tar czf "$out/$name-gpu-runs.tgz" -C "$work/results" "$name"
+tail -5 "$out/sweep.log"
