@@ -10,6 +10,10 @@ Two measurements, each old against new in the same run:
   accuracy first reaches 0.9 of its best.
 - ``--mode throughput`` (any device; on a GPU, at the ``gpu`` profile's sizes on the full
   task): ``--steps`` steps of each trainer from the same start, pairs/s and padded share.
+- ``--mode pilot`` (one ``--architectures`` and one ``--trainer``; on a GPU the full task at
+  the ``gpu`` profile's sizes): train for ``--max-seconds`` (or until the stopping rule), the
+  fit curve and time to fit; run old and new side by side to compare them.
+- ``--mode precision``: pairs/s of the new trainer in bf16 autocast against fp32.
 
 Today's trainer is :func:`tutorlib.seq2seq.fit_seq2seq` as the full profile runs it: batches of
 16 from pools of 20 sorted batches, teacher forcing on half the batches, a loss read back every
@@ -87,21 +91,39 @@ def new_padded_share(encoded: s2s.EncodedPairs, batch_size: int) -> float:
     return recipes.padded_share(batches, source, target)
 
 
+class Budget:
+    """Stops today's trainer once ``seconds`` of training have passed (``fit``'s stopper)."""
+
+    def __init__(self, seconds: float | None, clock: dict):
+        self.seconds, self.clock = seconds, clock
+
+    def update(self, score: float) -> bool:
+        return self.seconds is not None and self.clock["trained"] >= self.seconds
+
+    def state_dict(self) -> dict:
+        return {}
+
+
 def train_old(model, train, validation, vocabs, epochs: float, device, evaluations_per_epoch=2,
-              fit_size=300, warmup_steps=0):
-    """Today's trainer for ``epochs`` epochs, validation accuracy twice an epoch."""
+              fit_size=300, warmup_steps=0, max_seconds: float | None = None):
+    """Today's trainer for ``epochs`` epochs (or ``max_seconds`` of training), validation
+    accuracy twice an epoch."""
+    device = resolve_device(device)
     encoded = s2s.encode_pairs(train, *vocabs)
     size = OLD["batch_size"]
     per_epoch = math.ceil(len(train) / size)
     settings = s2s.TrainSettings(presentations=int(epochs * len(train)), seed=0, **OLD)
     check = recipes._sample(validation, fit_size, "bench-validation")
     train_check = recipes._sample(train, fit_size, "bench-train")
-    history, clock = [], {"eval": 0.0}
+    history, clock = [], {"eval": 0.0, "trained": 0.0}
     start = time.perf_counter()
 
     def evaluate() -> float:
+        if device.type == "cuda":
+            torch.cuda.synchronize()
         tick = time.perf_counter()
-        row = {"seconds": round(tick - start - clock["eval"], 2),
+        clock["trained"] = tick - start - clock["eval"]
+        row = {"seconds": round(clock["trained"], 2),
                "validation_accuracy": recipes.exact_match(model, check, *vocabs, device),
                "train_accuracy": recipes.exact_match(model, train_check, *vocabs, device)}
         history.append(row)
@@ -109,13 +131,16 @@ def train_old(model, train, validation, vocabs, epochs: float, device, evaluatio
         clock["eval"] += time.perf_counter() - tick
         return row["validation_accuracy"]
 
-    s2s.fit_seq2seq(model, encoded, settings, evaluate=evaluate,
-                    eval_every=max(1, per_epoch // evaluations_per_epoch), device=device,
-                    desc="old trainer", warmup_steps=warmup_steps)
+    log = s2s.fit_seq2seq(model, encoded, settings, evaluate=evaluate,
+                          eval_every=max(1, per_epoch // evaluations_per_epoch), device=device,
+                          desc="old trainer", warmup_steps=warmup_steps,
+                          stopper=Budget(max_seconds, clock))
     seconds = time.perf_counter() - start - clock["eval"]
+    epochs = round(log.steps_done / per_epoch, 3)
+    presented = min(log.steps_done * size, settings.presentations)
     best = max(r["validation_accuracy"] for r in history)
     kept = max(history, key=lambda r: r["validation_accuracy"])
-    return {"pairs_per_second": round(settings.presentations / seconds, 1),
+    return {"pairs_per_second": round(presented / seconds, 1),
             "padded_share": round(old_padded_share(encoded, size), 4),
             "train_seconds": round(seconds, 1), "epochs": epochs,
             "validation_accuracy": best, "train_accuracy": kept["train_accuracy"],
@@ -146,6 +171,54 @@ def mode_fit(args) -> dict:
               f"validation old {old['validation_accuracy']:.2f} new {new['validation_accuracy']:.2f}; "
               f"train old {old['train_accuracy']:.2f} new {new['train_accuracy']:.2f} "
               f"({new['epochs']:.1f} epochs, stopped: {new['stopped']})", flush=True)
+    return out
+
+
+def mode_pilot(args) -> dict:
+    """One trainer of one architecture at the gpu profile's size on the full task, for
+    ``--max-seconds`` of training (or until its stopping rule): the fit curve and time to fit."""
+    device = resolve_device(args.device)
+    reduced = device.type != "cuda"
+    train, validation, vocabs = data(reduced=reduced)
+    name = args.architectures[0]
+    config = architecture(name, reduced=reduced)
+    recipe = new_recipe(name, max_seconds=args.max_seconds, fit_size=500)
+    model = fresh_model(config, vocabs, recipe)
+    if args.trainer == "new":
+        row = recipes.fit_to_convergence(model, train, validation, *vocabs, recipe, seed=0,
+                                         device=device, desc=f"new {name}").to_dict()
+    else:
+        row = train_old(model, train, validation, vocabs, recipe.max_epochs, device,
+                        evaluations_per_epoch=4, fit_size=500, warmup_steps=recipe.warmup_steps,
+                        max_seconds=args.max_seconds)
+    print(f"{name} {args.trainer} on {device}: {row['pairs_per_second']:.0f} pairs/s, "
+          f"validation {row['validation_accuracy']:.3f}, train {row['train_accuracy']:.3f}, "
+          f"time to fit {row['seconds_to_fit']:.0f} s, {row['train_seconds']:.0f} s trained",
+          flush=True)
+    return {"device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
+            "task": "full" if not reduced else REDUCED, "architectures": {
+                name: {"config": config, "recipe": recipe.to_dict(), args.trainer: row}}}
+
+
+def mode_precision(args) -> dict:
+    """Seconds per training step of each architecture at the gpu size, bf16 against fp32."""
+    device = resolve_device(args.device)
+    train, validation, vocabs = data(reduced=device.type != "cuda")
+    out = {"device": str(device), "architectures": {}}
+    for name in args.architectures:
+        config = architecture(name, reduced=device.type != "cuda")
+        row = {}
+        for precision in ("bf16", "fp32"):
+            recipe = new_recipe(name, precision=precision, max_epochs=1, fit_size=32)
+            subset = train[: args.steps * recipe.batch_size]
+            recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset[:1024],
+                                       validation[:32], *vocabs, recipe, seed=0, device=device)
+            fit = recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset,
+                                             validation[:32], *vocabs, recipe, seed=0,
+                                             device=device)
+            row[precision] = fit.pairs_per_second
+        out["architectures"][name] = row
+        print(f"{name}: pairs/s bf16 {row['bf16']:.0f} fp32 {row['fp32']:.0f}", flush=True)
     return out
 
 
@@ -191,7 +264,10 @@ def mode_throughput(args) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", choices=["fit", "throughput"], default="fit")
+    parser.add_argument("--mode", choices=["fit", "throughput", "pilot", "precision"],
+                        default="fit")
+    parser.add_argument("--trainer", choices=["old", "new"], default="new",
+                        help="pilot: which trainer")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--architectures", default=",".join(pe.ARCHITECTURE_NAMES))
     parser.add_argument("--steps", type=int, default=40, help="throughput: steps per trainer")
@@ -203,7 +279,8 @@ def main() -> None:
     if args.device == "cpu":
         torch.set_num_threads(1)
     os.environ.setdefault("TQDM_DISABLE", "1")
-    result = mode_fit(args) if args.mode == "fit" else mode_throughput(args)
+    result = {"fit": mode_fit, "throughput": mode_throughput, "pilot": mode_pilot,
+              "precision": mode_precision}[args.mode](args)
     result = {"mode": args.mode, "torch": torch.__version__, **result}
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
