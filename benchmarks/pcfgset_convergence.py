@@ -30,6 +30,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -113,8 +114,8 @@ def train_old(model, train, validation, vocabs, epochs: float, device, evaluatio
     size = OLD["batch_size"]
     per_epoch = math.ceil(len(train) / size)
     settings = s2s.TrainSettings(presentations=int(epochs * len(train)), seed=0, **OLD)
-    check = recipes._sample(validation, fit_size, "bench-validation")
-    train_check = recipes._sample(train, fit_size, "bench-train")
+    check = random.Random("bench-validation").sample(validation, min(fit_size, len(validation)))
+    train_check = random.Random("bench-train").sample(train, min(fit_size, len(train)))
     history, clock = [], {"eval": 0.0, "trained": 0.0}
     start = time.perf_counter()
 
@@ -162,12 +163,19 @@ def mode_fit(args) -> dict:
         model = fresh_model(config, vocabs, recipe)
         old = train_old(model, train, validation, vocabs, new["epochs"], "cpu",
                         warmup_steps=recipe.warmup_steps)
+        # time to a level both reach: the lower of their best validation accuracies
+        level = min(old["validation_accuracy"], new["validation_accuracy"])
+        for row in (old, new):
+            row["seconds_to_common_level"] = next(
+                r["seconds"] for r in row["history"] if r["validation_accuracy"] >= level)
         out["architectures"][name] = {"config": config, "recipe": recipe.to_dict(),
-                                      "old": old, "new": new}
+                                      "common_level": level, "old": old, "new": new}
         print(f"{name}: pairs/s old {old['pairs_per_second']:.0f} new "
               f"{new['pairs_per_second']:.0f} (x{new['pairs_per_second'] / old['pairs_per_second']:.2f}); "
               f"padded {old['padded_share']:.3f} -> {new['padded_share']:.3f}; "
               f"time to fit old {old['seconds_to_fit']:.0f} s new {new['seconds_to_fit']:.0f} s; "
+              f"to validation {level:.2f} old {old['seconds_to_common_level']:.0f} s new "
+              f"{new['seconds_to_common_level']:.0f} s; "
               f"validation old {old['validation_accuracy']:.2f} new {new['validation_accuracy']:.2f}; "
               f"train old {old['train_accuracy']:.2f} new {new['train_accuracy']:.2f} "
               f"({new['epochs']:.1f} epochs, stopped: {new['stopped']})", flush=True)

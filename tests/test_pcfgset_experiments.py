@@ -5,6 +5,7 @@ import dataclasses
 import pytest
 
 from tutorlib import pcfgset, profiles, results
+from tutorlib import seq2seq_recipe as recipes
 from tutorlib.pcfgset import experiments as exps
 
 TINY = {"train_size": 40, "max_output_length": 6, "presentations": 96, "batch_size": 16,
@@ -256,3 +257,95 @@ def test_architecture_options_set_fields_of_one_architecture():
         dataclasses.replace(ci, architecture_options={"Transformer": {"norm_first": True}})
     with pytest.raises(ValueError, match="norm_first is for Transformers"):
         dataclasses.replace(three, architecture_options={"ConvS2S": {"norm_first": True}})
+
+
+# ---------------------------------------------------------------------------------------------
+# The gpu profile: the convergence recipe
+
+
+def test_gpu_profile_runs_the_full_profiles_table_with_a_recipe_per_architecture():
+    full, gpu = profiles.settings("pcfgset", "full"), profiles.settings("pcfgset", "gpu")
+    assert len(exps.runs(gpu)) == 54
+    assert [(c["network"], c["split"], s) for c, s in exps.runs(gpu)] == \
+        [(c["network"], c["split"], s) for c, s in exps.runs(full)]
+    assert gpu.hidden_size >= 256 and gpu.num_layers >= 2  # at least 2 x 256 recurrent
+    for config, seed in exps.runs(gpu):
+        recipe = config["recipe"]
+        assert recipe == recipes.Recipe.from_dict(recipe).to_dict()  # complete, in the key
+        assert recipe["batch_size"] >= 128 and recipe["max_epochs"] == 25
+        assert not set(exps.OPTION_KEYS) - set(exps.RECIPE_OPTION_KEYS) & set(config)
+    transformer = exps.run_settings("Transformer", "pcfgset", gpu)["architecture"]
+    assert transformer["num_layers"] >= 3 and transformer["norm_first"]
+    # a recipe is part of the key
+    config, seed = exps.runs(gpu)[0]
+    changed = {**config, "recipe": {**config["recipe"], "patience": 4}}
+    assert results.run_key("pcfgset", changed, seed) != results.run_key("pcfgset", config, seed)
+
+
+def test_gpu_profiles_committed_runs_are_all_found_and_carry_their_fit():
+    store = results.RunStore(results.project_results("pcfgset", "runs"), "pcfgset")
+    gpu = profiles.settings("pcfgset", "gpu")
+    for config, seed in exps.runs(gpu):
+        assert store.has(config, seed), (config["network"], config["split"], seed)
+        record = store.load(config, seed)
+        assert record["device_name"].startswith("NVIDIA")
+        fit = record["fit"]
+        assert fit["stopped"] in recipes.STOP_REASONS
+        assert 0 <= fit["train_accuracy"] <= 1 and 0 <= fit["validation_accuracy"] <= 1
+        assert record["validation_accuracy"] == fit["validation_accuracy"]
+        assert record["fit_history"][-1]["epoch"] == fit["epochs"]
+
+
+def test_settings_with_recipes_leave_the_fixed_training_unset():
+    gpu = profiles.settings("pcfgset", "gpu")
+    with pytest.raises(ValueError, match="leave presentations unset"):
+        dataclasses.replace(gpu, presentations=1000)
+    with pytest.raises(ValueError, match="recipes missing for ConvS2S"):
+        dataclasses.replace(gpu, recipes={k: v for k, v in gpu.recipes.items()
+                                          if k != "ConvS2S"})
+    with pytest.raises(ValueError, match="unknown recipes setting.*epochs"):
+        dataclasses.replace(gpu, recipes={**gpu.recipes, "LSTMS2S": {"epochs": 3}})
+    with pytest.raises(ValueError, match="batch_size"):
+        dataclasses.replace(gpu, recipes={**gpu.recipes, "LSTMS2S": {"batch_size": 0}})
+    full = profiles.settings("pcfgset", "full")
+    with pytest.raises(ValueError, match="presentations must be set"):
+        dataclasses.replace(full, presentations=None)
+
+
+def test_validation_is_the_dev_set_or_held_out_training_pairs():
+    options = {"train_size": 400, "max_output_length": 8, "max_functions": 3,
+               "alphabet_size": 26}
+    pairs = exps.pair_options(options)
+    train = exps.training_pairs("pcfgset", 400, **pairs)
+    kept, validation = exps.validation_split("pcfgset", train, options)
+    assert kept == train and validation  # the base task: its own dev pairs
+    assert all(len(t.split()) <= 8 for _, t in validation)
+    for split in ("systematicity", "overgeneralisation_0.001"):
+        train = exps.training_pairs(split, 400, **pairs)
+        kept, validation = exps.validation_split(split, train, options)
+        assert len(validation) == 20 and len(kept) + len(validation) == len(train)
+        assert not set(kept) & set(validation)
+        assert validation == exps.validation_split(split, train, options)[1]  # seeded
+    exceptions = set(exps.exception_pairs("overgeneralisation_0.001", 400, **pairs)[0])
+    assert exceptions and exceptions <= set(kept) and not exceptions & set(validation)
+
+
+def test_a_tiny_recipe_run_records_its_fit_and_overgeneralisation_curve(one_thread):
+    config = exps.architecture_config("LSTMS2S", 8, 1, 0.0)
+    options = {"train_size": 60, "max_output_length": 6, "max_test": 6,
+               "recipe": {"batch_size": 20, "max_epochs": 2, "patience": 5, "fit_size": 10,
+                          "evaluations_per_epoch": 2}}
+    with pytest.raises(ValueError, match="unknown: presentations"):
+        exps.run(config, "pcfgset", 0, presentations=5, **options)
+    with pytest.raises(ValueError, match="unknown recipe field"):
+        exps.run(config, "pcfgset", 0, **{**options, "recipe": {"epochs": 2}})
+    scores = exps.run(config, "overgeneralisation_0.001", 0, **options)
+    assert scores["fit"]["stopped"] == "max_epochs" and scores["epochs"] == 2.0
+    assert len(scores["fit_history"]) == 4 == len(scores["curve"])
+    # 57 pairs in batches of 20: 3 batches an epoch, evaluated after the 2nd and the 3rd
+    assert [p["epoch"] for p in scores["curve"]] == [0.6667, 1.0, 1.6667, 2.0]
+    assert scores["validation_pairs"] == 3 and scores["train_pairs"] == len(
+        exps.training_pairs("overgeneralisation_0.001", 60, max_output_length=6)) - 3
+    assert scores["device_name"] == "cpu"
+    task = exps.run(config, "pcfgset", 0, **options)
+    assert 0 <= task["validation_accuracy"] <= 1 and "localism" in task

@@ -60,3 +60,13 @@ def test_unknown_names_raise():
         profiles.settings("compositionality", "fast")
     with pytest.raises(ValueError, match="unknown experiment 'nope'"):
         profiles.settings("nope", "ci")
+
+
+def test_the_gpu_profile_exists_only_where_a_sweep_was_prepared():
+    assert profiles.has_profile("pcfgset", "gpu")
+    assert not profiles.has_profile("scan", "gpu")
+    assert profiles.check_profile("gpu") == "gpu"
+    with pytest.raises(ValueError, match="scan has no 'gpu' profile.*exists for: pcfgset"):
+        profiles.settings("scan", "gpu")
+    with pytest.raises(ValueError, match="unknown profile 'gpus'"):
+        profiles.has_profile("pcfgset", "gpus")

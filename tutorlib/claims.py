@@ -35,21 +35,27 @@ from tutorlib import profiles
 from tutorlib.dbca import experiments as dbca_experiments
 from tutorlib.orchard import experiments as orchard_experiments
 from tutorlib.pcfgset import experiments as pcfgset_experiments
+from tutorlib.pcfgset import report as pcfgset_report
 from tutorlib.scan import experiments as scan_experiments
 from tutorlib.scan import translation
 from tutorlib.tre import dynamics, generalisation
 
-VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", "stand-in", "not yet run")
+VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", "untested", "stand-in",
+                             "not yet run")
 
 
 @dataclass(frozen=True)
 class Ours:
     """Our number for a claim: its value, how many committed runs it averages, and how many the
-    full profile plans."""
+    full profile plans. ``fitted`` says whether the networks behind it learned their own
+    training data (None: not recorded); a claim read from networks that did not is
+    ``"untested"``, whatever the number. ``profile`` names the profile it was read from."""
 
     value: float
     runs: int
     planned: int
+    fitted: bool | None = None
+    profile: str = "full"
 
     @property
     def complete(self) -> bool:
@@ -136,8 +142,11 @@ class Claim:
         return self.read()
 
     def verdict(self, ours: Ours | None = None) -> str:
-        """The verdict, without the partial mark (see :func:`table`)."""
+        """The verdict, without the partial mark (see :func:`table`): ``"untested"`` when the
+        networks behind our number did not learn their training data."""
         ours = self.ours() if ours is None else ours
+        if ours is not None and ours.fitted is False and self.rule.kind != "stand-in":
+            return "untested"
         return self.rule.verdict(self.published, None if ours is None else ours.value)
 
 
@@ -244,15 +253,16 @@ def _tre_generalisation(column: str) -> Callable[[], Ours | None]:
 
 
 def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
+    """Read from the committed profile (full or gpu) whose networks fit their training data
+    best; untested unless every run behind the number fits (``pcfgset.report.FIT_THRESHOLD``)."""
     def read() -> Ours | None:
-        runs = pcfgset_experiments.committed_runs("full")
-        if runs.empty:
+        profile = pcfgset_report.best_fitted_profile(test, network)
+        if profile is None:
             return None
-        rows = {row["test"]: row for row in pcfgset_experiments.table_rows(runs.to_dict("records"))}
-        if rows[test][network] is None:
+        value, runs, fitted = pcfgset_report.claim_fit(test, network, profile)
+        if value is None:
             return None
-        return Ours(100 * rows[test][network], rows[test][f"{network} seeds"],
-                    _planned_seeds("pcfgset"))
+        return Ours(value, runs, _planned_seeds("pcfgset"), fitted=fitted, profile=profile)
     return read
 
 
@@ -485,7 +495,9 @@ CLAIMS: list[Claim] = [*_scan_claims(), *_tre_claims(), *_pcfgset_claims(), *_or
 
 def table(claims: list[Claim] | None = None):
     """The claims as a DataFrame, a row each: part, paper, claim, published, ours, runs (committed
-    of planned), verdict (with ", partial" when fewer runs are committed than planned), rule."""
+    of planned), whether the networks behind ours fitted their training data (None: not
+    recorded) and the profile read, verdict (with ", partial" when fewer runs are committed than
+    planned), rule."""
     import pandas as pd
 
     rows = []
@@ -498,6 +510,8 @@ def table(claims: list[Claim] | None = None):
                      "unit": claim.unit, "published": claim.published,
                      "ours": None if ours is None else ours.value,
                      "runs": "" if ours is None else f"{ours.runs} of {ours.planned}",
+                     "fitted": None if ours is None else ours.fitted,
+                     "profile": None if ours is None else ours.profile,
                      "verdict": verdict, "rule": claim.rule.describe(), "note": claim.note,
                      "chapter": claim.chapter, "experiment": claim.experiment})
     return pd.DataFrame(rows)

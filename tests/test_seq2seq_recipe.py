@@ -1,0 +1,212 @@
+"""The convergence recipe: its settings, length-bucketed batches, the stopping rule, the fit it
+records, and a network that learns a small task to the end."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from tutorlib import seq2seq as s2s
+from tutorlib import seq2seq_recipe as recipes
+
+
+@pytest.fixture(autouse=True)
+def _quiet(monkeypatch):
+    monkeypatch.setenv("TQDM_DISABLE", "1")
+
+
+def copy_task(count: int, seed: int):
+    """Copy 1-4 of 6 symbols: an easy task every architecture learns in a few epochs."""
+    rng = np.random.default_rng(seed)
+    symbols = "a b c d e f".split()
+    pairs = []
+    for _ in range(count):
+        tokens = " ".join(rng.choice(symbols, size=rng.integers(1, 5)))
+        pairs.append((tokens, tokens))
+    return pairs
+
+
+def test_recipe_checks_its_fields_and_names_the_bad_one():
+    with pytest.raises(ValueError, match="batch_size"):
+        recipes.Recipe(batch_size=0)
+    with pytest.raises(ValueError, match="batch_size"):
+        recipes.Recipe(batch_size=True)
+    with pytest.raises(ValueError, match="learning_rate"):
+        recipes.Recipe(learning_rate=-1e-3)
+    with pytest.raises(ValueError, match="learning_rate"):
+        recipes.Recipe(learning_rate=float("nan"))
+    with pytest.raises(ValueError, match="schedule"):
+        recipes.Recipe(schedule="cosine")
+    with pytest.raises(ValueError, match="warmup_steps"):
+        recipes.Recipe(schedule="inverse_sqrt")
+    with pytest.raises(ValueError, match="precision"):
+        recipes.Recipe(precision="fp16")
+    with pytest.raises(ValueError, match="betas"):
+        recipes.Recipe(betas=(0.9, 1.5))
+    with pytest.raises(ValueError, match="max_seconds"):
+        recipes.Recipe(max_seconds=0)
+    with pytest.raises(ValueError, match="teacher_forcing"):
+        recipes.Recipe(teacher_forcing=2)
+    with pytest.raises(ValueError, match="unknown recipe field.*epochs"):
+        recipes.Recipe.from_dict({"epochs": 3})
+    with pytest.raises(ValueError, match="dict"):
+        recipes.Recipe.from_dict([("batch_size", 3)])
+
+
+def test_recipe_round_trips_through_its_dict():
+    recipe = recipes.Recipe(batch_size=64, betas=[0.9, 0.98], warmup_steps=10,
+                            schedule="inverse_sqrt", max_seconds=30.0)
+    assert recipe.betas == (0.9, 0.98)
+    assert recipes.Recipe.from_dict(recipe.to_dict()) == recipe
+    assert recipe.to_dict()["betas"] == [0.9, 0.98]  # JSON, as stored in run keys
+
+
+def test_scaling_keeps_the_warmup_over_the_same_examples():
+    recipe = recipes.Recipe(batch_size=64, learning_rate=1e-3, warmup_steps=800)
+    bigger = recipe.scaled_to(256)
+    assert bigger.batch_size == 256
+    assert bigger.learning_rate == pytest.approx(2e-3)  # sqrt(4) times
+    assert bigger.warmup_steps * 256 == recipe.warmup_steps * 64
+    assert recipe.scaled_to(64) == recipe
+
+
+def test_learning_rate_warms_up_then_falls_as_the_inverse_square_root():
+    recipe = recipes.Recipe(learning_rate=1.0, warmup_steps=4, schedule="inverse_sqrt")
+    rates = [recipes._learning_rate(recipe, step) for step in range(16)]
+    assert rates[:4] == [0.25, 0.5, 0.75, 1.0]
+    assert rates[15] == pytest.approx(math.sqrt(4 / 16))
+    flat = recipes.Recipe(learning_rate=1.0, warmup_steps=4)
+    assert recipes._learning_rate(flat, 100) == 1.0
+
+
+def test_bucketed_batches_hold_every_pair_once_and_little_padding():
+    rng = np.random.default_rng(0)
+    target = rng.integers(1, 50, size=2000)
+    source = target + rng.integers(0, 5, size=2000)
+    batches = recipes.bucketed_batches(target, source, 32, np.random.default_rng(1))
+    assert sorted(np.concatenate(batches).tolist()) == list(range(2000))
+    assert all(len(b) == 32 for b in batches[:-1] if len(b) != 2000 % 32)
+    bucketed = recipes.padded_share(batches, source, target)
+    shuffled = recipes.padded_share(recipes.random_batches(2000, 32, np.random.default_rng(1)),
+                                    source, target)
+    assert bucketed < 0.05 < 0.3 < shuffled
+    # the ties are broken at random: another epoch, other batches
+    again = recipes.bucketed_batches(target, source, 32, np.random.default_rng(2))
+    assert {tuple(sorted(b)) for b in again} != {tuple(sorted(b)) for b in batches}
+
+
+def test_padded_share_by_hand():
+    # one batch: sources of 1 and 3 (3 + 3 positions, 4 real), targets of 2 and 2 (all real)
+    assert recipes.padded_share([np.array([0, 1])], np.array([1, 3]),
+                                np.array([2, 2])) == pytest.approx(0.2)
+    assert recipes.padded_share([], np.array([]), np.array([])) == 0.0
+
+
+@pytest.mark.parametrize("cell", ["lstm", "transformer", "conv"])
+def test_a_network_learns_the_copy_task_and_keeps_its_best_model(cell):
+    train, validation = copy_task(600, 0), copy_task(100, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    torch.manual_seed(0)
+    options = {"lstm": {"attention": True}, "transformer": {"num_heads": 2, "norm_first": True},
+               "conv": {"kernel_size": 3}}[cell]
+    model = s2s.build_model(s2s.Seq2SeqConfig(cell, 32, 1, 0.0, **options), len(vocab),
+                            len(vocab))
+    recipe = recipes.Recipe(batch_size=32, learning_rate=3e-3, max_epochs=25, patience=3,
+                            fit_size=100, warmup_steps=20)
+    fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe, seed=0)
+    assert fit.stopped in recipes.STOP_REASONS
+    assert fit.validation_accuracy >= 0.9 and fit.train_accuracy >= 0.9
+    # the kept model is the best on validation, and it is what the model now holds
+    best = max(fit.history, key=lambda row: row["validation_accuracy"])
+    assert fit.validation_accuracy == best["validation_accuracy"]
+    assert fit.best_epoch == best["epoch"]
+    assert recipes.exact_match(model, validation, vocab, vocab,
+                               torch.device("cpu")) == pytest.approx(fit.validation_accuracy)
+    assert 0 < fit.seconds_to_fit <= fit.train_seconds
+    assert fit.padded_share < 0.1 and fit.pairs_per_second > 0
+    assert [row["step"] for row in fit.history] == sorted(row["step"] for row in fit.history)
+
+
+def test_patience_stops_training_and_says_so():
+    train, validation = copy_task(200, 0), copy_task(50, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    torch.manual_seed(0)
+    model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 4, 1, 0.0), len(vocab), len(vocab))
+    # a learning rate far too small to improve anything: patience ends it
+    recipe = recipes.Recipe(batch_size=50, learning_rate=1e-9, max_epochs=50, patience=2,
+                            evaluations_per_epoch=2)
+    fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe, seed=0)
+    assert fit.stopped == "patience"
+    assert len(fit.history) == 2 * 2 + 1  # the first evaluation, then 2 epochs without gain
+    assert fit.epochs == pytest.approx(2.5)
+
+
+def test_the_time_budget_stops_training_and_max_epochs_caps_it():
+    train, validation = copy_task(200, 0), copy_task(50, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 8, 1, 0.0), len(vocab), len(vocab))
+    fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab,
+                                     recipes.Recipe(batch_size=20, max_seconds=1e-6,
+                                                    max_epochs=5), seed=0)
+    assert fit.stopped == "max_seconds" and len(fit.history) == 1
+    fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab,
+                                     recipes.Recipe(batch_size=100, max_epochs=2,
+                                                    patience=10), seed=0)
+    assert fit.stopped == "max_epochs" and fit.epochs == 2.0 and fit.steps == 4
+
+
+def test_on_evaluation_adds_to_each_row_and_the_run_is_reproducible():
+    train, validation = copy_task(100, 0), copy_task(20, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    recipe = recipes.Recipe(batch_size=25, max_epochs=2, patience=5, teacher_forcing=0.5)
+
+    def train_once():
+        torch.manual_seed(3)
+        model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 8, 1, 0.0, attention=True),
+                                len(vocab), len(vocab))
+        return recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe,
+                                          seed=3, on_evaluation=lambda m: {"probe": 1.5})
+
+    first, second = train_once(), train_once()
+    assert all(row["probe"] == 1.5 for row in first.history)
+    assert [r["loss"] for r in first.history] == [r["loss"] for r in second.history]
+
+
+def test_bad_input_gets_a_clear_error():
+    vocab = s2s.Vocabulary(["a"])
+    model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 4, 1, 0.0), len(vocab), len(vocab))
+    recipe = recipes.Recipe()
+    with pytest.raises(ValueError, match="no training pairs"):
+        recipes.fit_to_convergence(model, [], [("a", "a")], vocab, vocab, recipe, seed=0)
+    with pytest.raises(ValueError, match="no validation pairs"):
+        recipes.fit_to_convergence(model, [("a", "a")], [], vocab, vocab, recipe, seed=0)
+    with pytest.raises(ValueError, match="recipe must be a Recipe"):
+        recipes.fit_to_convergence(model, [("a", "a")], [("a", "a")], vocab, vocab,
+                                   {"batch_size": 3}, seed=0)
+    with pytest.raises(ValueError, match="seed"):
+        recipes.fit_to_convergence(model, [("a", "a")], [("a", "a")], vocab, vocab, recipe,
+                                   seed=-1)
+    with pytest.raises(ValueError, match="token 'b'"):
+        recipes.fit_to_convergence(model, [("b", "a")], [("a", "a")], vocab, vocab, recipe,
+                                   seed=0)
+
+
+def test_predict_gives_what_evaluate_predicts_without_targets():
+    train = copy_task(50, 0)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    torch.manual_seed(0)
+    for cell in ("lstm", "transformer", "conv"):
+        model = s2s.build_model(s2s.Seq2SeqConfig(cell, 8, 1, 0.0, num_heads=2), len(vocab),
+                                len(vocab))
+        evaluation = s2s.evaluate(model, train, vocab, vocab, max_length=9, batch_size=7)
+        predictions = s2s.predict(model, [s for s, _ in train], vocab, vocab, max_length=9,
+                                  batch_size=7)
+        assert predictions == evaluation.predictions
+    assert s2s.predict(model, [], vocab, vocab, max_length=3) == []
+    with pytest.raises(ValueError, match="one string"):
+        s2s.predict(model, "a b", vocab, vocab, max_length=3)
+    with pytest.raises(ValueError, match="max_length"):
+        s2s.predict(model, ["a"], vocab, vocab, max_length=0)
+    with pytest.raises(ValueError, match="token 'zz'"):
+        s2s.predict(model, ["zz"], vocab, vocab, max_length=3)

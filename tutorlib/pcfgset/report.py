@@ -1,0 +1,256 @@
+"""Readers of PCFG SET's committed results: the fit of every trained network beside its
+scores, for the full (CPU) and gpu profiles, and the facts chapter 12 states about them.
+
+A network's comparison with the paper is only a test of the paper's claim once the network has
+learned its own training data: :data:`FIT_THRESHOLD` of its training pairs (a seeded sample,
+decoded greedily, exact match). Hupkes et al. (2020, Sec. 5.1) trained "for 25 epochs or until
+convergence" and kept the best model on validation; their models fit their training data.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from tutorlib import results
+from tutorlib.pcfgset.experiments import ARCHITECTURE_NAMES, PAPER, TEST_SCORES, table_rows
+
+# A network has learned its training data when it gets this share of its training pairs right.
+FIT_THRESHOLD = 0.9
+# The profiles whose runs are committed, in the order the chapter shows them.
+COMMITTED_PROFILES = ("full", "gpu")
+
+
+def committed_runs(profile: str = "full") -> pd.DataFrame:
+    """The committed runs of ``results/pcfgset/<profile>.json`` as a DataFrame, a row per run
+    (empty when none are committed)."""
+    return results.committed_runs("pcfgset", profile, columns=["network", "split", "seed"])
+
+
+def _validation(row) -> float:
+    value = row.get("validation_accuracy")
+    return float(value) if isinstance(value, (int, float)) and not math.isnan(value) else math.nan
+
+
+def fit_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
+    """Per profile and architecture: parameters, epochs trained, the share of its own training
+    pairs the network gets right (mean, min and max over its runs, every split), its
+    in-distribution validation accuracy (the gpu profile's kept model; the full profile has
+    none), how many of its runs fit (:data:`FIT_THRESHOLD`), and why training stopped."""
+    rows = []
+    for profile in profiles:
+        runs = committed_runs(profile)
+        if runs.empty:
+            continue
+        for network in ARCHITECTURE_NAMES:
+            mine = runs[runs["network"] == network]
+            if mine.empty:
+                continue
+            fit = mine["train_accuracy"].astype(float)
+            validation = [_validation(r) for r in mine.to_dict("records")]
+            stops = [r["fit"]["stopped"] for r in mine.to_dict("records")
+                     if isinstance(r.get("fit"), dict)]
+            rows.append({
+                "profile": profile, "network": network,
+                "parameters": int(mine["parameters"].iloc[0]),
+                "epochs": round(float(mine["epochs"].mean()), 2),
+                "training fit": round(float(fit.mean()), 3),
+                "lowest": round(float(fit.min()), 3), "highest": round(float(fit.max()), 3),
+                "validation": (round(float(np.nanmean(validation)), 3)
+                               if not all(math.isnan(v) for v in validation) else None),
+                "runs fitted": f"{int((fit >= FIT_THRESHOLD).sum())} of {len(mine)}",
+                "stopped by": ", ".join(f"{reason} ({stops.count(reason)})"
+                                        for reason in dict.fromkeys(stops)) or "presentations",
+            })
+    return pd.DataFrame(rows).set_index(["profile", "network"]) if rows else pd.DataFrame()
+
+
+def tests_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
+    """The paper's Table 1 with each committed profile's means beside it: a row per test, a
+    column per (architecture, source), where the source is ``published`` or a profile."""
+    columns = {}
+    for network in ARCHITECTURE_NAMES:
+        columns[(network, "published")] = {test: PAPER[test][network] for test in PAPER}
+    for profile in profiles:
+        runs = committed_runs(profile)
+        if runs.empty:
+            continue
+        for row in table_rows(runs.to_dict("records")):
+            for network in ARCHITECTURE_NAMES:
+                columns.setdefault((network, profile), {})[row["test"]] = row[network]
+    order = [(n, s) for n in ARCHITECTURE_NAMES for s in ("published", *profiles)
+             if (n, s) in columns]
+    frame = pd.DataFrame({key: columns[key] for key in order})
+    frame.columns = pd.MultiIndex.from_tuples(order, names=["network", "source"])
+    frame.index.name = "test"
+    return frame.loc[list(PAPER)]
+
+
+def claim_fit(test: str, network: str, profile: str) -> tuple[float | None, int, bool]:
+    """For one claim of Table 1 read from ``profile``: the mean score in % (None: no run), how
+    many runs it averages, and whether every one of those runs fits its training data."""
+    runs = committed_runs(profile)
+    if runs.empty:
+        return None, 0, False
+    split_prefix, score = TEST_SCORES[test]
+    mine = [r for r in runs.to_dict("records") if r["network"] == network
+            and r["split"].startswith(split_prefix) and isinstance(r.get(score), (int, float))
+            and not math.isnan(r[score])]
+    if not mine:
+        return None, 0, False
+    fitted = all(float(r["train_accuracy"]) >= FIT_THRESHOLD for r in mine)
+    return 100 * float(np.mean([r[score] for r in mine])), len(mine), fitted
+
+
+def best_fitted_profile(test: str, network: str) -> str | None:
+    """Of the committed profiles, the one whose runs behind ``(test, network)`` fit their
+    training data best (mean training fit); None when none is committed."""
+    best, best_fit = None, -1.0
+    for profile in COMMITTED_PROFILES:
+        runs = committed_runs(profile)
+        if runs.empty:
+            continue
+        prefix = TEST_SCORES[test][0]
+        mine = runs[(runs["network"] == network) & runs["split"].str.startswith(prefix)]
+        if mine.empty:
+            continue
+        fit = float(mine["train_accuracy"].mean())
+        if fit > best_fit:
+            best, best_fit = profile, fit
+    return best
+
+
+def fit_curves(profile: str = "gpu") -> pd.DataFrame:
+    """The fit history of every run of ``profile`` trained by the convergence recipe: a row per
+    evaluation (network, split, seed, epoch, seconds, training and validation accuracy)."""
+    runs = committed_runs(profile)
+    rows = []
+    for record in runs.to_dict("records"):
+        history = record.get("fit_history")
+        if not isinstance(history, list):
+            continue
+        for point in history:
+            rows.append({"network": record["network"], "split": record["split"],
+                         "seed": record["seed"], **point})
+    return pd.DataFrame(rows)
+
+
+def gpu_measurements() -> dict | None:
+    """``results/pcfgset/convergence-gpu.json``: the GPU sweep's wall time, the trainers'
+    throughput and precision, and the old-against-new pilots (None when not committed)."""
+    path = results.project_results("pcfgset", "convergence-gpu.json")
+    if not path.exists():
+        return None
+    import json
+
+    return json.loads(path.read_text())
+
+
+def pilot_curves() -> pd.DataFrame:
+    """The GPU pilots' validation curves: a row per evaluation (network, trainer, seconds,
+    validation and training accuracy), today's trainer against the convergence recipe."""
+    measured = gpu_measurements()
+    rows = []
+    for network, entry in ((measured or {}).get("pilots") or {}).items():
+        for trainer in ("old", "new"):
+            for point in entry.get(trainer, {}).get("history", []):
+                rows.append({"network": network, "trainer": trainer,
+                             "seconds": point["seconds"],
+                             "validation_accuracy": point["validation_accuracy"],
+                             "train_accuracy": point["train_accuracy"]})
+    return pd.DataFrame(rows)
+
+
+def _seconds_to(history: list[dict], level: float | None) -> float | None:
+    """Training seconds until the validation accuracy first reaches ``level`` (None: never)."""
+    if level is None:
+        return None
+    return next((round(p["seconds"]) for p in history if p["validation_accuracy"] >= level),
+                None)
+
+
+def pilot_table() -> pd.DataFrame:
+    """Per architecture, today's trainer against the convergence recipe on the GPU, alone on
+    the card for the same training time: pairs/s, epochs, validation accuracy reached, the
+    time to fit (seconds until the validation accuracy first reaches 0.9 of its best), and the
+    seconds each takes to reach today's trainer's best validation accuracy."""
+    measured = gpu_measurements()
+    rows = []
+    for network, entry in ((measured or {}).get("pilots") or {}).items():
+        for trainer, label in (("old", "today's trainer"), ("new", "convergence recipe")):
+            if trainer not in entry:
+                continue
+            row = entry[trainer]
+            rows.append({"network": network, "trainer": label,
+                         "pairs/s": round(row["pairs_per_second"]),
+                         "epochs": round(float(row["epochs"]), 1),
+                         "seconds trained": round(row["train_seconds"]),
+                         "validation": round(row["validation_accuracy"], 3),
+                         "training fit": round(row["train_accuracy"], 3),
+                         "time to fit (s)": round(row["seconds_to_fit"]),
+                         "to today's best (s)": _seconds_to(
+                             row["history"], entry.get("old", {}).get("validation_accuracy"))})
+    return pd.DataFrame(rows).set_index(["network", "trainer"]) if rows else pd.DataFrame()
+
+
+def gpu_facts() -> dict[str, str]:
+    """The sentences' numbers chapter 12 states about the gpu profile, as text (empty values
+    say "not committed")."""
+    runs, measured = committed_runs("gpu"), gpu_measurements()
+    if runs.empty or measured is None:
+        missing = "(no gpu-profile results committed)"
+        return {key: missing for key in ("gpu_runs", "gpu_fitted", "gpu_wall", "gpu_device",
+                                         "gpu_epochs", "gpu_best_fit", "gpu_stopped")}
+    fit = runs["train_accuracy"].astype(float)
+    sweep = measured["sweep"]
+    best = runs.loc[fit.idxmax()]
+    stops = [r["fit"]["stopped"] for r in runs.to_dict("records")]
+    return {
+        "gpu_runs": str(len(runs)),
+        "gpu_fitted": str(int((fit >= FIT_THRESHOLD).sum())),
+        "gpu_wall": f"{sweep['runs_wall_seconds'] // 60} min {sweep['runs_wall_seconds'] % 60} s",
+        "gpu_device": f"one {sweep['gpu'].split(',')[0]}, {sweep['jobs']} processes"
+                      + (" under CUDA MPS" if sweep.get("cuda_mps") else ""),
+        "gpu_epochs": f"{runs['epochs'].min():.1f} to {runs['epochs'].max():.1f}",
+        "gpu_best_fit": f"{fit.max():.2f} ({best['network']} on {best['split']})",
+        "gpu_stopped": f"{stops.count('max_seconds')} of {len(stops)}",
+    }
+
+
+COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
+
+
+def fit_figure(title: str = "Learning curves on the GPU"):
+    """Validation accuracy against training seconds: left, every run of the gpu profile's
+    sweep (27 processes sharing the GPU); right, the pilots alone on the GPU, today's trainer
+    (dashed) against the convergence recipe (solid). None when nothing is committed."""
+    import matplotlib.pyplot as plt
+
+    sweep, pilots = fit_curves("gpu"), pilot_curves()
+    if sweep.empty and pilots.empty:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    for (network, split, seed), run in (sweep.groupby(["network", "split", "seed"], sort=False)
+                                        if not sweep.empty else []):
+        first = split == "pcfgset" and seed == 0
+        axes[0].plot(run["seconds"], run["validation_accuracy"], color=COLOURS[network],
+                     alpha=0.6, linewidth=1, label=network if first else None)
+    axes[0].set_title("gpu profile: 54 runs sharing the GPU", fontsize=10)
+    for (network, trainer), run in (pilots.groupby(["network", "trainer"], sort=False)
+                                    if not pilots.empty else []):
+        axes[1].plot(run["seconds"], run["validation_accuracy"], color=COLOURS[network],
+                     linestyle="-" if trainer == "new" else "--", marker=".",
+                     label=f"{network}, {'recipe' if trainer == 'new' else 'today'}")
+    axes[1].set_title("base task, alone on the GPU: today's trainer against the recipe",
+                      fontsize=10)
+    for ax in axes:
+        ax.set_xlabel("training time (s)")
+        ax.axhline(FIT_THRESHOLD, color="grey", linewidth=0.8, linestyle=":")
+        ax.set_ylim(-0.03, 1.03)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("validation accuracy (exact match)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
