@@ -269,7 +269,7 @@ def test_gpu_profile_runs_the_full_profiles_table_with_a_recipe_per_architecture
     assert [(c["network"], c["split"], s) for c, s in exps.runs(gpu)] == \
         [(c["network"], c["split"], s) for c, s in exps.runs(full)]
     assert gpu.hidden_size >= 256 and gpu.num_layers >= 2  # at least 2 x 256 recurrent
-    for config, seed in exps.runs(gpu):
+    for config, _ in exps.runs(gpu):
         recipe = config["recipe"]
         assert recipe == recipes.Recipe.from_dict(recipe).to_dict()  # complete, in the key
         assert recipe["batch_size"] >= 128 and recipe["max_epochs"] == 25
