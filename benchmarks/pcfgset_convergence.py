@@ -190,7 +190,8 @@ def mode_pilot(args) -> dict:
     train, validation, vocabs = data(reduced=reduced)
     name = args.architectures[0]
     config = architecture(name, reduced=reduced)
-    recipe = new_recipe(name, max_seconds=args.max_seconds, fit_size=500)
+    recipe = new_recipe(name, **{"max_seconds": args.max_seconds or None, "fit_size": 500,
+                                 **json.loads(args.recipe)})
     model = fresh_model(config, vocabs, recipe)
     if args.trainer == "new":
         row = recipes.fit_to_convergence(model, train, validation, *vocabs, recipe, seed=0,
@@ -280,7 +281,10 @@ def main() -> None:
     parser.add_argument("--architectures", default=",".join(pe.ARCHITECTURE_NAMES))
     parser.add_argument("--steps", type=int, default=40, help="throughput: steps per trainer")
     parser.add_argument("--max-seconds", type=float, default=240.0,
-                        help="fit: the new trainer's training budget per architecture")
+                        help="fit and pilot: the training budget per architecture (pilot: 0 "
+                             "for none)")
+    parser.add_argument("--recipe", default="{}",
+                        help="pilot: recipe fields to change, as JSON ('{\"batch_size\": 16}')")
     parser.add_argument("--out", help="write the measurements as JSON here")
     args = parser.parse_args()
     args.architectures = [a for a in args.architectures.split(",") if a]

@@ -21,7 +21,7 @@ STUDIES = {
     "tutorlib.compositionality",
     "tutorlib.dbca.experiments",
     "tutorlib.scan.experiments",
-    "tutorlib.pcfgset.experiments",
+    "tutorlib.pcfgset.experiments", "tutorlib.pcfgset.report",
     "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
     "tutorlib.tre.learner", "tutorlib.tre.dynamics", "tutorlib.tre.corpora",
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",

@@ -114,8 +114,15 @@ def summarise(settings, finished):
     return {"total": sum(r if isinstance(r, int) else r["value"] for r in finished)}
 
 
+PREPARED = []
+
+
+def prepare(settings):
+    PREPARED.append(len(settings["sizes"]))
+
+
 EXPERIMENT = Experiment(name="demo", runs=runs, run=run, summarise=summarise,
-                        part=lambda config, seed: str(seed),
+                        part=lambda config, seed: str(seed), prepare=prepare,
                         settings={"ci": {"sizes": [1, 2], "seeds": [0, 1]},
                                   "tutorial": {"sizes": [1, 2, 3], "seeds": [0, 1, 2, 3]},
                                   "paper": {"sizes": [1], "seeds": [0]}})
@@ -234,3 +241,31 @@ def test_row_log_resumes_and_refuses_a_file_that_is_not_one(tmp_path):
         results.RowLog(tmp_path / "bad.json")
     for committed in ("scan", "pcfgset"):  # the committed screens are row logs
         assert results.RowLog(results.project_results(committed, "recipes.json")).rows
+
+
+def test_a_device_this_machine_lacks_fails_before_any_work(tmp_path, monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ValueError, match="no CUDA GPU"):
+        results.run_experiment("pcfgset", "gpu", tmp_path, device="cuda", progress=False)
+    with pytest.raises(ValueError, match="device must be one of"):
+        results.run_experiment("pcfgset", "ci", tmp_path, device="nope", progress=False)
+    assert not any(tmp_path.iterdir())  # nothing was run or written
+
+
+def test_workers_on_a_gpu_share_the_cores():
+    assert results.worker_threads("cpu", 8, cores=16) == 1
+    assert results.worker_threads("cuda", 27, cores=16) == 1
+    assert results.worker_threads("cuda:0", 2, cores=16) == 8
+
+
+def test_prepare_runs_once_before_a_sweep_with_work_to_do(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "prepare_demo.py").write_text(DEMO)
+    import prepare_demo
+
+    results.run_experiment("prepare_demo:EXPERIMENT", "ci", tmp_path, progress=False)
+    assert prepare_demo.PREPARED == [2] and len(prepare_demo.CALLS) == 4
+    results.run_experiment("prepare_demo:EXPERIMENT", "ci", tmp_path, progress=False)
+    assert prepare_demo.PREPARED == [2]  # nothing left to run: nothing to prepare

@@ -528,6 +528,10 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     if jobs > 1 and scheduler is not None:
         raise ValueError("give either jobs (local processes) or scheduler (a Dask cluster)")
+    if scheduler is None:  # a device this machine lacks fails here, before any work
+        from tutorlib.train import resolve_device
+
+        resolve_device(device)
     if only is not None:
         known = {spec.part(s, seed) for s, seed in pairs}
         unknown = sorted(set(only) - known)

@@ -1,0 +1,100 @@
+"""PCFG SET's report: every committed network's fit, the profiles beside the paper, and the
+claims gated by fit, checked against the committed records themselves."""
+
+import math
+
+import numpy as np
+import pytest
+
+from tutorlib import claims, results
+from tutorlib.pcfgset import experiments as exps
+from tutorlib.pcfgset import report
+
+
+def records(profile):
+    return report.committed_runs(profile).to_dict("records")
+
+
+def test_fit_table_counts_the_fitted_runs_of_each_profile():
+    table = report.fit_table()
+    for profile in report.COMMITTED_PROFILES:
+        runs = records(profile)
+        for network in exps.ARCHITECTURE_NAMES:
+            mine = [r for r in runs if r["network"] == network]
+            row = table.loc[(profile, network)]
+            fitted = sum(r["train_accuracy"] >= report.FIT_THRESHOLD for r in mine)
+            assert row["runs fitted"] == f"{fitted} of {len(mine)}"
+            assert row["training fit"] == pytest.approx(
+                np.mean([r["train_accuracy"] for r in mine]), abs=5e-4)
+            assert row["lowest"] <= row["training fit"] <= row["highest"]
+    # the gpu profile's runs were stopped by a rule the recipe names; the full profile's ran
+    # a fixed number of presentations and measured no validation accuracy
+    assert table.loc[("gpu", "LSTMS2S"), "stopped by"].split(" (")[0] in (
+        "patience", "max_epochs", "max_seconds")
+    assert table.loc[("full", "LSTMS2S"), "stopped by"] == "presentations"
+    assert math.isnan(table.loc[("full", "LSTMS2S"), "validation"])
+
+
+def test_claim_fit_by_hand_and_the_best_fitted_profile():
+    runs = [r for r in records("gpu") if r["network"] == "LSTMS2S" and r["split"] == "pcfgset"]
+    value, count, fitted = report.claim_fit("task", "LSTMS2S", "gpu")
+    assert count == len(runs) == 3
+    assert value == pytest.approx(100 * np.mean([r["accuracy"] for r in runs]))
+    assert fitted == all(r["train_accuracy"] >= report.FIT_THRESHOLD for r in runs)
+    for test, (prefix, _) in exps.TEST_SCORES.items():
+        for network in exps.ARCHITECTURE_NAMES:
+            fits = {p: np.mean([r["train_accuracy"] for r in records(p)
+                                if r["network"] == network and r["split"].startswith(prefix)])
+                    for p in report.COMMITTED_PROFILES}
+            assert report.best_fitted_profile(test, network) == max(fits, key=fits.get)
+
+
+def test_tests_table_holds_the_paper_and_each_profile():
+    table = report.tests_table()
+    assert list(table.index) == list(exps.PAPER)
+    assert table.loc["task", ("Transformer", "published")] == exps.PAPER["task"]["Transformer"]
+    gpu_rows = {r["test"]: r for r in exps.table_rows(records("gpu"))}
+    assert table.loc["localism", ("ConvS2S", "gpu")] == pytest.approx(
+        gpu_rows["localism"]["ConvS2S"])
+
+
+def test_a_claim_from_networks_that_did_not_fit_is_untested_never_not_reproduced():
+    claim = next(c for c in claims.CLAIMS if c.part == "PCFG SET")
+    far = claims.Ours(value=0.0, runs=3, planned=3, fitted=False)
+    assert claim.verdict(far) == "untested"
+    assert claim.verdict(claims.Ours(0.0, 3, 3, fitted=True)) == "not reproduced"
+    assert claim.verdict(claims.Ours(claim.published, 3, 3)) == "reproduced"  # fit unknown
+    stand_in = next(c for c in claims.CLAIMS if c.rule is claims.STAND_IN)
+    assert stand_in.verdict(claims.Ours(1.0, 1, 1, fitted=False)) == "stand-in"
+    table = claims.table()
+    pcfgset_rows = table[table["part"] == "PCFG SET"]
+    # no committed PCFG SET network fits its training data: every claim is untested
+    assert report.fit_table()["runs fitted"].str.startswith("0 of").all()
+    assert set(pcfgset_rows["verdict"]) == {"untested"}
+    assert set(pcfgset_rows["profile"]) <= set(report.COMMITTED_PROFILES)
+
+
+def test_the_gpu_measurements_and_their_facts():
+    facts = report.gpu_facts()
+    assert facts["gpu_runs"] == str(len(records("gpu"))) == "54"
+    assert facts["gpu_fitted"] == str(sum(r["train_accuracy"] >= report.FIT_THRESHOLD
+                                          for r in records("gpu")))
+    pilots = report.pilot_table()
+    assert set(pilots.index.get_level_values("network")) == set(exps.ARCHITECTURE_NAMES)
+    for network in exps.ARCHITECTURE_NAMES:
+        old = pilots.loc[(network, "today's trainer")]
+        # today's trainer reaches its own best exactly when it first gets there
+        assert old["to today's best (s)"] <= old["seconds trained"] + 1
+    curves = report.fit_curves("gpu")
+    assert set(curves["network"]) == set(exps.ARCHITECTURE_NAMES)
+    assert {"seconds", "validation_accuracy", "train_accuracy"} <= set(curves.columns)
+
+
+def test_without_committed_results_the_report_is_empty(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUTORLIB_RESULTS_DIR", str(tmp_path))
+    assert report.fit_table().empty and report.pilot_table().empty
+    assert report.gpu_measurements() is None and report.fit_figure() is None
+    assert report.best_fitted_profile("task", "LSTMS2S") is None
+    assert report.claim_fit("task", "LSTMS2S", "gpu") == (None, 0, False)
+    assert set(report.gpu_facts().values()) == {"(no gpu-profile results committed)"}
+    assert results.committed("pcfgset", "gpu") is None
