@@ -392,9 +392,9 @@ def predict(model, lines: list[str], batch_size: int = 32) -> list[str]:
     """A trained model's decoded outputs for input lines, as tokens separated by spaces (``"8 ,
     7"`` when it writes a label; score them with :func:`score_label`)."""
     source_vocab, target_vocab = vocabularies()
-    pairs = [(line, "0 , 0") for line in lines]  # the targets are not used for prediction
-    return s2s.evaluate(model, pairs, source_vocab, target_vocab,
-                        batch_size=batch_size).predictions
+    # a label is "<first> , <second>": 3 tokens and EOS; 14 is what decoding has always allowed
+    return s2s.predict(model, lines, source_vocab, target_vocab, max_length=14,
+                       batch_size=batch_size)
 
 
 # ---------------------------------------------------------------------------------------------
