@@ -43,6 +43,15 @@ training pairs (does the model fit what it was trained on?).
 
 ``python -m tutorlib run pcfgset --profile full`` runs every (architecture, split, seed) of the
 ``paper`` profile, resumably, into ``results/pcfgset/``.
+
+The ``gpu`` profile (``python -m tutorlib run pcfgset --profile gpu --device cuda --jobs 27``)
+runs the same 54 runs with larger networks trained by the convergence recipe
+(:mod:`tutorlib.seq2seq_recipe`, a ``recipe`` per architecture in place of the fixed training
+options): the paper's stopping rule on in-distribution validation pairs
+(:func:`validation_split`), the best model kept, and its fit recorded (``fit``,
+``fit_history`` and ``validation_accuracy`` in every record). The training-fit check of
+:func:`run` samples the split's training pairs, of which a test split's run held out about 1%
+for validation.
 """
 
 from __future__ import annotations
