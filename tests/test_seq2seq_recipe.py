@@ -103,17 +103,20 @@ def test_padded_share_by_hand():
     assert recipes.padded_share([], np.array([]), np.array([])) == 0.0
 
 
-@pytest.mark.parametrize("cell", ["lstm", "transformer", "conv"])
-def test_a_network_learns_the_copy_task_and_keeps_its_best_model(cell):
-    train, validation = copy_task(600, 0), copy_task(100, 1)
+@pytest.mark.parametrize("cell,count,learning_rate", [("lstm", 300, 1e-2),
+                                                      ("transformer", 600, 3e-3),
+                                                      ("conv", 300, 3e-3)])
+def test_a_network_learns_the_copy_task_and_keeps_its_best_model(cell, count, learning_rate,
+                                                                  one_thread):
+    train, validation = copy_task(count, 0), copy_task(100, 1)
     vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
     torch.manual_seed(0)
     options = {"lstm": {"attention": True}, "transformer": {"num_heads": 2, "norm_first": True},
                "conv": {"kernel_size": 3}}[cell]
     model = s2s.build_model(s2s.Seq2SeqConfig(cell, 32, 1, 0.0, **options), len(vocab),
                             len(vocab))
-    recipe = recipes.Recipe(batch_size=32, learning_rate=3e-3, max_epochs=25, patience=3,
-                            fit_size=100, warmup_steps=20)
+    recipe = recipes.Recipe(batch_size=32, learning_rate=learning_rate, max_epochs=25,
+                            patience=3, fit_size=100, warmup_steps=20)
     fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe, seed=0)
     assert fit.stopped in recipes.STOP_REASONS
     assert fit.validation_accuracy >= 0.9 and fit.train_accuracy >= 0.9
@@ -128,7 +131,7 @@ def test_a_network_learns_the_copy_task_and_keeps_its_best_model(cell):
     assert [row["step"] for row in fit.history] == sorted(row["step"] for row in fit.history)
 
 
-def test_patience_stops_training_and_says_so():
+def test_patience_stops_training_and_says_so(one_thread):
     train, validation = copy_task(200, 0), copy_task(50, 1)
     vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
     torch.manual_seed(0)
@@ -156,7 +159,7 @@ def test_the_time_budget_stops_training_and_max_epochs_caps_it():
     assert fit.stopped == "max_epochs" and fit.epochs == 2.0 and fit.steps == 4
 
 
-def test_on_evaluation_adds_to_each_row_and_the_run_is_reproducible():
+def test_on_evaluation_adds_to_each_row_and_the_run_is_reproducible(one_thread):
     train, validation = copy_task(100, 0), copy_task(20, 1)
     vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
     recipe = recipes.Recipe(batch_size=25, max_epochs=2, patience=5, teacher_forcing=0.5)
