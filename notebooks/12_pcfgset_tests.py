@@ -673,7 +673,10 @@ for name, value in report.gpu_facts().items():
 # {glue:text}`gpu_device`; {glue:text}`gpu_fitted` of them fit. Each trained
 # {glue:text}`gpu_epochs` epochs before its time budget stopped it ({glue:text}`gpu_stopped`
 # runs), far short of the paper's 25; the best fit of any run is {glue:text}`gpu_best_fit`.
-# Sharing one GPU among 27 processes left each run a fraction of it (Figure 5, left). Alone on
+# Sharing one GPU among 27 processes left each run a fraction of it (Figure 5, left), and the
+# Transformer least: it trained in bf16 autocast, which on this GPU starts slowly, where fp32
+# (with TF32 matrix products) does not. Pairs per second in fp32 against bf16, 30 steps alone
+# on the GPU: {glue:text}`gpu_precision`. Alone on
 # the GPU the recipe learns several times faster than today's trainer (Figure 5, right, and
 # Table 6), but not fast enough for 54 fitted runs in minutes. So every comparison with the
 # paper's Table 1 remains **untested**, at both profiles: the claims page says so, and Table 7

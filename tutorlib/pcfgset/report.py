@@ -202,7 +202,8 @@ def gpu_facts() -> dict[str, str]:
     if runs.empty or measured is None:
         missing = "(no gpu-profile results committed)"
         return {key: missing for key in ("gpu_runs", "gpu_fitted", "gpu_wall", "gpu_device",
-                                         "gpu_epochs", "gpu_best_fit", "gpu_stopped")}
+                                         "gpu_epochs", "gpu_best_fit", "gpu_stopped",
+                                         "gpu_precision")}
     fit = runs["train_accuracy"].astype(float)
     sweep = measured["sweep"]
     best = runs.loc[fit.idxmax()]
@@ -216,6 +217,9 @@ def gpu_facts() -> dict[str, str]:
         "gpu_epochs": f"{runs['epochs'].min():.1f} to {runs['epochs'].max():.1f}",
         "gpu_best_fit": f"{fit.max():.2f} ({best['network']} on {best['split']})",
         "gpu_stopped": f"{stops.count('max_seconds')} of {len(stops)}",
+        "gpu_precision": "; ".join(
+            f"{network} {row['fp32']:,.0f} against {row['bf16']:,.0f}"
+            for network, row in measured["precision"]["architectures"].items()),
     }
 
 
