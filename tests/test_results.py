@@ -269,3 +269,56 @@ def test_prepare_runs_once_before_a_sweep_with_work_to_do(tmp_path, monkeypatch)
     assert prepare_demo.PREPARED == [2] and len(prepare_demo.CALLS) == 4
     results.run_experiment("prepare_demo:EXPERIMENT", "ci", tmp_path, progress=False)
     assert prepare_demo.PREPARED == [2]  # nothing left to run: nothing to prepare
+
+
+def test_seeds_are_non_negative_integers_and_never_share_a_key():
+    import numpy as np
+
+    assert results.run_key("demo", {"a": 1}, np.int64(2)) == results.run_key("demo", {"a": 1}, 2)
+    for bad in (1.5, True, -1, None, "1"):
+        with pytest.raises(ValueError, match="seed is a non-negative integer"):
+            results.run_key("demo", {"a": 1}, bad)
+
+
+@pytest.mark.parametrize("content", ['{"experiment": "demo", "settings": {"si', "", "{}", "[]",
+                                     "\udcff"])
+def test_a_broken_record_counts_as_unfinished_and_is_moved_aside(tmp_path, content):
+    store = results.RunStore(tmp_path, "demo")
+    path = store.save({"size": 1}, 0, 10)
+    path.write_text(content, encoding="utf-8", errors="surrogateescape")
+    with pytest.warns(UserWarning, match=f"{path.name}.*moved aside"):
+        assert not store.has({"size": 1}, 0)
+    assert not path.exists() and len(list(tmp_path.glob(f"{path.name}.invalid-*"))) == 1
+    with pytest.raises(KeyError, match="no valid record"):
+        store.record({"size": 1}, 0)
+    store.save({"size": 1}, 0, 11)  # done again
+    assert store.load({"size": 1}, 0) == 11 and len(store.records()) == 1
+
+
+def test_a_record_copied_over_another_runs_key_is_not_used(tmp_path):
+    store = results.RunStore(tmp_path, "demo")
+    first = store.save({"size": 1}, 0, 10)
+    second = store.save({"size": 2}, 0, 20)
+    second.write_bytes(first.read_bytes())  # the wrong run under size 2's name
+    with pytest.warns(UserWarning, match="other settings or another seed"):
+        assert not store.has({"size": 2}, 0)
+    assert store.load({"size": 1}, 0) == 10
+    other = results.RunStore(tmp_path, "other")
+    (tmp_path / f"{results.run_key('other', {'size': 1}, 0)}.json").write_bytes(first.read_bytes())
+    with pytest.warns(UserWarning, match="experiment 'demo', not 'other'"):
+        assert not other.has({"size": 1}, 0)
+
+
+def test_a_sweep_redoes_a_truncated_run(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "broken_demo.py").write_text(DEMO)
+    import broken_demo
+
+    results.run_experiment("broken_demo:EXPERIMENT", "ci", tmp_path, progress=False)
+    store = results.RunStore(tmp_path / "demo" / "runs", "demo")
+    store.path({"size": 2}, 1).write_text('{"experiment": "de')
+    broken_demo.CALLS.clear()
+    with pytest.warns(UserWarning, match="moved aside"):
+        path = results.run_experiment("broken_demo:EXPERIMENT", "ci", tmp_path, progress=False)
+    assert broken_demo.CALLS == [(2, 1)]
+    assert results.read_results(path)["data"]["runs"] == [10, 11, 20, 21]

@@ -30,10 +30,12 @@ import hashlib
 import importlib
 import json
 import math
+import numbers
 import os
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,8 +185,24 @@ def run_key(experiment: str, settings: Any, seed: int) -> str:
     >>> run_key("scan", {"split": "simple"}, 0) == run_key("scan", {"split": "simple"}, 1)
     False
     """
+    check_seed(seed)
     payload = canonical_json({"experiment": experiment, "settings": settings, "seed": int(seed)})
     return hashlib.sha256(payload.encode()).hexdigest()[:24]
+
+
+def check_seed(seed: Any) -> int:
+    """``seed`` as an int if it is a non-negative integer (not a bool, not 1.5), else
+    ``ValueError``: two seeds must never share a run's key.
+
+    >>> check_seed(3)
+    3
+    """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"a seed is a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+RECORD_FIELDS = frozenset({"experiment", "settings", "seed", "result"})
 
 
 class RunStore:
@@ -207,7 +225,48 @@ class RunStore:
         return self.directory / f"{run_key(self.experiment, settings, seed)}.json"
 
     def has(self, settings: Any, seed: int) -> bool:
-        return self.path(settings, seed).exists()
+        """Whether ``(settings, seed)`` has a valid record (:meth:`valid`)."""
+        path = self.path(settings, seed)
+        return path.exists() and self.valid(path) is not None
+
+    def valid(self, path: Path) -> dict[str, Any] | None:
+        """The record at ``path`` if it is one this store wrote for that file's key; otherwise
+        ``None``, after moving the file aside (``<name>.invalid-<time>``, never deleted) with a
+        warning that names it, so that the run counts as unfinished and is done again.
+
+        A record is invalid when it is unreadable, truncated or not JSON, lacks a field, belongs
+        to another experiment, or holds an experiment, settings and seed whose key is not its
+        file name (a record copied over another run's).
+        """
+        problem = None
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            problem = f"unreadable ({type(error).__name__}: {error})"
+        else:
+            if not isinstance(record, dict) or not RECORD_FIELDS <= set(record):
+                problem = f"not a run record (it needs the fields {', '.join(sorted(RECORD_FIELDS))})"
+            elif record["experiment"] != self.experiment:
+                problem = f"a record of experiment {record['experiment']!r}, not {self.experiment!r}"
+            else:
+                try:
+                    key = run_key(self.experiment, record["settings"], record["seed"])
+                except ValueError as error:
+                    key, problem = None, f"a record with a bad seed or settings ({error})"
+                if key is not None and key != path.stem:
+                    problem = ("a record of other settings or another seed than its file name "
+                               "says (copied over another run's?)")
+        if problem is None:
+            return record
+        aside = path.with_name(f"{path.name}.invalid-{time.strftime('%Y%m%dT%H%M%S')}")
+        try:
+            path.rename(aside)
+            where = f"moved aside to {aside.name}"
+        except OSError as error:
+            where = f"could not be moved aside ({error})"
+        warnings.warn(f"run record {path} is {problem}; {where}; the run counts as unfinished",
+                      stacklevel=2)
+        return None
 
     def save(self, settings: Any, seed: int, result: Any, seconds: float = 0.0) -> Path:
         """Record the result of ``(settings, seed)`` and how many seconds it took (atomically)."""
@@ -221,18 +280,20 @@ class RunStore:
     def record(self, settings: Any, seed: int) -> dict[str, Any]:
         """The saved record of ``(settings, seed)``: ``settings``, ``seed``, ``result``, ``seconds``."""
         path = self.path(settings, seed)
-        if not path.exists():
+        record = self.valid(path) if path.exists() else None
+        if record is None:
             raise KeyError(f"no finished {self.experiment} run for seed {seed} and settings "
-                           f"{settings!r}")
-        return json.loads(path.read_text())
+                           f"{settings!r} (no valid record {path})")
+        return record
 
     def load(self, settings: Any, seed: int) -> Any:
         """The saved result of ``(settings, seed)``."""
         return self.record(settings, seed)["result"]
 
     def records(self) -> list[dict[str, Any]]:
-        """Every finished record in the directory."""
-        return [json.loads(p.read_text()) for p in sorted(self.directory.glob("*.json"))]
+        """Every valid finished record in the directory (invalid ones are moved aside)."""
+        found = (self.valid(p) for p in sorted(self.directory.glob("*.json")))
+        return [record for record in found if record is not None]
 
 
 # ---------------------------------------------------------------------------------------------
