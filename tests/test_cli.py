@@ -78,3 +78,14 @@ def test_run_scan_at_the_ci_profile(tmp_path, capsys):
 def test_export_scan(tmp_path):
     assert cli.main(["export", "scan", str(tmp_path)]) == 0
     assert len((tmp_path / "tasks.txt").read_text().splitlines()) == 20_910
+
+
+def test_a_partial_compositionality_sweep_files_each_run_under_its_own_fraction(tmp_path):
+    assert cli.main(["run", "compositionality", "--profile", "ci", "--out", str(tmp_path),
+                     "--seeds", "1", "--quiet"]) == 0
+    data = results.read_results(tmp_path / "compositionality" / "ci.json")["data"]
+    # only split 1 ran: each fraction's row holds it at column 1, and nothing else
+    assert all(row[0] is None and row[2] is None and row[1] is not None
+               for row in data["accuracy"])
+    assert data["accuracy"][0][1] == 1.0 and data["accuracy"][-1][1] == 0.0
+    assert not data["complete"]

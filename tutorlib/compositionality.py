@@ -244,18 +244,28 @@ def runs(settings: CompositionalitySettings) -> list[tuple[dict, int]]:
             for f in settings["irregular_fractions"] for k in range(settings["num_splits"])]
 
 
-def run_one(config: dict, seed: int, device: str = "cpu") -> float:
-    """Held-out accuracy of one irregular language on one compound split."""
+def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
+    """Held-out accuracy of one irregular language on one compound split, with the fraction
+    and the split it belongs to (so a summary places it by its own record, never by order)."""
     world = make_world(config["num_colours"], config["num_shapes"])
-    return irregularity_run(world, config["irregular fraction"], seed, config["test_fraction"])
+    accuracy = irregularity_run(world, config["irregular fraction"], seed, config["test_fraction"])
+    return {"irregular fraction": config["irregular fraction"], "split": seed,
+            "accuracy": accuracy}
 
 
-def summarise(settings: CompositionalitySettings, finished: list[float]) -> dict:
-    """``accuracy[i][k]``: the accuracy at fraction ``i`` on split ``k`` (finished runs)."""
-    k = settings["num_splits"]
-    per_fraction = [[round(a, 4) for a in finished[i * k:(i + 1) * k]]
-                    for i in range(len(settings["irregular_fractions"]))]
-    return {"irregular fraction": settings["irregular_fractions"], "accuracy": per_fraction}
+def summarise(settings: CompositionalitySettings, finished: list[dict]) -> dict:
+    """``accuracy[i][k]``: the accuracy at fraction ``i`` on split ``k``, each placed by its
+    record's own fraction and split; a run not finished (a partial sweep) is None."""
+    fractions = list(settings["irregular_fractions"])
+    grid: list[list[float | None]] = [[None] * settings["num_splits"] for _ in fractions]
+    for record in finished:
+        if not isinstance(record, dict):
+            raise ValueError(f"a compositionality run record from an older tutorlib ({record!r}: "
+                             f"a bare number, which does not say its fraction and split); delete "
+                             f"results/compositionality/runs/ and run again")
+        grid[fractions.index(record["irregular fraction"])][record["split"]] = round(
+            record["accuracy"], 4)
+    return {"irregular fraction": fractions, "accuracy": grid}
 
 
 EXPERIMENT = Experiment(name="compositionality", runs=runs, run=run_one, summarise=summarise)
