@@ -322,3 +322,61 @@ def test_a_sweep_redoes_a_truncated_run(tmp_path, monkeypatch):
         path = results.run_experiment("broken_demo:EXPERIMENT", "ci", tmp_path, progress=False)
     assert broken_demo.CALLS == [(2, 1)]
     assert results.read_results(path)["data"]["runs"] == [10, 11, 20, 21]
+
+
+SLOW = """
+import os, time
+from pathlib import Path
+from tutorlib.results import Experiment
+
+
+def runs(settings):
+    return [({"n": n}, 0) for n in range(settings["n"])]
+
+
+def run(config, seed, device="cpu"):
+    Path(os.environ["PIDS"], str(os.getpid())).touch()
+    time.sleep(60)
+    return 0
+
+
+EXPERIMENT = Experiment(name="slow", runs=runs, run=run, settings={"ci": {"n": 2}})
+"""
+
+
+def test_workers_exit_when_the_sweep_that_started_them_is_killed(tmp_path):
+    import signal
+    from pathlib import Path
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "slow_demo.py").write_text(SLOW)
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    env = {**os.environ, "PIDS": str(pids),
+           "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    code = ("from tutorlib import results; results.run_experiment('slow_demo:EXPERIMENT', 'ci', "
+            f"{str(tmp_path / 'out')!r}, jobs=2, progress=False)")
+    parent = subprocess.Popen([sys.executable, "-c", code], env=env)
+    deadline = time.monotonic() + 120
+    while len(list(pids.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    workers = [int(p.name) for p in pids.iterdir()]
+    assert len(workers) == 2
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        # a zombie (exited, not yet reaped) counts as gone
+        stat = Path(f"/proc/{pid}/stat")
+        return not (stat.exists() and stat.read_text().split(") ")[1].startswith("Z"))
+
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(alive(pid) for pid in workers)

@@ -384,9 +384,26 @@ def execute_run(name: str, run_settings: dict[str, Any], seed: int, device: str 
 def _one_thread_worker(threads: int = 1) -> None:
     os.environ["OMP_NUM_THREADS"] = str(threads)
     os.environ.setdefault("TQDM_DISABLE", "1")
+    _exit_with_parent()
     import torch
 
     torch.set_num_threads(threads)
+
+
+def _exit_with_parent(every: float = 1.0) -> None:
+    """Make this worker process exit when the sweep that started it dies (a killed parent would
+    otherwise leave its workers computing runs nobody will save)."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def worker_threads(device: str, jobs: int, cores: int | None = None) -> int:
