@@ -346,10 +346,10 @@ EXPERIMENT = Experiment(name="slow", runs=runs, run=run, settings={"ci": {"n": 2
 
 def test_workers_exit_when_the_sweep_that_started_them_is_killed(tmp_path):
     import signal
-    from pathlib import Path
     import subprocess
     import sys
     import time
+    from pathlib import Path
 
     (tmp_path / "slow_demo.py").write_text(SLOW)
     pids = tmp_path / "pids"
