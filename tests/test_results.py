@@ -380,3 +380,38 @@ def test_workers_exit_when_the_sweep_that_started_them_is_killed(tmp_path):
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not any(alive(pid) for pid in workers)
+
+
+def test_a_claimed_run_is_left_to_its_process_and_a_dead_claim_is_taken_over(tmp_path,
+                                                                            monkeypatch):
+    import json
+    import subprocess
+    import sys
+
+    store = results.RunStore(tmp_path / "demo" / "runs", "demo")
+    assert store.claim({"size": 1}, 0) and store.claim({"size": 1}, 0)  # ours: held
+    # a living process of this machine holds another run
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        lock = store.lock_path({"size": 2}, 0)
+        lock.write_text(json.dumps({"pid": sleeper.pid, "host": __import__("socket").gethostname(),
+                                    "time": 0}))
+        assert not store.claim({"size": 2}, 0)
+        monkeypatch.syspath_prepend(str(tmp_path))
+        (tmp_path / "claim_demo.py").write_text(DEMO)
+        import claim_demo
+
+        with pytest.warns(UserWarning, match="1 run\\(s\\) of claim_demo:EXPERIMENT are claimed"):
+            path = results.run_experiment("claim_demo:EXPERIMENT", "ci", tmp_path,
+                                          progress=False)
+        assert sorted(claim_demo.CALLS) == [(1, 0), (1, 1), (2, 1)]  # (2, 0) left to its holder
+        assert not results.read_results(path)["data"]["complete"]
+        assert lock.exists() and not store.lock_path({"size": 1}, 1).exists()  # released
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    # its holder died: the claim is taken over and the run done
+    claim_demo.CALLS.clear()
+    path = results.run_experiment("claim_demo:EXPERIMENT", "ci", tmp_path, progress=False)
+    assert claim_demo.CALLS == [(2, 0)] and results.read_results(path)["data"]["complete"]
+    assert not list((tmp_path / "demo" / "runs").glob("*.lock"))

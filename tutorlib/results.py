@@ -205,6 +205,17 @@ def check_seed(seed: Any) -> int:
 RECORD_FIELDS = frozenset({"experiment", "settings", "seed", "result"})
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class RunStore:
     """One JSON file per finished (run settings, seed), so a stopped sweep loses nothing finished.
 
@@ -276,6 +287,41 @@ class RunStore:
                                          "seconds": round(seconds, 3),
                                          "tutorlib_version": __version__}))
         return path
+
+    def lock_path(self, settings: Any, seed: int) -> Path:
+        """The lock file that claims ``(settings, seed)`` while a process computes it."""
+        return self.path(settings, seed).with_suffix(".lock")
+
+    def claim(self, settings: Any, seed: int) -> bool:
+        """Claim ``(settings, seed)`` for this process (an atomic lock file beside its record);
+        False when another living process on this machine holds it, or a process on another
+        machine does. A lock left by a process that died here is taken over."""
+        import socket
+
+        path = self.lock_path(settings, seed)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        me = {"pid": os.getpid(), "host": socket.gethostname(), "time": time.time()}
+        for _ in range(2):
+            try:
+                descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                try:
+                    holder = json.loads(path.read_text())
+                    pid, host = int(holder["pid"]), holder["host"]
+                except (OSError, ValueError, KeyError, TypeError):
+                    pid, host = None, me["host"]  # unreadable: half-written by a dead process
+                if host != me["host"] or (pid is not None and _alive(pid)):
+                    return pid == me["pid"] and host == me["host"]
+                path.unlink(missing_ok=True)  # stale: its process is gone
+                continue
+            with os.fdopen(descriptor, "w") as handle:
+                json.dump(me, handle)
+            return True
+        return False
+
+    def release(self, settings: Any, seed: int) -> None:
+        """Give up the claim on ``(settings, seed)`` (its record saved, or the run abandoned)."""
+        self.lock_path(settings, seed).unlink(missing_ok=True)
 
     def record(self, settings: Any, seed: int) -> dict[str, Any]:
         """The saved record of ``(settings, seed)``: ``settings``, ``seed``, ``result``, ``seconds``."""
@@ -597,7 +643,10 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
     -----
     Each record is saved by this process, atomically, the moment its run finishes, and the
     summary is rewritten; a run started again skips the pairs already saved. A worker that dies
-    loses only the run it was doing, which is started again.
+    loses only the run it was doing, which is started again. Before it starts, a sweep claims
+    its runs with lock files beside their records (:meth:`RunStore.claim`), so a second sweep
+    of the same runs on this machine leaves them to the first; the locks of a sweep that was
+    killed are taken over.
     """
     spec = experiment(name)
     settings, profile = _settings_at(spec, name, profile)
@@ -635,17 +684,28 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
 
     def on_done(run_settings: dict, seed: int, outcome: dict) -> None:
         store.save(run_settings, seed, outcome["result"], seconds=outcome["seconds"])
+        store.release(run_settings, seed)
         write_summary()  # after every run, so a stopped sweep leaves a current summary
 
-    if todo:
-        if spec.prepare is not None:
-            spec.prepare(settings)
-        if scheduler is not None:
-            _run_dask(name, todo, device, on_done, progress, scheduler)
-        elif jobs > 1:
-            _run_processes(name, todo, device, on_done, progress, jobs)
-        else:
-            _run_serial(name, todo, device, on_done, progress, finished=store.has)
+    # claim the runs first: a second sweep of the same runs leaves them to this one
+    claimed = [(s, seed) for s, seed in todo if store.claim(s, seed)]
+    if len(claimed) < len(todo):
+        warnings.warn(f"{len(todo) - len(claimed)} run(s) of {name} are claimed by another "
+                      f"process (lock files in {store.directory}); this sweep leaves them to it",
+                      stacklevel=2)
+    try:
+        if claimed:
+            if spec.prepare is not None:
+                spec.prepare(settings)
+            if scheduler is not None:
+                _run_dask(name, claimed, device, on_done, progress, scheduler)
+            elif jobs > 1:
+                _run_processes(name, claimed, device, on_done, progress, jobs)
+            else:
+                _run_serial(name, claimed, device, on_done, progress, finished=store.has)
+    finally:
+        for run_settings, seed in claimed:
+            store.release(run_settings, seed)
     return write_summary()
 
 
