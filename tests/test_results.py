@@ -415,3 +415,15 @@ def test_a_claimed_run_is_left_to_its_process_and_a_dead_claim_is_taken_over(tmp
     path = results.run_experiment("claim_demo:EXPERIMENT", "ci", tmp_path, progress=False)
     assert claim_demo.CALLS == [(2, 0)] and results.read_results(path)["data"]["complete"]
     assert not list((tmp_path / "demo" / "runs").glob("*.lock"))
+
+
+def test_an_output_that_cannot_be_written_fails_before_any_work(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "readonly_demo.py").write_text(DEMO)
+    import readonly_demo
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    with pytest.raises(ValueError, match="cannot write results into"):
+        results.run_experiment("readonly_demo:EXPERIMENT", "ci", blocked, progress=False)
+    assert readonly_demo.CALLS == []

@@ -687,6 +687,13 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
         store.release(run_settings, seed)
         write_summary()  # after every run, so a stopped sweep leaves a current summary
 
+    try:  # an output that cannot be written fails here, before any work
+        store.directory.mkdir(parents=True, exist_ok=True)
+        probe = store.directory / f".write-test-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        raise ValueError(f"cannot write results into {store.directory}: {error}") from None
     # claim the runs first: a second sweep of the same runs leaves them to this one
     claimed = [(s, seed) for s, seed in todo if store.claim(s, seed)]
     if len(claimed) < len(todo):
