@@ -147,3 +147,24 @@ def test_every_module_that_caches_passes_its_format_number():
             assert "format=CACHE_FORMAT" in call, f"{path.name}: {call[:60]}..."
         if calls:
             assert re.search(r"^CACHE_FORMAT = \d+", text, re.M), path.name
+
+
+def test_a_foreign_file_under_a_key_is_a_miss_and_is_removed(tmp_path):
+    import pickle
+
+    path = cache.store("model", {"k": 1}, "mine", tmp_path)
+    other = cache.store("model", {"k": 2}, "theirs", tmp_path)
+    path.write_bytes(other.read_bytes())  # another key's entry copied over this one
+    with pytest.raises(KeyError, match="not stored for 'model' with this configuration"):
+        cache.load("model", {"k": 1}, tmp_path)
+    assert not path.exists()
+    path.write_bytes(pickle.dumps("a bare value"))
+    assert cache.cached("model", {"k": 1}, lambda: "recomputed", tmp_path) == "recomputed"
+    assert cache.load("model", {"k": 1}, tmp_path) == "recomputed"
+
+
+def test_a_cache_that_cannot_be_written_returns_the_value_with_a_warning(tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    with pytest.warns(UserWarning, match="could not store the cache entry for 'model'"):
+        assert cache.cached("model", {"k": 1}, lambda: 42, blocked) == 42

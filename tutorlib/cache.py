@@ -26,6 +26,7 @@ import json
 import os
 import pickle
 import tempfile
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -96,20 +97,35 @@ def load(name: str, config: Any, directory: str | os.PathLike | None = None,
     path = path_for(name, config, directory, format)
     try:
         with open(path, "rb") as handle:
-            return pickle.load(handle)
+            entry = pickle.load(handle)
     except FileNotFoundError:
         raise KeyError(f"no cache entry for {name!r} with this configuration ({path})") from None
+    except OSError as error:  # a cache directory that cannot be read: a miss
+        raise KeyError(f"cannot read the cache entry {path}: {error}") from None
     except Exception as error:  # noqa: BLE001 - any failure to unpickle is a miss
         path.unlink(missing_ok=True)
         raise KeyError(f"unreadable cache entry for {name!r} ({path}): "
                        f"{type(error).__name__}: {error}") from None
+    # the entry names the key it was stored under: a file put there by anything else is a miss
+    if not (isinstance(entry, dict) and entry.get("key") == _entry_key(name, config, format)
+            and "value" in entry):
+        path.unlink(missing_ok=True)
+        raise KeyError(f"cache entry {path} was not stored for {name!r} with this "
+                       f"configuration; removed")
+    return entry["value"]
+
+
+def _entry_key(name: str, config: Any, format: int) -> str:
+    return canonical_json({"name": name, "config": config, "format": format,
+                           "version": __version__})
 
 
 def store(name: str, config: Any, value: Any, directory: str | os.PathLike | None = None,
           format: int = 1) -> Path:
     """Store ``value`` under ``(name, config)`` atomically and return its path."""
     path = path_for(name, config, directory, format)
-    atomic_write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    entry = {"key": _entry_key(name, config, format), "value": value}
+    atomic_write_bytes(path, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
     # The configuration beside the entry lets a person see what a file holds.
     atomic_write_bytes(path.with_suffix(".json"), canonical_json({"name": name, "config": config,
                                                               "version": __version__,
@@ -140,7 +156,12 @@ def cached(name: str, config: Any, compute: Callable[[], T],
     except KeyError:
         pass
     value = compute()
-    store(name, config, value, directory, format)
+    try:
+        store(name, config, value, directory, format)
+    except OSError as error:  # a read-only or full cache loses the entry, never the value
+        warnings.warn(f"could not store the cache entry for {name!r} "
+                      f"({type(error).__name__}: {error}); the value is returned uncached",
+                      stacklevel=2)
     return value
 
 
