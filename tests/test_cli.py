@@ -89,3 +89,13 @@ def test_a_partial_compositionality_sweep_files_each_run_under_its_own_fraction(
                for row in data["accuracy"])
     assert data["accuracy"][0][1] == 1.0 and data["accuracy"][-1][1] == 0.0
     assert not data["complete"]
+
+
+def test_files_and_folders_mixed_up_give_one_line_errors(tmp_path, capsys):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    for argv in (["results", str(tmp_path)], ["export", "scan", str(a_file)],
+                 ["run", "compositionality", "--profile", "ci", "--out", str(a_file)]):
+        assert cli.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and "Traceback" not in err and err.count("\n") == 1

@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"removed {cache.clear()} files from {cache.cache_dir()}")
             else:
                 print(cache.cache_dir())
-    except (ValueError, FileNotFoundError, KeyError) as error:
+    except (ValueError, KeyError, OSError) as error:  # OSError: a file for a folder, no access
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0
