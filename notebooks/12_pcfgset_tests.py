@@ -675,10 +675,11 @@ for name, value in report.gpu_facts().items():
 # runs), far short of the paper's 25; the best fit of any run is {glue:text}`gpu_best_fit`.
 # Sharing one GPU among 27 processes left each run a fraction of it (Figure 5, left), and the
 # Transformer least: it trained in bf16 autocast, which on this GPU starts slowly, where fp32
-# (with TF32 matrix products) does not. Pairs per second in fp32 against bf16, 30 steps alone
-# on the GPU: {glue:text}`gpu_precision`. Alone on
-# the GPU the recipe learns several times faster than today's trainer (Figure 5, right, and
-# Table 6), but not fast enough for 54 fitted runs in minutes. So every comparison with the
+# (with TF32 matrix products) does not. Pairs per second in fp32 against bf16, 30 steps of
+# each while the six runs of Figure 5 (right) trained beside them:
+# {glue:text}`gpu_precision`. With six runs sharing the GPU, the recipe learns several times
+# faster than today's trainer (Figure 5, right, and Table 6), but not fast enough for 54
+# fitted runs in minutes. So every comparison with the
 # paper's Table 1 remains **untested**, at both profiles: the claims page says so, and Table 7
 # shows the numbers only as a record of how far training got.
 
@@ -689,7 +690,7 @@ plt.show()
 # %% [markdown]
 # *Figure 5.* Exact-match accuracy on in-distribution validation pairs against training time.
 # Left: the gpu profile's 54 runs, 27 at a time on one GPU. Right: one run of each
-# architecture on the base task alone on the GPU, the convergence recipe (solid) against
+# architecture on the base task, six runs sharing the GPU, the convergence recipe (solid) against
 # today's trainer (dashed: batches of 16, the full profile's training). The dotted line is the
 # fit threshold.
 

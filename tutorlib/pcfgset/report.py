@@ -172,8 +172,8 @@ def _seconds_to(history: list[dict], level: float | None) -> float | None:
 
 
 def pilot_table() -> pd.DataFrame:
-    """Per architecture, today's trainer against the convergence recipe on the GPU, alone on
-    the card for the same training time: pairs/s, epochs, validation accuracy reached, the
+    """Per architecture, today's trainer against the convergence recipe on the GPU (one run
+    each, the six sharing the card) for the same training time: pairs/s, epochs, validation accuracy reached, the
     time to fit (seconds until the validation accuracy first reaches 0.9 of its best), and the
     seconds each takes to reach today's trainer's best validation accuracy."""
     measured = gpu_measurements()
@@ -228,7 +228,7 @@ COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
 
 def fit_figure(title: str = "Learning curves on the GPU"):
     """Validation accuracy against training seconds: left, every run of the gpu profile's
-    sweep (27 processes sharing the GPU); right, the pilots alone on the GPU, today's trainer
+    sweep (27 processes sharing the GPU); right, the pilots (six runs sharing the GPU), today's trainer
     (dashed) against the convergence recipe (solid). None when nothing is committed."""
     import matplotlib.pyplot as plt
 
@@ -247,7 +247,7 @@ def fit_figure(title: str = "Learning curves on the GPU"):
         axes[1].plot(run["seconds"], run["validation_accuracy"], color=COLOURS[network],
                      linestyle="-" if trainer == "new" else "--", marker=".",
                      label=f"{network}, {'recipe' if trainer == 'new' else 'today'}")
-    axes[1].set_title("base task, alone on the GPU: today's trainer against the recipe",
+    axes[1].set_title("base task, six runs on the GPU: today's trainer against the recipe",
                       fontsize=10)
     for ax in axes:
         ax.set_xlabel("training time (s)")
