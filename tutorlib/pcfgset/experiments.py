@@ -575,6 +575,7 @@ def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
     ``options``: every key of :data:`OPTION_KEYS`, and any of :data:`LATER_OPTIONS` (a
     profile's settings hold them all: ``run(config, "pcfgset", 0, **train_options(settings))``).
     """
+    resolve_device(device)  # a device this machine lacks fails before any work
     required, later = ((RECIPE_OPTION_KEYS, RECIPE_LATER_OPTIONS) if "recipe" in options
                        else (OPTION_KEYS, tuple(LATER_OPTIONS)))
     missing = sorted(set(required) - set(options))

@@ -274,11 +274,13 @@ def dynamics_config(settings: Mapping[str, Any], seed: int) -> tuple[ConceptConf
     return config, every
 
 
-def dynamics_run(settings: Mapping[str, Any], seed: int, progress: bool = False) -> dict:
-    """Train one seed, measure every snapshot; a small JSON-friendly record (no ``theta``)."""
+def dynamics_run(settings: Mapping[str, Any], seed: int, progress: bool = False,
+                 device: str = "cpu") -> dict:
+    """Train one seed on ``device``, measure every snapshot; a small JSON-friendly record (no
+    ``theta``)."""
     start = time.perf_counter()
     config, every = dynamics_config(settings, seed)
-    run = train_concepts(config, progress=progress, snapshot_every=every)
+    run = train_concepts(config, progress=progress, snapshot_every=every, device=device)
     table = measure_dynamics(run, settings["tre_steps"], settings["bins"], settings["coarse_bins"])
     # Five decimals keep the record small; correlations use the stored numbers, so that those
     # pooled over the saved records agree with the per-run ones.
@@ -300,8 +302,8 @@ def runs(settings: DynamicsSettings) -> list[tuple[dict, int]]:
 
 
 def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
-    """One training run of the sweep and its measurements."""
-    return dynamics_run(config, seed)
+    """One training run of the sweep and its measurements, trained on ``device``."""
+    return dynamics_run(config, seed, device=device)
 
 
 def summarise(settings: DynamicsSettings, finished: list[dict]) -> dict:

@@ -89,10 +89,11 @@ def measure_language(result: refgame.GameResult, tre_steps: int) -> dict:
     return scores
 
 
-def generalisation_run(settings: dict, seed: int) -> dict:
-    """One reference game and its measurements, as a JSON-friendly record."""
+def generalisation_run(settings: dict, seed: int, device: str = "cpu") -> dict:
+    """One reference game, trained on ``device``, and its measurements, as a JSON-friendly
+    record."""
     start = time.perf_counter()
-    result = refgame.train_game(game_config(settings, seed))
+    result = refgame.train_game(game_config(settings, seed), device=device)
     record = {"seed": seed, "train reward": result.train_reward, "test reward": result.test_reward,
               "gap": result.gap, "train accuracy": result.train_accuracy,
               "test accuracy": result.test_accuracy}
@@ -109,8 +110,8 @@ def runs(settings: GeneralisationSettings) -> list[tuple[dict, int]]:
 
 
 def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
-    """One reference game of the sweep and its measurements."""
-    return generalisation_run(config, seed)
+    """One reference game of the sweep, trained on ``device``, and its measurements."""
+    return generalisation_run(config, seed, device=device)
 
 
 def summarise(settings: GeneralisationSettings, finished: list[dict]) -> dict:
