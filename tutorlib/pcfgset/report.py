@@ -173,9 +173,10 @@ def _seconds_to(history: list[dict], level: float | None) -> float | None:
 
 def pilot_table() -> pd.DataFrame:
     """Per architecture, today's trainer against the convergence recipe on the GPU (one run
-    each, the six sharing the card) for the same training time: pairs/s, epochs, validation accuracy reached, the
-    time to fit (seconds until the validation accuracy first reaches 0.9 of its best), and the
-    seconds each takes to reach today's trainer's best validation accuracy."""
+    each, the six sharing the card) for the same training time: pairs/s, epochs, validation
+    accuracy reached, the time to fit (seconds until the validation accuracy first reaches 0.9
+    of its best), and the seconds each takes to reach today's trainer's best validation
+    accuracy."""
     measured = gpu_measurements()
     rows = []
     for network, entry in ((measured or {}).get("pilots") or {}).items():
