@@ -15,11 +15,13 @@ in-distribution validation set, at every evaluation and for the model kept.
   target and source length (ties broken at random), cut into batches and the batches shuffled,
   so a batch holds pairs of one length and padding hardly costs anything
   (:func:`padded_share` measures it).
-- **On a GPU**: large batches in bf16 autocast, the data moved to the device once, and no host
-  synchronisation inside the loop (the loss is summed on the device and read at evaluations;
-  batch shapes are known on the host beforehand). On the CPU: fp32, and the caller's thread
-  count (one per run in the sweeps). :meth:`Recipe.scaled_to` scales the learning rate and the
-  warm-up to another batch size.
+- **On a GPU**: large batches in bf16 autocast (or fp32 with TF32), the data moved to the
+  device once, and no reading back inside the loop (the loss is summed on the device and read
+  at evaluations; batch shapes are known on the host beforehand). One wait remains for the
+  recurrent models: packing a batch by length copies its order to the device (PyTorch's
+  ``pack_padded_sequence``). On the CPU: fp32, and the caller's thread count (one per run in
+  the sweeps). :meth:`Recipe.scaled_to` scales the learning rate and the warm-up to another
+  batch size.
 
 The measure of speed that matters is *time to fit*: the training seconds until the validation
 accuracy first reaches 0.9 of the best it reaches (``FitResult.seconds_to_fit``).
