@@ -162,3 +162,25 @@ def test_training_with_a_coin_per_example():
     assert logs[1] == logs[2] and logs[0] != logs[1]  # seeded, and a different training
     with pytest.raises(ValueError, match="teacher_forcing_per must be 'batch' or 'example'"):
         s2s.TrainSettings(teacher_forcing_per="token")
+
+
+def test_token_ids_are_checked_where_they_enter():
+    import numpy as np
+
+    vocab = s2s.Vocabulary(["walk", "jump"])
+    assert vocab.decode([torch.tensor(3), np.int64(4)]) == ["jump", "walk"]
+    for bad, match in [([-1], "non-negative"), ([True], "non-negative"), ([1.5], "non-negative"),
+                       ([99], "outside the vocabulary")]:
+        with pytest.raises(ValueError, match=match):
+            vocab.decode(bad)
+    with pytest.raises(ValueError, match="non-negative integers, got 3.7"):
+        s2s.pad_batch([[3.7, 4]])
+    batch, lengths = s2s.pad_batch([torch.tensor([3, 4]), [5]])
+    assert batch.tolist() == [[3, 4], [5, 0]] and lengths.tolist() == [2, 1]
+
+
+def test_train_settings_refuse_infinite_or_missing_numbers():
+    with pytest.raises(ValueError, match="learning_rate"):
+        s2s.TrainSettings(learning_rate=float("inf"))
+    with pytest.raises(ValueError, match="clip_norm"):
+        s2s.TrainSettings(clip_norm=float("nan"))

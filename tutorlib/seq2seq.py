@@ -94,13 +94,29 @@ class Vocabulary:
     def decode(self, ids: Sequence[int]) -> list[str]:
         """Tokens up to the first EOS, without PAD and SOS."""
         out = []
-        for i in ids:
-            i = int(i)
+        for i in map(token_id, ids):
+            if i >= len(self.itos):
+                raise ValueError(f"token id {i} is outside the vocabulary (0-{len(self.itos) - 1})")
             if i == EOS:
                 break
             if i not in (PAD, SOS):
                 out.append(self.itos[i])
         return out
+
+
+def token_id(value) -> int:
+    """``value`` as a token id: a non-negative integer (a Python or NumPy integer, or an integer
+    tensor of one element); ``ValueError`` otherwise (a bool, a float, a negative number).
+
+    >>> token_id(3)
+    3
+    """
+    if isinstance(value, torch.Tensor) and value.dim() == 0 and not (
+            value.is_floating_point() or value.dtype == torch.bool):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"token ids are non-negative integers, got {value!r}")
+    return int(value)
 
 
 def pad_batch(sequences: Sequence[Sequence[int]],
@@ -126,10 +142,14 @@ def pad_batch(sequences: Sequence[Sequence[int]],
     seqs = [list(s) + ([EOS] if add_eos else []) for s in sequences]
     if any(len(s) == 0 for s in seqs):
         raise ValueError("cannot pad an empty sequence")
+    if not all(type(token) is int for s in seqs for token in s):  # noqa: E721 - bools too
+        seqs = [[token_id(token) for token in s] for s in seqs]
     lengths = torch.tensor([len(s) for s in seqs])
     batch = torch.full((len(seqs), int(lengths.max())), PAD, dtype=torch.long)
     for i, s in enumerate(seqs):
         batch[i, : len(s)] = torch.tensor(s)
+    if bool((batch < 0).any()):
+        raise ValueError(f"token ids are non-negative integers, got {int(batch.min())}")
     return batch, lengths
 
 
@@ -747,8 +767,11 @@ class TrainSettings:
         if self.teacher_forcing_per not in ("batch", "example"):
             raise ValueError(f"teacher_forcing_per must be 'batch' or 'example', "
                              f"got {self.teacher_forcing_per!r}")
-        if not self.learning_rate > 0:
-            raise ValueError(f"learning_rate must be positive, got {self.learning_rate!r}")
+        if not (self.learning_rate > 0 and math.isfinite(self.learning_rate)):
+            raise ValueError(f"learning_rate must be a positive finite number, got "
+                             f"{self.learning_rate!r}")
+        if not (self.clip_norm > 0 and math.isfinite(self.clip_norm)):
+            raise ValueError(f"clip_norm must be a positive finite number, got {self.clip_norm!r}")
         if not 0.0 < self.final_lr_fraction <= 1.0:
             raise ValueError(f"final_lr_fraction must be in (0, 1], "
                              f"got {self.final_lr_fraction!r}")
