@@ -209,6 +209,15 @@ def mode_pilot(args) -> dict:
                 name: {"config": config, "recipe": recipe.to_dict(), args.trainer: row}}}
 
 
+def timed_recipe(config, vocabs, recipe, subset, validation, warmup: int, device):
+    """The recipe over ``subset`` from a fresh model, after a warm-up run over its first
+    ``warmup`` pairs (CUDA context, kernels, cuDNN plans), so its pairs/s are the steady ones."""
+    recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset[:warmup], validation,
+                               *vocabs, recipe, seed=0, device=device)
+    return recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset, validation,
+                                      *vocabs, recipe, seed=0, device=device)
+
+
 def mode_precision(args) -> dict:
     """Seconds per training step of each architecture at the gpu size, bf16 against fp32."""
     device = resolve_device(args.device)
@@ -220,11 +229,7 @@ def mode_precision(args) -> dict:
         for precision in ("bf16", "fp32"):
             recipe = new_recipe(name, precision=precision, max_epochs=1, fit_size=32)
             subset = train[: args.steps * recipe.batch_size]
-            recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset[:1024],
-                                       validation[:32], *vocabs, recipe, seed=0, device=device)
-            fit = recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset,
-                                             validation[:32], *vocabs, recipe, seed=0,
-                                             device=device)
+            fit = timed_recipe(config, vocabs, recipe, subset, validation[:32], 1024, device)
             row[precision] = fit.pairs_per_second
         out["architectures"][name] = row
         print(f"{name}: pairs/s bf16 {row['bf16']:.0f} fp32 {row['fp32']:.0f}", flush=True)
@@ -241,12 +246,7 @@ def mode_throughput(args) -> dict:
         config = architecture(name, reduced=reduced)
         recipe = new_recipe(name, max_epochs=1, evaluations_per_epoch=1, fit_size=64)
         subset = train[: args.steps * recipe.batch_size]
-        # warm up both (CUDA context, kernels, cuDNN plans), then time
-        recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset[:512],
-                                   validation[:64], *vocabs, recipe, seed=0, device=device)
-        new = recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset,
-                                         validation[:64], *vocabs, recipe, seed=0,
-                                         device=device)
+        new = timed_recipe(config, vocabs, recipe, subset, validation[:64], 512, device)
         model = fresh_model(config, vocabs, recipe)
         encoded = s2s.encode_pairs(subset[: args.steps * OLD["batch_size"]], *vocabs)
         settings = s2s.TrainSettings(presentations=len(encoded), seed=0, **OLD)

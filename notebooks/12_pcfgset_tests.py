@@ -535,84 +535,11 @@ else:
 # generalisation tests, which compares the size of the gaps across very different levels.
 
 # %%
-def ranking(row: pd.Series) -> str:
-    """The architectures of ``row`` from best to worst."""
-    return " > ".join(row.sort_values(ascending=False).index)
-
-
-published = pd.DataFrame(exps.PAPER).T[list(exps.ARCHITECTURE_NAMES)]
+table3a, orderings, kept, facts = report.findings(committed)
+for name, value in facts.items():
+    glue(name, value, display=False)
 if len(committed):
-    ours_full = exps.table(committed.to_dict("records"))[list(exps.ARCHITECTURE_NAMES)]
-    base_runs = committed[committed["split"] == "pcfgset"]
-    fit = base_runs.groupby("network")["train_accuracy"].mean()
-    size = base_runs.groupby("network")["parameters"].first()
-    devices = committed["device"].value_counts()
-    claims_checked = []
-    for network in exps.ARCHITECTURE_NAMES:
-        o, p = ours_full[network], published[network]
-        for finding, holds_ours, holds_paper in [
-            ("task > systematicity", o["task"] > o["systematicity"], p["task"] > p["systematicity"]),
-            ("systematicity > productivity", o["systematicity"] > o["productivity"],
-             p["systematicity"] > p["productivity"]),
-            ("consistency: equally distributed > primitive",
-             o["substitutivity_equally_distributed"] > o["substitutivity_primitive"],
-             p["substitutivity_equally_distributed"] > p["substitutivity_primitive"])]:
-            claims_checked.append({"finding": finding, "network": network,
-                                   "paper": bool(holds_paper), "ours": bool(holds_ours)})
-    findings = pd.DataFrame(claims_checked).pivot(index="finding", columns="network",
-                                                  values="ours")[list(exps.ARCHITECTURE_NAMES)]
-    orderings = pd.DataFrame({"ours": ours_full.apply(ranking, axis=1),
-                              "paper": published.apply(ranking, axis=1)})
-    orderings["same best"] = [o.split(" > ")[0] == p.split(" > ")[0]
-                              for o, p in zip(orderings["ours"], orderings["paper"])]
-    display(findings.rename_axis(columns=None))
-    display(orderings)
-    kept = pd.DataFrame({
-        f"{test} / task ({who})": (table.loc[test] / table.loc["task"]).round(2)
-        for test in ["systematicity", "productivity"]
-        for who, table in [("ours", ours_full), ("paper", published)]})
-    kept.index.name = "network"
-    display(kept)
-    holds = int(findings.to_numpy().sum())
-    glue("full_findings", f"{holds} of {findings.size}", display=False)
-    glue("full_same_best", f"{int(orderings['same best'].sum())} of {len(orderings)}",
-         display=False)
-    glue("full_task_order", orderings.loc["task", "ours"], display=False)
-    glue("full_fit", ", ".join(f"{n} {fit[n]:.2f}" for n in exps.ARCHITECTURE_NAMES),
-         display=False)
-    glue("full_size", ", ".join(f"{n} {size[n]:,}" for n in exps.ARCHITECTURE_NAMES),
-         display=False)
-    glue("full_epochs", f"{base_runs['epochs'].mean():.1f}", display=False)
-    where = {"cuda": "a CUDA GPU", "cpu": "the CPU"}
-    glue("full_devices", " and ".join(f"{count} on {where.get(device, device)}"
-                                      for device, count in devices.items()), display=False)
-    ours_order, paper_order = orderings.loc["task", "ours"], orderings.loc["task", "paper"]
-    glue("full_order_verdict",
-         "the paper's order" if ours_order == paper_order else
-         "the reverse of the paper's order"
-         if ours_order.split(" > ") == paper_order.split(" > ")[::-1]
-         else f"where the paper's is {paper_order}", display=False)
-    learner, slowest = fit.idxmax(), fit.idxmin()
-    glue("full_learner", learner, display=False)
-    glue("full_slowest", slowest + (", best in the paper," if slowest == paper_order.split(" > ")[0]
-                                    else ","), display=False)
-    mine = kept.loc[learner]
-    close = all(abs(mine[f"{t} / task (ours)"] - mine[f"{t} / task (paper)"]) <= 0.1
-                for t in ["systematicity", "productivity"])
-    glue("full_learner_kept", f"{mine['systematicity / task (ours)']:.2f} and "
-         f"{mine['productivity / task (ours)']:.2f} (the paper's "
-         f"{mine['systematicity / task (paper)']:.2f} and "
-         f"{mine['productivity / task (paper)']:.2f})", display=False)
-    glue("full_kept_verdict",
-         "within 0.1 of the paper's shares, so the gaps are of the paper's size relative to the "
-         "task, at a lower level" if close else
-         "shares more than 0.1 away from the paper's, so even its gaps differ from the paper's",
-         display=False)
-else:
-    for name in ["full_findings", "full_same_best", "full_task_order", "full_fit", "full_size",
-                 "full_epochs", "full_devices", "full_order_verdict", "full_learner",
-                 "full_slowest", "full_learner_kept", "full_kept_verdict"]:
-        glue(name, "(no full-profile results committed)", display=False)
+    display(table3a, orderings, kept)
 
 # %% [markdown]
 # *Table 3a* (first). For each architecture, whether each of the paper's findings within an

@@ -98,3 +98,19 @@ def test_without_committed_results_the_report_is_empty(tmp_path, monkeypatch):
     assert report.claim_fit("task", "LSTMS2S", "gpu") == (None, 0, False)
     assert set(report.gpu_facts().values()) == {"(no gpu-profile results committed)"}
     assert results.committed("pcfgset", "gpu") is None
+
+
+def test_findings_check_the_papers_orderings_against_the_committed_runs():
+    committed = report.committed_runs("full")
+    table3a, orderings, kept, facts = report.findings(committed)
+    assert set(facts) == set(report.FINDINGS_FACTS)
+    rows = {r["test"]: r for r in exps.table_rows(committed.to_dict("records"))}
+    for network in exps.ARCHITECTURE_NAMES:
+        assert table3a.loc["task > systematicity", network] == (
+            rows["task"][network] > rows["systematicity"][network])
+        assert kept.loc[network, "productivity / task (ours)"] == pytest.approx(
+            rows["productivity"][network] / rows["task"][network], abs=0.005)
+    assert orderings.loc["task", "paper"] == "Transformer > ConvS2S > LSTMS2S"
+    assert facts["full_findings"] == f"{int(table3a.to_numpy().sum())} of 9"
+    empty = report.findings(committed.iloc[0:0])
+    assert empty[0].empty and set(empty[3].values()) == {"(no full-profile results committed)"}

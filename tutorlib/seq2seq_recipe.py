@@ -48,7 +48,7 @@ from tutorlib.seq2seq import (
     RNNSeq2Seq,
     Vocabulary,
     encode_pairs,
-    predict,
+    evaluate,
 )
 from tutorlib.train import progress_bar, resolve_device
 
@@ -272,13 +272,12 @@ def _sample(pairs: Sequence, size: int, label: str) -> list:
 
 def exact_match(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
                 target_vocab: Vocabulary, device: torch.device, batch_size: int = 1000) -> float:
-    """Share of ``pairs`` whose greedy prediction equals the target exactly."""
+    """Share of ``pairs`` whose greedy prediction equals the target exactly
+    (:func:`tutorlib.seq2seq.evaluate`'s accuracy)."""
     if not pairs:
         return float("nan")
-    longest = max(len(t.split()) for _, t in pairs)
-    predictions = predict(model, [s for s, _ in pairs], source_vocab, target_vocab,
-                          max_length=longest + 5, batch_size=batch_size, device=device)
-    return float(np.mean([p == t for p, (_, t) in zip(predictions, pairs, strict=True)]))
+    return evaluate(model, pairs, source_vocab, target_vocab, batch_size=batch_size,
+                    device=device).accuracy
 
 
 def _learning_rate(recipe: Recipe, step: int) -> float:

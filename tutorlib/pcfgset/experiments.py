@@ -405,8 +405,8 @@ def _train_recipe(config: dict, split_name: str, seed: int, options: dict, devic
         on_evaluation=probe, desc=f"{config['cell']} on {split_name}, seed {seed}")
     curve = [{"memorisation": r["memorisation"], "overgeneralisation": r["overgeneralisation"],
               "epoch": r["epoch"]} for r in fit.history if "memorisation" in r]
-    device_name = (torch.cuda.get_device_name(resolve_device(device))
-                   if resolve_device(device).type == "cuda" else "cpu")
+    where = resolve_device(device)
+    device_name = torch.cuda.get_device_name(where) if where.type == "cuda" else "cpu"
     info = {"train_pairs": len(train), "validation_pairs": len(validation),
             "device_name": device_name,
             "train_seconds": fit.train_seconds, "epochs": fit.epochs,

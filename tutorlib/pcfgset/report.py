@@ -9,13 +9,21 @@ convergence" and kept the best model on validation; their models fit their train
 
 from __future__ import annotations
 
+import json
 import math
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
 from tutorlib import results
-from tutorlib.pcfgset.experiments import ARCHITECTURE_NAMES, PAPER, TEST_SCORES, table_rows
+from tutorlib.pcfgset.experiments import (
+    ARCHITECTURE_NAMES,
+    PAPER,
+    TEST_SCORES,
+    committed_runs,
+    table_rows,
+)
 
 # A network has learned its training data when it gets this share of its training pairs right.
 FIT_THRESHOLD = 0.9
@@ -23,10 +31,17 @@ FIT_THRESHOLD = 0.9
 COMMITTED_PROFILES = ("full", "gpu")
 
 
-def committed_runs(profile: str = "full") -> pd.DataFrame:
-    """The committed runs of ``results/pcfgset/<profile>.json`` as a DataFrame, a row per run
-    (empty when none are committed)."""
-    return results.committed_runs("pcfgset", profile, columns=["network", "split", "seed"])
+def _runs(profile: str) -> pd.DataFrame:
+    """:func:`committed_runs`, read once per version of the file (the claims page asks for the
+    same profile once per claim)."""
+    path = results.project_results("pcfgset", f"{profile}.json")
+    stamp = path.stat().st_mtime_ns if path.exists() else None
+    return _runs_of(str(path), stamp, profile).copy()
+
+
+@lru_cache(maxsize=8)
+def _runs_of(path: str, stamp: int | None, profile: str) -> pd.DataFrame:
+    return committed_runs(profile)
 
 
 def _validation(row) -> float:
@@ -41,7 +56,7 @@ def fit_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
     none), how many of its runs fit (:data:`FIT_THRESHOLD`), and why training stopped."""
     rows = []
     for profile in profiles:
-        runs = committed_runs(profile)
+        runs = _runs(profile)
         if runs.empty:
             continue
         for network in ARCHITECTURE_NAMES:
@@ -74,7 +89,7 @@ def tests_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
     for network in ARCHITECTURE_NAMES:
         columns[(network, "published")] = {test: PAPER[test][network] for test in PAPER}
     for profile in profiles:
-        runs = committed_runs(profile)
+        runs = _runs(profile)
         if runs.empty:
             continue
         for row in table_rows(runs.to_dict("records")):
@@ -91,7 +106,7 @@ def tests_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
 def claim_fit(test: str, network: str, profile: str) -> tuple[float | None, int, bool]:
     """For one claim of Table 1 read from ``profile``: the mean score in % (None: no run), how
     many runs it averages, and whether every one of those runs fits its training data."""
-    runs = committed_runs(profile)
+    runs = _runs(profile)
     if runs.empty:
         return None, 0, False
     split_prefix, score = TEST_SCORES[test]
@@ -109,7 +124,7 @@ def best_fitted_profile(test: str, network: str) -> str | None:
     training data best (mean training fit); None when none is committed."""
     best, best_fit = None, -1.0
     for profile in COMMITTED_PROFILES:
-        runs = committed_runs(profile)
+        runs = _runs(profile)
         if runs.empty:
             continue
         prefix = TEST_SCORES[test][0]
@@ -125,7 +140,7 @@ def best_fitted_profile(test: str, network: str) -> str | None:
 def fit_curves(profile: str = "gpu") -> pd.DataFrame:
     """The fit history of every run of ``profile`` trained by the convergence recipe: a row per
     evaluation (network, split, seed, epoch, seconds, training and validation accuracy)."""
-    runs = committed_runs(profile)
+    runs = _runs(profile)
     rows = []
     for record in runs.to_dict("records"):
         history = record.get("fit_history")
@@ -143,8 +158,6 @@ def gpu_measurements() -> dict | None:
     path = results.project_results("pcfgset", "convergence-gpu.json")
     if not path.exists():
         return None
-    import json
-
     return json.loads(path.read_text())
 
 
@@ -199,7 +212,7 @@ def pilot_table() -> pd.DataFrame:
 def gpu_facts() -> dict[str, str]:
     """The sentences' numbers chapter 12 states about the gpu profile, as text (empty values
     say "not committed")."""
-    runs, measured = committed_runs("gpu"), gpu_measurements()
+    runs, measured = _runs("gpu"), gpu_measurements()
     if runs.empty or measured is None:
         missing = "(no gpu-profile results committed)"
         return {key: missing for key in ("gpu_runs", "gpu_fitted", "gpu_wall", "gpu_device",
@@ -259,3 +272,91 @@ def fit_figure(title: str = "Learning curves on the GPU"):
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+# The names chapter 12 glues from :func:`findings`.
+FINDINGS_FACTS = ("full_findings", "full_same_best", "full_task_order", "full_fit", "full_size",
+                  "full_epochs", "full_devices", "full_order_verdict", "full_learner",
+                  "full_slowest", "full_learner_kept", "full_kept_verdict")
+
+
+def ranking(row: pd.Series) -> str:
+    """The architectures of ``row`` from best to worst, as ``"A > B > C"``."""
+    return " > ".join(row.sort_values(ascending=False).index)
+
+
+def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame,
+                                               dict[str, str]]:
+    """The paper's qualitative findings checked against committed runs (chapter 12, Tables 3a,
+    3b and 4): whether each within-architecture finding holds, the architectures from best to
+    worst on each test beside the paper's, the share of its task accuracy each keeps on
+    systematicity and productivity; and the facts the chapter states about them (the keys of
+    :data:`FINDINGS_FACTS`). Empty tables and "not committed" facts when there are no runs."""
+    if committed.empty:
+        missing = "(no full-profile results committed)"
+        return (pd.DataFrame(), pd.DataFrame(), pd.DataFrame(),
+                dict.fromkeys(FINDINGS_FACTS, missing))
+    published = pd.DataFrame(PAPER).T[list(ARCHITECTURE_NAMES)]
+    ours = (pd.DataFrame(table_rows(committed.to_dict("records"))).set_index("test")
+            [list(ARCHITECTURE_NAMES)])
+    base_runs = committed[committed["split"] == "pcfgset"]
+    fit = base_runs.groupby("network")["train_accuracy"].mean()
+    size = base_runs.groupby("network")["parameters"].first()
+    checked = []
+    for network in ARCHITECTURE_NAMES:
+        o, p = ours[network], published[network]
+        for finding, first, second in [
+                ("task > systematicity", "task", "systematicity"),
+                ("systematicity > productivity", "systematicity", "productivity"),
+                ("consistency: equally distributed > primitive",
+                 "substitutivity_equally_distributed", "substitutivity_primitive")]:
+            checked.append({"finding": finding, "network": network,
+                            "paper": bool(p[first] > p[second]),
+                            "ours": bool(o[first] > o[second])})
+    table3a = (pd.DataFrame(checked).pivot(index="finding", columns="network", values="ours")
+               [list(ARCHITECTURE_NAMES)].rename_axis(columns=None))
+    orderings = pd.DataFrame({"ours": ours.apply(ranking, axis=1),
+                              "paper": published.apply(ranking, axis=1)})
+    orderings["same best"] = [o.split(" > ")[0] == p.split(" > ")[0]
+                              for o, p in zip(orderings["ours"], orderings["paper"])]
+    kept = pd.DataFrame({
+        f"{test} / task ({who})": (table.loc[test] / table.loc["task"]).round(2)
+        for test in ["systematicity", "productivity"]
+        for who, table in [("ours", ours), ("paper", published)]})
+    kept.index.name = "network"
+
+    where = {"cuda": "a CUDA GPU", "cpu": "the CPU"}
+    ours_order, paper_order = orderings.loc["task", "ours"], orderings.loc["task", "paper"]
+    learner, slowest = fit.idxmax(), fit.idxmin()
+    mine = kept.loc[learner]
+    close = all(abs(mine[f"{t} / task (ours)"] - mine[f"{t} / task (paper)"]) <= 0.1
+                for t in ["systematicity", "productivity"])
+    facts = {
+        "full_findings": f"{int(table3a.to_numpy().sum())} of {table3a.size}",
+        "full_same_best": f"{int(orderings['same best'].sum())} of {len(orderings)}",
+        "full_task_order": ours_order,
+        "full_fit": ", ".join(f"{n} {fit[n]:.2f}" for n in ARCHITECTURE_NAMES),
+        "full_size": ", ".join(f"{n} {size[n]:,}" for n in ARCHITECTURE_NAMES),
+        "full_epochs": f"{base_runs['epochs'].mean():.1f}",
+        "full_devices": " and ".join(f"{count} on {where.get(device, device)}"
+                                     for device, count in committed["device"].value_counts()
+                                     .items()),
+        "full_order_verdict": (
+            "the paper's order" if ours_order == paper_order else
+            "the reverse of the paper's order"
+            if ours_order.split(" > ") == paper_order.split(" > ")[::-1]
+            else f"where the paper's is {paper_order}"),
+        "full_learner": learner,
+        "full_slowest": slowest + (", best in the paper,"
+                                   if slowest == paper_order.split(" > ")[0] else ","),
+        "full_learner_kept": (f"{mine['systematicity / task (ours)']:.2f} and "
+                              f"{mine['productivity / task (ours)']:.2f} (the paper's "
+                              f"{mine['systematicity / task (paper)']:.2f} and "
+                              f"{mine['productivity / task (paper)']:.2f})"),
+        "full_kept_verdict": (
+            "within 0.1 of the paper's shares, so the gaps are of the paper's size relative to "
+            "the task, at a lower level" if close else
+            "shares more than 0.1 away from the paper's, so even its gaps differ from the "
+            "paper's"),
+    }
+    return table3a, orderings, kept, facts
