@@ -21,7 +21,8 @@ import numpy as np
 
 from tutorlib import dbca, scan
 from tutorlib.dbca.reference import rebuild_split
-from tutorlib.scan.rules import MCD_TEST_SIZE, MCD_TRAIN_SIZE, rule_tree
+from tutorlib.dbca.scan_splits import MCD_TEST_SIZE, MCD_TRAIN_SIZE
+from tutorlib.scan.rules import rule_tree
 
 
 def main() -> None:

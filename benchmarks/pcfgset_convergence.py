@@ -17,7 +17,7 @@ Two measurements, each old against new in the same run:
 
 Today's trainer is :func:`tutorlib.seq2seq.fit_seq2seq` as the full profile runs it: batches of
 16 from pools of 20 sorted batches, teacher forcing on half the batches, a loss read back every
-step. The new one is :func:`tutorlib.seq2seq_recipe.fit_to_convergence` with the ``gpu``
+step. The new one is :func:`tutorlib.seq2seq.fit_to_convergence` with the ``gpu``
 profile's recipe (batches of 128; bf16 on CUDA for ConvS2S and the Transformer).
 
     .venv/bin/python benchmarks/pcfgset_convergence.py --mode fit [--out results/pcfgset/convergence-cpu.json]
@@ -42,8 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tutorlib import profiles  # noqa: E402
 from tutorlib import seq2seq as s2s  # noqa: E402
-from tutorlib import seq2seq_recipe as recipes  # noqa: E402
 from tutorlib.pcfgset import experiments as pe  # noqa: E402
+from tutorlib.seq2seq import convergence as recipes  # noqa: E402
 from tutorlib.train import resolve_device, seed_everything  # noqa: E402
 
 REDUCED = {"train_size": 8_000, "max_output_length": 12, "max_functions": 3, "alphabet_size": 26}
@@ -92,19 +92,6 @@ def new_padded_share(encoded: s2s.EncodedPairs, batch_size: int) -> float:
     return recipes.padded_share(batches, source, target)
 
 
-class Budget:
-    """Stops today's trainer once ``seconds`` of training have passed (``fit``'s stopper)."""
-
-    def __init__(self, seconds: float | None, clock: dict):
-        self.seconds, self.clock = seconds, clock
-
-    def update(self, score: float) -> bool:
-        return self.seconds is not None and self.clock["trained"] >= self.seconds
-
-    def state_dict(self) -> dict:
-        return {}
-
-
 def train_old(model, train, validation, vocabs, epochs: float, device, evaluations_per_epoch=2,
               fit_size=300, warmup_steps=0, max_seconds: float | None = None):
     """Today's trainer for ``epochs`` epochs (or ``max_seconds`` of training), validation
@@ -135,7 +122,8 @@ def train_old(model, train, validation, vocabs, epochs: float, device, evaluatio
     log = s2s.fit_seq2seq(model, encoded, settings, evaluate=evaluate,
                           eval_every=max(1, per_epoch // evaluations_per_epoch), device=device,
                           desc="old trainer", warmup_steps=warmup_steps,
-                          stopper=Budget(max_seconds, clock))
+                          stop=lambda score: (max_seconds is not None
+                                                and clock["trained"] >= max_seconds))
     seconds = time.perf_counter() - start - clock["eval"]
     epochs = round(log.steps_done / per_epoch, 3)
     presented = min(log.steps_done * size, settings.presentations)

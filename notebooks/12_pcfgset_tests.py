@@ -576,7 +576,7 @@ if len(committed):
 #
 # The **gpu profile** asks the full profile's question (the same 54 runs) with larger
 # networks, nearer the paper's, trained by the *convergence recipe*
-# (`tutorlib.seq2seq_recipe`): batches of 128 grouped by length, the paper's stopping rule on
+# (`tutorlib.seq2seq.convergence`): batches of 128 grouped by length, the paper's stopping rule on
 # in-distribution validation pairs (the base corpus's dev set for the task; held-out training
 # pairs for a test split) and the best model kept, and a training-time budget per run so that
 # the whole sweep fits a lent GPU. It runs with `python -m tutorlib run pcfgset --profile gpu

@@ -176,7 +176,7 @@ plt.show()
 # variations), `length`, the two primitive splits, the composed-jump splits (first replication
 # of each), and the template and filler splits of {doc}`../scan/05_scan_exp3`. Compounds are
 # weighted over all 20,910 commands, and every split is measured by the same code
-# (`scan.scan_divergences`). Beside them, our MCD splits ({glue:text}`mcd_seeds`; see
+# (`dbca.scan_divergences`). Beside them, our MCD splits ({glue:text}`mcd_seeds`; see
 # below), built with D_A ≤ 0.02 and D_C as high as the greedy search reaches. The *compound definition is ours* (rule trees of SCAN's grammar, with the unary
 # rules as nodes), so the numbers compare splits measured by this code with each other, not with
 # the absolute values in the paper.
@@ -493,7 +493,7 @@ pd.DataFrame({"published, random split (%)": exps.PAPER["random"],
 # %% tags=["hide-cell"]
 # Solution: every test command contains the atom `S -> V thrice`, which training never has, so
 # D_A rises too; D_C is high because every compound with `thrice` is new.
-from tutorlib.scan import scan_divergences
+from tutorlib.dbca import scan_divergences
 
 thrice_test = [p for p in scan.all_pairs() if "thrice" in p[0].split()]
 thrice_train = [p for p in scan.all_pairs() if "thrice" not in p[0].split()]
@@ -508,7 +508,7 @@ pd.Series(dict(zip(["D_A", "D_C"], scan_divergences(thrice_train, thrice_test)))
 # Solution: with alpha = 0.5 the frequencies of shared compounds count too, so the divergence
 # is higher (the long test commands use the same compounds at very different rates).
 from tutorlib.dbca.divergence import divergence_of_counts
-from tutorlib.scan.rules import scan_pool
+from tutorlib.dbca import scan_pool
 
 pool = scan_pool()
 row = {command: i for i, (command, _) in enumerate(scan.all_pairs())}

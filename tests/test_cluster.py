@@ -15,8 +15,8 @@ distributed = pytest.importorskip("distributed", reason="Dask is an optional ext
                                                          "pip install -e '.[cluster]'")
 
 # Runs that take a moment, so that a worker can be killed in the middle of the sweep.
-SLOW = DEMO.replace('"paper": {"sizes": [1], "seeds": [0]}',
-                    '"paper": {"sizes": [1, 2, 3], "seeds": [0, 1, 2, 3], "slow": True}').replace(
+SLOW = DEMO.replace('"full": {"sizes": [1], "seeds": [0]}',
+                    '"full": {"sizes": [1, 2, 3], "seeds": [0, 1, 2, 3], "slow": True}').replace(
     'return [({"size": size}, seed)',
     'return [({"size": size, **({"sleep": 0.8, "pid": True} if settings.get("slow") else {})}, '
     'seed)')
@@ -62,7 +62,7 @@ def test_a_killed_worker_loses_nothing_finished(tmp_path, cluster):
 
     killer = threading.Thread(target=kill_one_worker, daemon=True)
     killer.start()
-    path = results.run_experiment("cluster_demo:EXPERIMENT", "paper", out, scheduler=cluster,
+    path = results.run_experiment("cluster_demo:EXPERIMENT", "full", out, scheduler=cluster,
                                   progress=False)
     killer.join(timeout=30)
     data = results.read_results(path)["data"]

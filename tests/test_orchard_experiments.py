@@ -54,7 +54,7 @@ def test_run_settings_hold_everything_that_changes_a_run():
 
 
 def test_training_overrides_change_one_models_key_and_leave_the_paper_keys_alone():
-    paper = profiles.settings("orchard", "paper")
+    paper = profiles.settings("orchard", "full")
     # the full profile trains its Transformer as fairseq would; its LSTM keys are as they were
     assert set(paper["training"]) == {"transformer"}
     for config, _ in exps.runs(paper):
@@ -98,12 +98,13 @@ def test_fairseq_embeddings_are_small_and_warmup_zero_is_plain_training(one_thre
     source, target = exps.vocabularies()
     data = exps.s2s.encode_pairs(exps.model_pairs(orchard.generate_part("minmax_hard", "train", 16)),
                                  source, target)
-    settings = exps.train_settings({**config, "presentations": 32, "batch_size": 8}, 0)
+    settings = exps.s2s.TrainSettings.from_mapping({**config, "presentations": 32,
+                                                    "batch_size": 8}, 0)
     logs = []
     for warmup in (0, 0, 3):
         torch.manual_seed(0)
         model = exps.build(config)
-        logs.append(exps.fit_with_warmup(model, data, settings, warmup).losses)
+        logs.append(exps.s2s.fit_seq2seq(model, data, settings, warmup_steps=warmup).losses)
     torch.manual_seed(0)
     model = exps.build(config)
     assert exps.s2s.fit_seq2seq(model, data, settings).losses == logs[0] == logs[1]
@@ -171,10 +172,10 @@ def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
              zip(predicted, exps.depth_bin("minmax_hard", 3, 20))]
     assert sum(first) / 20 == result["by_depth"]["3"]["first"]  # the same model, the same bin
     # the sweep (the Transformer from the cache), then again: nothing runs twice
-    summary = exps.run_experiment("ci", tmp_path, progress=False)
+    summary = results.run_experiment("orchard", "ci", tmp_path, progress=False)
     data = results.read_results(summary)["data"]
     assert data["complete"] and len(data["runs"]) == 2 and data["published"] == exps.PAPER
     before = sorted(p.stat().st_mtime_ns for p in (tmp_path / "orchard" / "runs").glob("*.json"))
-    exps.run_experiment("ci", tmp_path, progress=False)
+    results.run_experiment("orchard", "ci", tmp_path, progress=False)
     after = sorted(p.stat().st_mtime_ns for p in (tmp_path / "orchard" / "runs").glob("*.json"))
     assert before == after

@@ -11,22 +11,19 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from tutorlib import registry
+
 PACKAGE = ROOT / "tutorlib"
 
 # The study modules: one per study or experiment of a book part (they may use everything).
 # Every other module inside a part is a method module (a dataset, a measure, a splitter), which
 # uses only methods and shared pieces; the flat top-level modules are the shared pieces, which
 # use only each other.
-STUDIES = {
-    "tutorlib.compositionality",
-    "tutorlib.dbca.experiments",
-    "tutorlib.scan.experiments",
-    "tutorlib.pcfgset.experiments", "tutorlib.pcfgset.report",
+STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable=True)} | {
+    "tutorlib.pcfgset.report",
     "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
-    "tutorlib.tre.learner", "tutorlib.tre.dynamics", "tutorlib.tre.corpora",
+    "tutorlib.tre.learner", "tutorlib.tre.corpora",
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
-    "tutorlib.tre.generalisation",
-    "tutorlib.orchard.experiments",
     "tutorlib.claims",
 }
 LAYERS = {"shared": 0, "method": 1, "study": 2}

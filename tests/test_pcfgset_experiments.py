@@ -5,8 +5,8 @@ import dataclasses
 import pytest
 
 from tutorlib import pcfgset, profiles, results
-from tutorlib import seq2seq_recipe as recipes
 from tutorlib.pcfgset import experiments as exps
+from tutorlib.seq2seq import convergence as recipes
 
 TINY = {"train_size": 40, "max_output_length": 6, "presentations": 96, "batch_size": 16,
         "learning_rate": 3e-3, "final_lr_fraction": 1.0, "max_test": 6}
@@ -53,7 +53,7 @@ def test_run_settings_hold_everything_that_changes_a_run():
 
 
 def test_the_later_options_leave_the_paper_profiles_keys_as_they_were():
-    paper = profiles.settings("pcfgset", "paper")
+    paper = profiles.settings("pcfgset", "full")
     config, seed = exps.runs(paper)[0]
     assert config["network"] == "LSTMS2S"
     assert not set(exps.LATER_OPTIONS) & set(config)  # at their defaults: not in the key

@@ -37,16 +37,16 @@ def test_ci_is_smallest_and_full_largest():
     assert ci["num_splits"] < tutorial["num_splits"] < full["num_splits"]
 
 
-def test_paper_is_another_name_of_the_full_profile():
-    """The book says "published" for a paper's numbers and "full" for our large runs; the old
-    profile name keeps working everywhere a profile is named."""
+def test_the_profiles_are_named_once_and_an_old_name_is_refused():
+    """The book says "published" for a paper's numbers and "full" for our large runs; the full
+    profile's old name, "paper", is gone (0.2.0) and refused with the names there are."""
     from tutorlib import results
 
     assert profiles.PROFILES == ("ci", "tutorial", "full")
-    for name in profiles.experiments():
-        assert profiles.settings(name, "paper") == profiles.settings(name, "full"), name
-    assert results.committed("scan", "paper") == results.committed("scan", "full") is not None
     assert results.committed("scan")["provenance"]["profile"] == "full"
+    with pytest.raises(ValueError, match="unknown profile 'paper': expected one of ci, "
+                                         "tutorial, full, gpu"):
+        profiles.settings("scan", "paper")
 
 
 def test_settings_are_a_copy():

@@ -8,14 +8,14 @@ from tutorlib import __version__, results
 
 def test_write_and_read_with_provenance(tmp_path):
     path = results.write_results(tmp_path / "r" / "exp.json", {"accuracy": [0.5, 0.75]},
-                                 profile="paper", seeds=range(3), wall_time=12.34567,
+                                 profile="full", seeds=range(3), wall_time=12.34567,
                                  command="python -m tutorlib run exp")
     record = results.read_results(path)
     assert record["data"] == {"accuracy": [0.5, 0.75]}
     prov = record["provenance"]
     assert set(results.PROVENANCE_KEYS) <= set(prov)
     assert prov["command"] == "python -m tutorlib run exp"
-    assert prov["profile"] == "full"  # "paper" is an alias of the full profile
+    assert prov["profile"] == "full"
     assert prov["seeds"] == [0, 1, 2]
     assert prov["tutorlib_version"] == __version__
     assert prov["wall_time_seconds"] == 12.346
@@ -125,7 +125,7 @@ EXPERIMENT = Experiment(name="demo", runs=runs, run=run, summarise=summarise,
                         part=lambda config, seed: str(seed), prepare=prepare,
                         settings={"ci": {"sizes": [1, 2], "seeds": [0, 1]},
                                   "tutorial": {"sizes": [1, 2, 3], "seeds": [0, 1, 2, 3]},
-                                  "paper": {"sizes": [1], "seeds": [0]}})
+                                  "full": {"sizes": [1], "seeds": [0]}})
 """
 
 

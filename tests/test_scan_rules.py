@@ -1,10 +1,14 @@
-"""tutorlib.scan.rules: SCAN's rule-application trees and its MCD splits."""
+"""tutorlib.scan.rules (SCAN's rule-application trees) and tutorlib.dbca.scan_splits (DBCA's
+MCD splits of SCAN, built on them)."""
+
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from tutorlib import dbca, scan
-from tutorlib.scan import rules as scan_rules
+from tutorlib.dbca import scan_splits as scan_rules
 from tutorlib.scan.rules import rule_tree
 
 GRAMMAR_RULES = {
@@ -56,7 +60,7 @@ def test_mcd_split_of_scan_maps_indices_to_pairs_and_is_cached(monkeypatch):
     result = scan_rules.mcd_result_of_scan(seed=1)
     assert [pairs[i] for i in result.test] == test
     calls = []
-    monkeypatch.setattr(scan_rules.dbca, "mcd_split", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(scan_rules, "mcd_split", lambda *a, **k: calls.append(a))
     assert scan_rules.mcd_split_of_scan(seed=1) == (train, test)  # from the cache
     assert calls == []
     assert result.atom_divergence == pytest.approx(small.divergences(result.train, result.test)[0])
@@ -78,3 +82,10 @@ def test_scan_divergences_use_the_pool_rows(monkeypatch):
         scan_rules.scan_divergences(["walk walk"], test)
     with pytest.raises(ValueError, match="test is empty"):
         scan_rules.scan_divergences(train, [])
+
+
+def test_scan_loads_no_dbca_until_its_mcd_split_is_asked_for():
+    code = ("import sys, tutorlib.scan; "
+            "print(sorted(m for m in sys.modules if m.startswith('tutorlib.dbca')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

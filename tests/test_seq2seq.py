@@ -5,6 +5,7 @@ import torch
 
 from tutorlib import seq2seq as s2s
 from tutorlib.seq2seq import EOS, PAD, SOS, Seq2SeqConfig
+from tutorlib.train import seed_everything
 
 
 def test_vocabulary_round_trip_and_unknown_tokens():
@@ -184,3 +185,69 @@ def test_train_settings_refuse_infinite_or_missing_numbers():
         s2s.TrainSettings(learning_rate=float("inf"))
     with pytest.raises(ValueError, match="clip_norm"):
         s2s.TrainSettings(clip_norm=float("nan"))
+
+
+@pytest.mark.parametrize("embedding_init,config", [
+    ("pytorch", Seq2SeqConfig("gru", 16, 1, 0.1, attention=True)),
+    ("fairseq", Seq2SeqConfig("transformer", 16, 1, 0.1, num_heads=2)),
+])
+def test_train_once_is_the_pipeline_each_experiment_used_to_write(embedding_init, config):
+    train, test = _reverse_task(40, 0), _reverse_task(10, 1)
+    vocabs = (s2s.Vocabulary.from_sequences([s.split() for s, _ in train + test]),
+              s2s.Vocabulary.from_sequences([t.split() for _, t in train + test]))
+    settings = s2s.TrainSettings(presentations=96, batch_size=8, seed=3)
+    with s2s.pinned_threads(1):
+        trained = s2s.train_once(config, train, vocabs, settings, 3, tests={"test": test},
+                                 embedding_init=embedding_init, warmup_steps=2, loss_window=5)
+        # the same steps written out, as each experiment wrote them before
+        seed_everything(3)
+        model = s2s.init_embeddings(s2s.build_model(config, *map(len, vocabs)), embedding_init)
+        log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, *vocabs), settings, warmup_steps=2)
+        by_hand = s2s.evaluate(model, test, *vocabs)
+    assert trained.log.losses == log.losses
+    assert trained.final_loss == pytest.approx(sum(log.losses[-5:]) / 5)
+    assert trained.evaluations["test"].predictions == by_hand.predictions
+    assert trained.accuracy("test") == by_hand.accuracy
+    assert trained.parameters == sum(p.numel() for p in model.parameters())
+    state = trained.state_dict()
+    assert all(v.device.type == "cpu" for v in state.values())
+    assert all(torch.equal(state[k], v) for k, v in model.state_dict().items())
+    with pytest.raises(KeyError, match="no test set 'valid'; this run has test"):
+        trained.accuracy("valid")
+
+
+def test_train_once_with_the_convergence_recipe_and_its_bad_calls():
+    train, validation = _reverse_task(40, 0), _reverse_task(10, 1)
+    vocabs = (s2s.Vocabulary.from_sequences([s.split() for s, _ in train + validation]),
+              s2s.Vocabulary.from_sequences([t.split() for _, t in train + validation]))
+    config = Seq2SeqConfig("lstm", 16, 1, 0.0, attention=True)
+    recipe = s2s.Recipe(batch_size=8, max_epochs=2, patience=1, fit_size=10)
+    trained = s2s.train_once(config, train, vocabs, recipe, 0, validation=validation,
+                             tests={"validation": validation})
+    assert trained.log.epochs <= 2 and trained.seconds == trained.log.train_seconds
+    assert trained.final_loss == trained.log.history[-1]["loss"]
+    assert trained.accuracy("validation") == trained.log.validation_accuracy
+    with pytest.raises(ValueError, match="needs validation pairs"):
+        s2s.train_once(config, train, vocabs, recipe, 0)
+    with pytest.raises(TypeError, match="TrainSettings or a Recipe, got dict"):
+        s2s.train_once(config, train, vocabs, {"presentations": 8}, 0)
+    with pytest.raises(ValueError, match="loss_window"):
+        s2s.train_once(config, train, vocabs, s2s.TrainSettings(presentations=8), 0,
+                       loss_window=0)
+
+
+def test_pinned_threads_restores_the_count_and_train_settings_read_a_mapping():
+    before = torch.get_num_threads()
+    with s2s.pinned_threads(1):
+        assert torch.get_num_threads() == 1
+    assert torch.get_num_threads() == before
+    with pytest.raises(ValueError, match="threads"):
+        with s2s.pinned_threads(0):
+            pass
+    settings = s2s.TrainSettings.from_mapping(
+        {"presentations": 64, "batch_size": 8, "learning_rate": 0.01, "final_lr_fraction": 0.5,
+         "threads": 4, "seed": 99}, seed=2)
+    assert (settings.presentations, settings.batch_size, settings.learning_rate,
+            settings.final_lr_fraction, settings.seed) == (64, 8, 0.01, 0.5, 2)
+    with pytest.raises(ValueError, match="batch_size"):
+        s2s.TrainSettings.from_mapping({"presentations": 64, "batch_size": 0}, seed=0)

@@ -104,7 +104,7 @@ def test_shapes_decoding_and_encoding(config):
 
 
 def test_conv_is_re_exported_by_seq2seq():
-    from tutorlib.seq2seq_conv import ConvSeq2Seq
+    from tutorlib.seq2seq import ConvSeq2Seq
 
     assert s2s.ConvSeq2Seq is ConvSeq2Seq
     assert isinstance(s2s.build_model(Seq2SeqConfig("conv", 8, 1, 0.0), 5, 5), ConvSeq2Seq)

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from tutorlib import seq2seq as s2s
-from tutorlib import seq2seq_recipe as recipes
+from tutorlib.seq2seq import convergence as recipes
 
 
 @pytest.fixture(autouse=True)

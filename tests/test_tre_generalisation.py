@@ -152,7 +152,7 @@ def test_remeasuring_resumes_from_what_is_already_written(tmp_path):
                     **{name: -1.0 for name in generalisation.TRE_PROTOCOLS}} for r in runs[1:]]
     path.write_text(json.dumps({"protocols": list(generalisation.TRE_PROTOCOLS),
                                 "runs": placeholder}))
-    written = generalisation.remeasure_committed("paper", path=path)  # the alias of "full"
+    written = generalisation.remeasure_committed("full", path=path)
     rows = {row["seed"]: row for row in json.loads(path.read_text())["runs"]}
     assert len(rows) == len(runs) == len(written["runs"])
     assert rows[runs[1]["seed"]]["converged (L1)"] == -1.0  # kept, not measured again

@@ -30,7 +30,7 @@ import papermill
 import yaml
 
 import tutorlib
-from tutorlib.profiles import ALIASES, PROFILES, check_profile
+from tutorlib.profiles import PROFILES, check_profile
 
 HIDDEN_TAGS = {"parameters", "injected-parameters"}
 
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TQDM_DISABLE", "1")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=".", help="project root with _toc.yml and notebooks/")
-    parser.add_argument("--profile", default="tutorial", choices=[*PROFILES, *ALIASES])
+    parser.add_argument("--profile", default="tutorial", choices=PROFILES)
     parser.add_argument("--force", action="store_true", help="execute even unchanged chapters")
     parser.add_argument("--only", metavar="NN",
                         help="execute only the chapter whose file name starts with NN (e.g. 05)")

@@ -5,34 +5,16 @@ One subpackage per part of the book, each split by concern, and the shared piece
 - methods and datasets: :mod:`tutorlib.scan`, :mod:`tutorlib.tre`, :mod:`tutorlib.dbca`,
   :mod:`tutorlib.pcfgset` and :mod:`tutorlib.orchard`; the foundations chapter's toy world is
   :mod:`tutorlib.compositionality`;
-- shared: :mod:`~tutorlib.trees` (derivation trees), :mod:`~tutorlib.seq2seq` (sequence models),
+- shared: :mod:`~tutorlib.trees` (derivation trees), :mod:`~tutorlib.seq2seq` (sequence models: one
+  file per architecture, training, evaluation, the one training recipe),
   :mod:`~tutorlib.train` (seeding, progress bars, the training loop, devices),
   :mod:`~tutorlib.stats`, :mod:`~tutorlib.checks`, :mod:`~tutorlib.world`,
   :mod:`~tutorlib.cache`, :mod:`~tutorlib.results` (results with provenance and the one
-  experiment runner), :mod:`~tutorlib.profiles` (ci / tutorial / paper settings),
-  :mod:`~tutorlib.plotting` and :mod:`~tutorlib.cli`.
+  experiment runner), :mod:`~tutorlib.registry` (the one list of experiments),
+  :mod:`~tutorlib.profiles` (ci / tutorial / full settings), :mod:`~tutorlib.plotting` and
+  :mod:`~tutorlib.cli`.
 
 Dependencies point one way: studies -> methods -> shared pieces.
 """
 
-import importlib
-
-__version__ = "0.1.0"
-
-# Modules that moved when the package took one subpackage per part: the old names still import
-# (``from tutorlib import similarity``) and point at the new modules.
-_MOVED = {
-    "scan_experiments": "tutorlib.scan.experiments",
-    "similarity": "tutorlib.tre.measures",
-    "languages": "tutorlib.tre.languages",
-    "refgame": "tutorlib.tre.refgame",
-    "tre_experiments": "tutorlib.tre.generalisation",
-    "wordvec": "tutorlib.tre.wordvec",
-    "toy": "tutorlib.compositionality",
-}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        return importlib.import_module(_MOVED[name])
-    raise AttributeError(f"module 'tutorlib' has no attribute {name!r}")
+__version__ = "0.2.0"

@@ -16,21 +16,13 @@ import importlib
 import json
 import sys
 
-from tutorlib import __version__
-from tutorlib.profiles import ALIASES as PROFILE_ALIASES
+from tutorlib import __version__, registry
 from tutorlib.profiles import EXTRA_PROFILES, PROFILES
 
-# name -> one-line description (the experiment itself: tutorlib.results.experiment(name))
-EXPERIMENTS: dict[str, str] = {
-    "compositionality": "colour-shape toy world: held-out accuracy against irregularity",
-    "dbca": "Keysers et al. (2020): accuracy against compound divergence on SCAN",
-    "pcfgset": "Hupkes et al. (2020) on PCFG SET: three architectures, the task and five tests",
-    "scan": "Lake & Baroni (2018) experiments 1-3 on SCAN",
-    "scan_translation": "Lake & Baroni (2018) experiment 4: a new word in generated English-French",
-    "tre_dynamics": "Andreas (2019) Sec. 4: TRE and information over a concept learner's training",
-    "tre_generalisation": "Andreas (2019) Sec. 7: reference games, TRE against generalisation",
-    "orchard": "Pung & Chan (2021): LSTM and Transformer, depths 3-6 to 12 (--only: variants)",
-}
+# name -> one-line description of every runnable experiment, from the one registry (the
+# experiment itself: tutorlib.results.experiment(name))
+EXPERIMENTS: dict[str, str] = {name: registry.EXPERIMENTS[name].description
+                               for name in registry.names(runnable=True)}
 
 # name -> (one-line description, "module:function" writing the dataset into a directory)
 EXPORTS: dict[str, tuple[str, str]] = {
@@ -65,8 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("experiment", choices=sorted([*EXPERIMENTS, *ALIASES]), metavar="EXPERIMENT",
                      help="one of: " + ", ".join(sorted(EXPERIMENTS)))
     run.add_argument("--profile", default="full",
-                     choices=[*PROFILES, *EXTRA_PROFILES, *PROFILE_ALIASES],
-                     help="full (the default; 'paper' is another name for it), tutorial, ci, "
+                     choices=[*PROFILES, *EXTRA_PROFILES],
+                     help="full (the default), tutorial, ci, "
                           "or gpu where the experiment has one (pcfgset)")
     run.add_argument("--out", default="results", help="results directory (default: results)")
     run.add_argument("--only", help="comma-separated parts of the experiment to run in this "

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from tutorlib.profiles import Settings
 from tutorlib.results import Experiment
-from tutorlib.train import progress_bar
+from tutorlib.train import progress_bar, resolve_device
 from tutorlib.world import COLOURS, SHAPES
 
 Object = tuple[str, str]
@@ -246,7 +246,11 @@ def runs(settings: CompositionalitySettings) -> list[tuple[dict, int]]:
 
 def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
     """Held-out accuracy of one irregular language on one compound split, with the fraction
-    and the split it belongs to (so a summary places it by its own record, never by order)."""
+    and the split it belongs to (so a summary places it by its own record, never by order).
+
+    The learner counts (no tensors), so it runs on the CPU whatever ``device`` says; a device
+    this machine cannot have still fails here, as it does for every experiment."""
+    resolve_device(device)
     world = make_world(config["num_colours"], config["num_shapes"])
     accuracy = irregularity_run(world, config["irregular fraction"], seed, config["test_fraction"])
     return {"irregular fraction": config["irregular fraction"], "split": seed,

@@ -8,13 +8,11 @@ overrides it. A chapter asks :func:`settings` for its settings instead of hard-c
 - ``tutorial``: what the published book shows; a reader on a 2-core laptop waits minutes;
 - ``full``: the paper's scale (seeds, sizes, steps) or the closest a CPU can do, run from the
   command line (``python -m tutorlib run ...``) into ``results/``, never inside a book build.
-  ``paper``, its earlier name, is accepted as an alias (:data:`ALIASES`); the book says
-  "published" for the papers' own numbers and "full profile" for our large runs.
+  The book says "published" for the papers' own numbers and "full profile" for our large runs.
 
 Each experiment declares a frozen settings dataclass (a :class:`Settings`) with its three
 profiles' values next to its code, as ``SETTINGS = {"ci": ..., "tutorial": ..., "full": ...}``
-in the module :data:`SOURCES` names; the two chapters that run no experiment of their own
-(``tre_intro``, ``tre_similarity``) keep theirs here. Settings read like a mapping too
+in the module the registry (:mod:`tutorlib.registry`) names. Settings read like a mapping too
 (``settings["seeds"]``), and ``to_dict()`` gives plain JSON.
 
 Examples
@@ -29,9 +27,10 @@ Examples
 from __future__ import annotations
 
 import copy
-import importlib
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, fields
 from typing import Any
+
+from tutorlib import registry
 
 PROFILES: tuple[str, ...] = ("ci", "tutorial", "full")
 # Profiles only some experiments have. ``gpu``: the full profile's question at a scale that
@@ -39,28 +38,10 @@ PROFILES: tuple[str, ...] = ("ci", "tutorial", "full")
 # cuda``); its committed results sit beside the full profile's, never needed by a book build.
 EXTRA_PROFILES: tuple[str, ...] = ("gpu",)
 
-# other names a profile answers to: ``paper`` is the full profile's earlier name
-ALIASES: dict[str, str] = {"paper": "full"}
-
-# experiment name -> the module that holds its SETTINGS (one name across the CLI, this table,
-# the module and results/<name>/)
-SOURCES: dict[str, str] = {
-    "compositionality": "tutorlib.compositionality",
-    "dbca": "tutorlib.dbca.experiments",
-    "pcfgset": "tutorlib.pcfgset.experiments",
-    "scan": "tutorlib.scan.experiments",
-    "scan_translation": "tutorlib.scan.translation",
-    "tre_intro": "tutorlib.profiles",
-    "tre_dynamics": "tutorlib.tre.dynamics",
-    "tre_judgments": "tutorlib.tre.judgments",
-    "tre_similarity": "tutorlib.profiles",
-    "tre_generalisation": "tutorlib.tre.generalisation",
-    "orchard": "tutorlib.orchard.experiments",
-}
-
-# the experiments that `python -m tutorlib run NAME` runs (each module defines EXPERIMENT)
-RUNNABLE: tuple[str, ...] = ("compositionality", "dbca", "orchard", "pcfgset", "scan",
-                             "scan_translation", "tre_dynamics", "tre_generalisation")
+# experiment name -> the module that holds its SETTINGS, and the experiments that
+# `python -m tutorlib run NAME` runs: both read from the one registry (tutorlib.registry)
+SOURCES: dict[str, str] = {name: entry.module for name, entry in registry.EXPERIMENTS.items()}
+RUNNABLE: tuple[str, ...] = tuple(registry.names(runnable=True))
 
 
 class Settings:
@@ -92,52 +73,6 @@ class Settings:
         return asdict(self)  # type: ignore[call-overload]
 
 
-# --------------------------------------------------------------------------------------------
-# The two chapters without an experiment module of their own
-
-
-@dataclass(frozen=True)
-class TREIntroSettings(Settings):
-    """Chapter "TRE from scratch": small colour-shape languages (:mod:`tutorlib.tre.languages`)."""
-
-    steps: int
-    seeds: list[int]
-    exception_counts: list[int]
-    noise_levels: list[float]
-    free_composition_steps: int
-
-
-@dataclass(frozen=True)
-class TRESimilaritySettings(Settings):
-    """Chapter "Compositionality and similarity" (Andreas 2019, Sec. 6) and the metric zoo."""
-
-    steps: int
-    seeds: list[int]
-    proposition_noise: list[float]
-
-
-_LOCAL: dict[str, dict[str, Settings]] = {
-    "tre_intro": {
-        "ci": TREIntroSettings(steps=150, seeds=[0], exception_counts=[0, 5, 25],
-                               noise_levels=[0.0, 0.3], free_composition_steps=200),
-        "tutorial": TREIntroSettings(steps=800, seeds=[0, 1, 2],
-                                     exception_counts=[0, 1, 2, 5, 10, 15, 25],
-                                     noise_levels=[0.0, 0.05, 0.1, 0.2, 0.3, 0.5],
-                                     free_composition_steps=2000),
-        "full": TREIntroSettings(steps=1500, seeds=list(range(10)),
-                                  exception_counts=[0, 1, 2, 5, 10, 15, 20, 25],
-                                  noise_levels=[0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5],
-                                  free_composition_steps=4000),
-    },
-    "tre_similarity": {
-        "ci": TRESimilaritySettings(steps=150, seeds=[0], proposition_noise=[0.0, 0.1]),
-        "tutorial": TRESimilaritySettings(steps=800, seeds=[0, 1, 2],
-                                          proposition_noise=[0.0, 0.02, 0.05, 0.1]),
-        "full": TRESimilaritySettings(steps=1500, seeds=list(range(10)),
-                                       proposition_noise=[0.0, 0.01, 0.02, 0.05, 0.1, 0.2]),
-    },
-}
-SETTINGS = _LOCAL
 
 
 def check_per_network(what: str, settings: dict, networks, known, noun: str = "network") -> None:
@@ -155,17 +90,15 @@ def check_per_network(what: str, settings: dict, networks, known, noun: str = "n
 
 
 def check_profile(profile: str) -> str:
-    """The profile ``profile`` names: itself if it is one of :data:`PROFILES`, the profile an
-    alias stands for (``"paper"`` gives ``"full"``), else ``ValueError``.
+    """``profile`` if it is one of :data:`PROFILES` or :data:`EXTRA_PROFILES`, else
+    ``ValueError`` naming them.
 
-    >>> check_profile("paper")
+    >>> check_profile("full")
     'full'
     """
-    profile = ALIASES.get(profile, profile) if isinstance(profile, str) else profile
-    if profile not in (*PROFILES, *EXTRA_PROFILES):
+    if not isinstance(profile, str) or profile not in (*PROFILES, *EXTRA_PROFILES):
         raise ValueError(f"unknown profile {profile!r}: expected one of "
-                         f"{', '.join((*PROFILES, *EXTRA_PROFILES))} "
-                         f"(or {', '.join(ALIASES)}, another name of {ALIASES['paper']})")
+                         f"{', '.join((*PROFILES, *EXTRA_PROFILES))}")
     return profile
 
 
@@ -178,8 +111,7 @@ def has_profile(experiment: str, profile: str) -> bool:
 
 
 def _table(experiment: str) -> dict:
-    table = importlib.import_module(SOURCES[experiment]).SETTINGS
-    return table[experiment] if SOURCES[experiment] == __name__ else table
+    return registry.module(experiment).SETTINGS
 
 
 def experiments() -> list[str]:
@@ -203,8 +135,8 @@ def settings(experiment: str, profile: str) -> Settings:
     experiment : str
         An experiment name from :func:`experiments`, e.g. ``"compositionality"``.
     profile : str
-        ``"ci"``, ``"tutorial"`` or ``"full"`` (``"paper"`` is an alias of ``"full"``), or
-        ``"gpu"`` where the experiment has one (:func:`has_profile`).
+        ``"ci"``, ``"tutorial"`` or ``"full"``, or ``"gpu"`` where the experiment has one
+        (:func:`has_profile`).
 
     Returns
     -------

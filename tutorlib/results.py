@@ -617,7 +617,7 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
     name : str
         One of :data:`tutorlib.profiles.RUNNABLE`.
     profile : str
-        ``"ci"``, ``"tutorial"`` or ``"full"`` (``"paper"`` is an alias of ``"full"``).
+        ``"ci"``, ``"tutorial"`` or ``"full"``, or ``"gpu"`` where the experiment has one.
     out_dir : path
         Results directory: records go to ``out_dir/<name>/runs/``, the summary to
         ``out_dir/<name>/<profile>.json``.
@@ -717,16 +717,14 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
 
 
 def _settings_at(spec: Experiment, name: str, given: str) -> tuple[Any, str]:
-    """The experiment's settings at profile ``given``, and the profile's name (aliases resolved)."""
+    """The experiment's settings at profile ``given``, and the profile's name."""
     profile = check_profile(given)
     if spec.settings is None:
         return profile_settings(name, profile), profile
-    # an experiment of your own may still key its full profile "paper"
-    key = next((k for k in (profile, given) if k in spec.settings), None)
-    if key is None:
+    if profile not in spec.settings:
         raise ValueError(f"experiment {name} has no settings for profile {given!r}; it has "
                          f"{', '.join(spec.settings)}")
-    return copy.deepcopy(spec.settings[key]), profile
+    return copy.deepcopy(spec.settings[profile]), profile
 
 
 def _write_summary(spec: Experiment, settings: Any, pairs: list, store: RunStore, path: Path,

@@ -23,7 +23,7 @@ from tutorlib.checks import check_scalar
 # Information-theoretic helpers
 
 
-def _codes(values, name: str) -> tuple[np.ndarray, int]:
+def label_codes(values, name: str) -> tuple[np.ndarray, int]:
     """Labels as integer codes ``0 .. K-1`` and the number ``K`` of distinct labels."""
     array = np.asarray(values)
     if array.ndim != 1:
@@ -44,7 +44,7 @@ def _log_unit(base: float | None) -> float:
     return math.log(base)
 
 
-def _entropy_codes(codes: np.ndarray) -> float:
+def entropy_of_codes(codes: np.ndarray) -> float:
     counts = np.bincount(codes)
     counts = counts[counts > 0]
     n = codes.size
@@ -52,7 +52,7 @@ def _entropy_codes(codes: np.ndarray) -> float:
     return float(np.sum(counts * np.log(n / counts)) / n)
 
 
-def _mutual_information_codes(x: np.ndarray, y: np.ndarray, num_y: int) -> float:
+def mutual_information_of_codes(x: np.ndarray, y: np.ndarray, num_y: int) -> float:
     n = x.size
     # Count the observed (x, y) pairs only: a dense num_x × num_y table could be huge.
     pairs, joint = np.unique(x.astype(np.int64) * num_y + y, return_counts=True)
@@ -90,8 +90,8 @@ def entropy(values: Sequence, *, base: float | None = None) -> float:
     0.0
     """
     unit = _log_unit(base)
-    codes, _ = _codes(values, "values")
-    return _entropy_codes(codes) / unit
+    codes, _ = label_codes(values, "values")
+    return entropy_of_codes(codes) / unit
 
 
 def mutual_information(x: Sequence, y: Sequence, *, base: float | None = None) -> float:
@@ -123,12 +123,12 @@ def mutual_information(x: Sequence, y: Sequence, *, base: float | None = None) -
     1.0
     """
     unit = _log_unit(base)
-    x_codes, _ = _codes(x, "x")
-    y_codes, num_y = _codes(y, "y")
+    x_codes, _ = label_codes(x, "x")
+    y_codes, num_y = label_codes(y, "y")
     if x_codes.size != y_codes.size:
         raise ValueError(f"x and y must be paired observations of equal length, got "
                          f"{x_codes.size} and {y_codes.size}")
-    return _mutual_information_codes(x_codes, y_codes, num_y) / unit
+    return mutual_information_of_codes(x_codes, y_codes, num_y) / unit
 
 
 # --------------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def levenshtein(a: Sequence, b: Sequence) -> int:
     >>> levenshtein("", "abc")
     3
     """
-    a, b = _symbols(a), _symbols(b)
+    a, b = as_symbols(a), as_symbols(b)
     if len(a) < len(b):
         a, b = b, a
     # Dynamic programme over prefixes, keeping one row: previous[j] = distance(a[:i], b[:j]).
@@ -171,7 +171,7 @@ def levenshtein(a: Sequence, b: Sequence) -> int:
     return previous[-1]
 
 
-def _symbols(item: Any) -> Sequence:
+def as_symbols(item: Any) -> Sequence:
     """One message or meaning as a sequence of symbols (a scalar is a sequence of one)."""
     if isinstance(item, np.ndarray):
         return item.tolist() if item.ndim > 0 else [item.item()]
@@ -182,7 +182,7 @@ def _symbols(item: Any) -> Sequence:
     return list(item)
 
 
-def _average_ranks(values: np.ndarray) -> np.ndarray:
+def average_ranks(values: np.ndarray) -> np.ndarray:
     """Ranks 1..m, tied values sharing the mean of the ranks they occupy."""
     _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
     last = np.cumsum(counts)             # the rank of the last copy of each distinct value
@@ -273,7 +273,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
         if values.min() == values.max():
             raise ValueError(f"the correlation is undefined because all values of {name} are "
                              f"equal (to {values[0]!r})")
-    return pearson(_average_ranks(x_array), _average_ranks(y_array))
+    return pearson(average_ranks(x_array), average_ranks(y_array))
 
 
 # --------------------------------------------------------------------------------------------

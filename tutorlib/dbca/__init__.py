@@ -43,12 +43,14 @@ from tutorlib.dbca.divergence import (
 from tutorlib.dbca.files import IndexSplit, read_index_split, write_index_split
 from tutorlib.dbca.graphs import RuleGraph, as_graph, atom_counts, from_edges, from_tree, to_tree
 from tutorlib.dbca.pool import Pool, SparseRows, build_pool
+from tutorlib.dbca.scan_splits import mcd_result_of_scan, mcd_split_of_scan, scan_divergences, scan_pool
 from tutorlib.dbca.splitter import SplitResult, mcd_split
 
 __all__ = [
-    "Compound", "CompoundConfig", "IndexSplit", "Pool", "RuleGraph", "SparseRows", "SplitResult",
-    "WeightTable", "as_graph", "atom_counts", "atom_divergence", "build_pool",
+    "Compound", "CompoundConfig", "IndexSplit", "Pool", "RuleGraph", "SparseRows",
+    "SplitResult", "WeightTable", "as_graph", "atom_counts", "atom_divergence", "build_pool",
     "chernoff_coefficient", "compound_divergence", "compound_size", "compound_weights",
-    "compounds", "divergences", "format_compound", "from_edges", "from_tree", "mcd_split",
-    "occurrences", "read_index_split", "to_tree", "weight_table", "write_index_split",
+    "compounds", "divergences", "format_compound", "from_edges", "from_tree",
+    "mcd_result_of_scan", "mcd_split", "mcd_split_of_scan", "occurrences", "read_index_split",
+    "scan_divergences", "scan_pool", "to_tree", "weight_table", "write_index_split",
 ]

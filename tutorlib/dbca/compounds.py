@@ -100,7 +100,7 @@ class CompoundConfig:
 DEFAULT_CONFIG = CompoundConfig()
 
 
-class _Interner:
+class Interner:
     """Numbers compounds as they are met, so that the bookkeeping hashes small tuples of ints
     (a nested tuple's hash is recomputed on every dictionary look-up)."""
 
@@ -120,7 +120,7 @@ class _Interner:
         return (label, tuple((slot, self.compound(k)) for slot, k in kids))
 
 
-def _occurrences(graph: RuleGraph, config: CompoundConfig, interner: _Interner
+def _occurrences(graph: RuleGraph, config: CompoundConfig, interner: Interner
                  ) -> tuple[list[int], list[set[int]]]:
     """Every occurrence of a compound in ``graph``: its compound (numbered by ``interner``) and
     the occurrences that strictly contain it.
@@ -223,7 +223,7 @@ def _bottom_up(graph: RuleGraph) -> list[int]:
     return order
 
 
-def _found(sample: Sample, config: CompoundConfig, interner: _Interner
+def compounds_found(sample: Sample, config: CompoundConfig, interner: Interner
            ) -> list[tuple[int, frozenset[int]]]:
     types, supers = _occurrences(as_graph(sample), config, interner)
     return [(t, frozenset({types[j] for j in s})) for t, s in zip(types, supers, strict=True)]
@@ -233,14 +233,14 @@ def occurrences(sample: Sample, config: CompoundConfig = DEFAULT_CONFIG
                 ) -> list[tuple[Compound, frozenset[Compound]]]:
     """Each occurrence of a compound in ``sample``, with the compounds of its strict
     super-occurrences in the same sample."""
-    interner = _Interner()
+    interner = Interner()
     return [(interner.compound(t), frozenset(interner.compound(s) for s in supers))
-            for t, supers in _found(sample, config, interner)]
+            for t, supers in compounds_found(sample, config, interner)]
 
 
 def compounds(sample: Sample, config: CompoundConfig = DEFAULT_CONFIG) -> Counter:
     """How many times each compound occurs in ``sample``."""
-    interner = _Interner()
+    interner = Interner()
     types = _occurrences(as_graph(sample), config, interner)[0]
     return Counter(interner.compound(t) for t in types)
 
@@ -273,7 +273,7 @@ class WeightTable:
     """
 
     config: CompoundConfig
-    interner: _Interner = field(repr=False)
+    interner: Interner = field(repr=False)
     counts: Counter = field(repr=False)  # compound id -> occurrences in the pool
     conditional: dict[int, dict[int, float]] = field(repr=False)  # G -> G' -> P(G' | G)
 
@@ -300,11 +300,11 @@ class WeightTable:
 
     def sample_weights(self, sample: Sample) -> dict[Compound, float]:
         """w(G, R) for every compound G of ``sample`` (R), with P(G' | G) from this table's pool."""
-        found = _found(sample, self.config, self.interner)
+        found = compounds_found(sample, self.config, self.interner)
         return {self.interner.compound(g): w for g, w in self.weights(found).items()}
 
 
-def _flat(compound: Compound, interner: _Interner) -> tuple | None:
+def _flat(compound: Compound, interner: Interner) -> tuple | None:
     """The interner's key of a nested compound (``None`` if a piece of it was never seen)."""
     label, kids = compound
     numbered = []
@@ -316,8 +316,8 @@ def _flat(compound: Compound, interner: _Interner) -> tuple | None:
     return (label, tuple(numbered))
 
 
-def _table(found_per_sample: Iterable[list[tuple[int, frozenset[int]]]], config: CompoundConfig,
-           interner: _Interner) -> WeightTable:
+def table_from_found(found_per_sample: Iterable[list[tuple[int, frozenset[int]]]], config: CompoundConfig,
+           interner: Interner) -> WeightTable:
     counts: Counter = Counter()
     together: dict[int, Counter] = {}
     for found in found_per_sample:
@@ -338,8 +338,8 @@ def weight_table(samples: Iterable[Sample], config: CompoundConfig = DEFAULT_CON
     >>> table.probability(("a", ((0, ("b", ((0, ("c", ())),))),)), ("b", ((0, ("c", ())),)))
     0.5
     """
-    interner = _Interner()
-    return _table((_found(s, config, interner) for s in samples), config, interner)
+    interner = Interner()
+    return table_from_found((compounds_found(s, config, interner) for s in samples), config, interner)
 
 
 def compound_weights(samples: Sequence[Sample], config: CompoundConfig = DEFAULT_CONFIG,
@@ -358,9 +358,9 @@ def compound_weights(samples: Sequence[Sample], config: CompoundConfig = DEFAULT
     >>> {format_compound(g): w for g, w in compound_weights(pool).items()}
     {'b (0: c)': 1.5, 'a (0: b (0: c))': 1.0}
     """
-    interner = _Interner()
-    found = [_found(s, config, interner) for s in samples]
-    table = _table(found, config, interner)
+    interner = Interner()
+    found = [compounds_found(s, config, interner) for s in samples]
+    table = table_from_found(found, config, interner)
     totals: dict[int, float] = {}
     for occ in found:
         for compound, w in table.weights(occ).items():

@@ -5,7 +5,7 @@ Two studies, on the rule-application trees of :func:`tutorlib.scan.rule_tree`:
 
 - :func:`divergence_table`: the atom divergence D_A and the compound divergence D_C of every
   standard SCAN split (:func:`standard_split_names`: the composed-jump splits by their first
-  replication), beside our MCD splits, all measured by :func:`tutorlib.scan.scan_divergences`
+  replication), beside our MCD splits, all measured by :func:`tutorlib.dbca.scan_divergences`
   (compounds weighted over all 20,910 commands), so that every row is measured the same way.
 - *The dial* (:func:`run`): a split of SCAN at a target D_C (D_A <= 0.02; ``None`` = as high as
   the search reaches, the MCD split), an architecture from :mod:`tutorlib.seq2seq` trained on its
@@ -23,29 +23,28 @@ scaled (40% and 5%). Splits, tables and runs are cached on disk by their full co
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
-import torch
 
 from tutorlib import cache, dbca, results, scan
 from tutorlib import seq2seq as s2s
+from tutorlib.dbca import scan_splits
 from tutorlib.profiles import Settings, check_per_network
 from tutorlib.scan import rules
 from tutorlib.scan.experiments import ARCHITECTURES as SCAN_ARCHITECTURES
 from tutorlib.scan.experiments import vocabularies
-from tutorlib.train import resolve_device, seed_everything
+from tutorlib.scan.grammar import NUM_COMMANDS
+from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes, so that cached results of the old code
 # are not reused (tutorlib.cache).
 CACHE_FORMAT = 1
 
-NUM_COMMANDS = 20_910
 # The released SCAN MCD splits' shares of the 20,910 commands: 40% train, 5% test.
-TRAIN_FRACTION = rules.MCD_TRAIN_SIZE / NUM_COMMANDS
-TEST_FRACTION = rules.MCD_TEST_SIZE / NUM_COMMANDS
+TRAIN_FRACTION = scan_splits.MCD_TRAIN_SIZE / NUM_COMMANDS
+TEST_FRACTION = scan_splits.MCD_TEST_SIZE / NUM_COMMANDS
 
 ARCHITECTURES: dict[str, s2s.Seq2SeqConfig] = {
     # Lake & Baroni's overall-best network: 2 x 200 LSTM, no attention
@@ -97,7 +96,7 @@ def standard_divergences() -> list[dict]:
         rows = []
         for name in names:
             train, test = scan.split(name)
-            atom, compound = rules.scan_divergences(train, test)
+            atom, compound = scan_splits.scan_divergences(train, test)
             rows.append({"split": name, "kind": _kind(name), "train": len(train),
                          "test": len(test), "atom_divergence": atom,
                          "compound_divergence": compound})
@@ -110,7 +109,7 @@ def standard_divergences() -> list[dict]:
 def split_sizes(pool_size: int | None) -> tuple[int, int]:
     """(train, test) sizes of a split of all of SCAN (``None``) or of ``pool_size`` commands."""
     if pool_size is None:
-        return rules.MCD_TRAIN_SIZE, rules.MCD_TEST_SIZE
+        return scan_splits.MCD_TRAIN_SIZE, scan_splits.MCD_TEST_SIZE
     if isinstance(pool_size, bool) or not isinstance(pool_size, int) or not (
             20 <= pool_size <= NUM_COMMANDS):
         raise ValueError(f"pool_size must be None (all of SCAN) or an integer from 20 to "
@@ -139,7 +138,7 @@ def subset_pool(pool_size: int, pool_seed: int = 0) -> dbca.Pool:
 @dataclass(frozen=True)
 class DialSplit:
     """A split at a target D_C: its pairs, and the divergences the splitter reached over its
-    pool (for all of SCAN, the same as :func:`tutorlib.scan.scan_divergences` gives)."""
+    pool (for all of SCAN, the same as :func:`tutorlib.dbca.scan_divergences` gives)."""
 
     train: list[tuple[str, str]]
     test: list[tuple[str, str]]
@@ -154,12 +153,12 @@ def make_split(target: float | None, seed: int, *, pool_size: int | None = None,
     """A split with D_C near ``target`` (``None``: as high as the search reaches) and
     D_A <= ``max_atom_divergence``, of all of SCAN or of a ``pool_size`` subset (cached).
 
-    Over all of SCAN it is :func:`tutorlib.scan.mcd_split_of_scan` (``target=None`` gives
+    Over all of SCAN it is :func:`tutorlib.dbca.mcd_split_of_scan` (``target=None`` gives
     ``scan.split("mcd", seed=seed)``).
     """
     train_size, test_size = split_sizes(pool_size)
     if pool_size is None:
-        result = rules.mcd_result_of_scan(seed, compound_divergence=target,
+        result = scan_splits.mcd_result_of_scan(seed, compound_divergence=target,
                                           max_atom_divergence=max_atom_divergence)
         rows = pool_rows(None)
     else:
@@ -182,7 +181,7 @@ def mcd_divergences(settings: DbcaSettings) -> list[dict]:
         split = make_split(None, seed, pool_size=settings["pool_size"],
                            pool_seed=settings["pool_seed"],
                            max_atom_divergence=settings["max_atom_divergence"])
-        atom, compound = rules.scan_divergences(split.train, split.test)
+        atom, compound = scan_splits.scan_divergences(split.train, split.test)
         rows.append({"split": f"mcd (seed {seed})", "kind": "MCD (ours)", "train": len(split.train),
                      "test": len(split.test), "atom_divergence": atom,
                      "compound_divergence": compound})
@@ -209,37 +208,25 @@ def _train_and_evaluate(config: dict, seed: int, device: str) -> dict:
     split = make_split(config["target_compound_divergence"], seed, pool_size=config["pool_size"],
                        pool_seed=config["pool_seed"],
                        max_atom_divergence=config["max_atom_divergence"])
-    source_vocab, target_vocab = vocabularies()
     test = split.test
     if config["max_test"] is not None and config["max_test"] < len(test):
         test = random.Random(f"dbca-test-{seed}").sample(test, config["max_test"])
-    settings = s2s.TrainSettings(presentations=config["presentations"],
-                                 batch_size=config["batch_size"],
-                                 learning_rate=config["learning_rate"],
-                                 final_lr_fraction=config["final_lr_fraction"], seed=seed)
-    seed_everything(seed)
-    model = s2s.init_embeddings(
-        s2s.build_model(architecture(config["architecture"]), len(source_vocab),
-                        len(target_vocab)),
-        config.get("embedding_init", TRAINING_DEFAULTS["embedding_init"]))
-    start = time.perf_counter()
-    log = s2s.fit_seq2seq(model, s2s.encode_pairs(split.train, source_vocab, target_vocab),
-                          settings, desc=f"D_C {split.compound_divergence:.2f}, seed {seed}",
-                          device=device,
-                          warmup_steps=config.get("warmup_steps", TRAINING_DEFAULTS["warmup_steps"]))
-    seconds = time.perf_counter() - start
     train_sample = random.Random(seed).sample(split.train, min(len(test), len(split.train)))
+    options = TRAINING_DEFAULTS | config
+    trained = s2s.train_once(
+        architecture(config["architecture"]), split.train, vocabularies(),
+        s2s.TrainSettings.from_mapping(config, seed), seed,
+        tests={"test": test, "train": train_sample}, device=device,
+        embedding_init=options["embedding_init"], warmup_steps=options["warmup_steps"],
+        desc=f"D_C {split.compound_divergence:.2f}, seed {seed}")
     return {
         "target_compound_divergence": config["target_compound_divergence"], "seed": seed,
         "architecture": config["architecture"],
         "atom_divergence": split.atom_divergence,
         "compound_divergence": split.compound_divergence,
         "train_size": len(split.train), "test_size": len(test),
-        "accuracy": s2s.evaluate(model, test, source_vocab, target_vocab, device=device).accuracy,
-        "train_accuracy": s2s.evaluate(model, train_sample, source_vocab, target_vocab,
-                                       device=device).accuracy,
-        "train_seconds": round(seconds, 1),
-        "final_loss": float(np.mean(log.losses[-100:])),
+        "accuracy": trained.accuracy("test"), "train_accuracy": trained.accuracy("train"),
+        "train_seconds": round(trained.seconds, 1), "final_loss": trained.final_loss,
     }
 
 
@@ -248,15 +235,9 @@ def run(config: dict, seed: int, device: str = "cpu") -> dict:
     architecture with ``seed`` (also the split's seed), evaluate; cached on disk by ``config``
     and ``seed`` (not by ``device``). Returns the JSON-friendly record, with ``network``."""
     key = {k: v for k, v in config.items() if k != "network"} | {"seed": seed}
-    # one CPU thread: models this small gain nothing from more, and on a busy machine two
-    # threads are many times slower than one
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    with s2s.pinned_threads(1):
         result = cache.cached("dbca-run", key, lambda: _train_and_evaluate(config, seed, device),
                               format=CACHE_FORMAT)
-    finally:
-        torch.set_num_threads(before)
     return {"network": config["network"], **result, "device": str(resolve_device(device))}
 
 

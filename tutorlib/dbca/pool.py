@@ -26,16 +26,17 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm import tqdm  # text bars: no widgets, no IProgress warning in notebooks
 
+from tutorlib.dbca.chernoff import ATOM_ALPHA, COMPOUND_ALPHA, divergence_of_counts
 from tutorlib.dbca.compounds import (
     DEFAULT_CONFIG,
     Compound,
     CompoundConfig,
+    Interner,
     Sample,
     WeightTable,
-    _found,
-    _Interner,
-    _table,
+    compounds_found,
     keep_top,
+    table_from_found,
 )
 from tutorlib.dbca.graphs import as_graph
 
@@ -126,7 +127,7 @@ class Pool:
         P(G' | G), and only the pool's kept compounds count)."""
         total = np.zeros(len(self.compounds))
         for sample in samples:
-            found = _found(sample, self.table.config, self.table.interner)
+            found = compounds_found(sample, self.table.config, self.table.interner)
             for g, w in self.table.weights(found).items():
                 column = self.compound_ids.get(g)
                 if column is not None:
@@ -135,13 +136,11 @@ class Pool:
 
     def divergences(self, train: Iterable[int], test: Iterable[int]) -> tuple[float, float]:
         """(D_A, D_C) of a split of this pool given as row indices."""
-        from tutorlib.dbca.divergence import divergence_of_counts
-
         train, test = _indices(train, len(self), "train"), _indices(test, len(self), "test")
         atom = divergence_of_counts(self.atom_matrix.sum_rows(train),
-                                    self.atom_matrix.sum_rows(test), 0.5)
+                                    self.atom_matrix.sum_rows(test), ATOM_ALPHA)
         compound = divergence_of_counts(self.compound_matrix.sum_rows(train),
-                                        self.compound_matrix.sum_rows(test), 0.1)
+                                        self.compound_matrix.sum_rows(test), COMPOUND_ALPHA)
         return atom, compound
 
 
@@ -185,10 +184,10 @@ def build_pool(samples: Sequence[Sample], config: CompoundConfig = DEFAULT_CONFI
             graphs.append(as_graph(sample))
         except ValueError as error:
             raise ValueError(f"sample {i}: {error}") from None
-    interner = _Interner()
-    found = [_found(g, config, interner)
+    interner = Interner()
+    found = [compounds_found(g, config, interner)
              for g in tqdm(graphs, desc="compounds", disable=not progress, leave=False)]
-    table = _table(found, config, interner)
+    table = table_from_found(found, config, interner)
     weights = [table.weights(f) for f in found]
     totals: dict[int, float] = {}
     for row in weights:

@@ -19,7 +19,7 @@ import numpy as np
 from tutorlib.dbca.compounds import Sample
 from tutorlib.dbca.divergence import ATOM_ALPHA, COMPOUND_ALPHA, divergence_of_counts
 from tutorlib.dbca.pool import Pool
-from tutorlib.dbca.splitter import SplitResult, _as_pool, _check_settings, _greedy
+from tutorlib.dbca.splitter import SplitResult, as_pool, check_split_settings, greedy_split
 
 
 class _RebuildScorer:
@@ -67,8 +67,8 @@ def rebuild_split(samples: Pool | Sequence[Sample], train_size: int, test_size: 
                   removal_count: int = 30, progress: bool = True) -> SplitResult:
     """:func:`tutorlib.dbca.mcd_split`, scoring every candidate by rebuilding both
     distributions (slow; same arguments, same split)."""
-    pool = _as_pool(samples)
-    settings = _check_settings(len(pool), train_size, test_size, compound_divergence,
+    pool = as_pool(samples)
+    settings = check_split_settings(len(pool), train_size, test_size, compound_divergence,
                                max_atom_divergence, seed, num_candidates, removal_interval,
                                removal_count)
-    return _greedy(_RebuildScorer(pool), len(pool), *settings, progress=progress)
+    return greedy_split(_RebuildScorer(pool), len(pool), *settings, progress=progress)

@@ -241,7 +241,7 @@ def _check_count(value: object, name: str, minimum: int) -> int:
     return int(value)
 
 
-def _as_pool(samples: Pool | Sequence[Sample]) -> Pool:
+def as_pool(samples: Pool | Sequence[Sample]) -> Pool:
     if isinstance(samples, Pool):
         return samples
     if len(samples) == 0:
@@ -302,14 +302,14 @@ def mcd_split(samples: Pool | Sequence[Sample], train_size: int, test_size: int,
     >>> len(train), len(test), len(set(train) & set(test))
     (6, 3, 0)
     """
-    pool = _as_pool(samples)
-    settings = _check_settings(len(pool), train_size, test_size, compound_divergence,
+    pool = as_pool(samples)
+    settings = check_split_settings(len(pool), train_size, test_size, compound_divergence,
                                max_atom_divergence, seed, num_candidates, removal_interval,
                                removal_count)
-    return _greedy(_IncrementalScorer(pool), len(pool), *settings, progress=progress)
+    return greedy_split(_IncrementalScorer(pool), len(pool), *settings, progress=progress)
 
 
-def _check_settings(n: int, train_size: object, test_size: object, compound_divergence: object,
+def check_split_settings(n: int, train_size: object, test_size: object, compound_divergence: object,
                     max_atom_divergence: object, seed: object, num_candidates: object,
                     removal_interval: object, removal_count: object) -> tuple:
     train_size = _check_count(train_size, "train_size", 1)
@@ -331,7 +331,7 @@ def _check_settings(n: int, train_size: object, test_size: object, compound_dive
             removal_count)
 
 
-def _greedy(scorer, n: int, train_size: int, test_size: int, target: float | None,
+def greedy_split(scorer, n: int, train_size: int, test_size: int, target: float | None,
             max_atom: float, seed: int, num_candidates: int | None, removal_interval: int,
             removal_count: int, progress: bool = False) -> SplitResult:
     """The greedy search, with any scorer offering add/remove/if_added/if_removed/divergences."""

@@ -18,11 +18,8 @@ predicted label is read back with :func:`tutorlib.orchard.parse_label` and score
 
 from __future__ import annotations
 
-import os
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -32,7 +29,7 @@ from tutorlib import seq2seq as s2s
 from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
 from tutorlib.orchard.language import OPERATORS, parse_label
 from tutorlib.profiles import Settings, check_per_network
-from tutorlib.train import resolve_device, seed_everything
+from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes, so that cached results of the old code
 # are not reused (tutorlib.cache).
@@ -200,33 +197,7 @@ def _transformer(hidden: int, layers: int, heads: int, dropout: float) -> dict:
                              positions="sinusoidal").to_dict()
 
 
-# Sizes, from training throughput measured in CPU time on one core (torch with one thread) of the
-# development machine: the earlier tutorial models trained at about 280 (LSTM) and 200
-# (Transformer) examples a second; the full profile's models at about 120 and 60 (test bins:
-# under a minute a run). The full profile's 36 runs are sized to about 10 core-hours in all
-# (with --jobs 2, about 5 hours): 80,000 presentations (about 650 s for an LSTM, 1,400 s for a
-# Transformer) of 40,000 distinct training examples (2 epochs) at batch 64. That is what a CPU
-# affords against the paper's 500 epochs of 500,000 examples; the models have 128 units, a few
-# per cent of the paper's parameters, and the Transformer has three layers to the LSTM's one,
-# so that it stays the larger of the two.
-#
-# The tutorial profile trains one variant, both models, in about two CPU minutes. Measured on
-# minmax_hard on a shared, busy 2-core machine (one thread; first-tree accuracy on 100 training
-# / validation examples): the LSTM (64 units) reached 72% / 65% after 8,000 presentations at a
-# learning rate of 3e-3 (30 CPU seconds), 79% / 74% after 12,000 (46 s). A Transformer (64
-# units, 2 layers, dropout 0.1) trained like it
-# stays near 30% / 20-25% whatever we tried with PyTorch's embedding initialisation: learning
-# rates 5e-4 to 3e-3, a warmup of 100-200 steps, 4 layers, 24,000 presentations (37% / 28%),
-# batches of 16 (the earlier tutorial profile: 9% on both trees). Its token embeddings, drawn
-# with standard deviation 1 and multiplied by sqrt(64) = 8, drown the sinusoidal positions
-# (amplitude 1); drawn as fairseq draws them (standard deviation 1/8) it learns: 44% / 33% at
-# 8,000 presentations, 46% / 37% at a learning rate of 2e-3; without dropout 58% / 43% at
-# 12,000 (41 CPU seconds), no better at 20,000 (58% / 44%), 52% / 46% from 12,000 training
-# examples; one layer: 51% / 42% at 16,000. The full profile's first two Transformer runs
-# (PyTorch's initialisation, no warmup) fitted only 29-34% of their training first trees after
-# 80,000 presentations; the full profile's Transformer (128 units, 3 layers) drawn as fairseq
-# draws it, with 100 warmup steps, reached 51% / 55% (training / validation first trees) after
-# 16,000 presentations (52% / 55% without dropout), so the full profile trains it that way.
+# Sizes of the profiles, and what the Transformer needed: results/orchard/NOTES.md.
 SETTINGS = {
     "ci": OrchardSettings(
         variants=["minmax_hard"],
@@ -258,14 +229,6 @@ SETTINGS = {
 # One run
 
 
-def train_settings(config: dict, seed: int) -> s2s.TrainSettings:
-    """The training a run's settings describe."""
-    return s2s.TrainSettings(presentations=config["presentations"],
-                             batch_size=config["batch_size"],
-                             learning_rate=config["learning_rate"],
-                             final_lr_fraction=config["final_lr_fraction"], seed=seed)
-
-
 def depth_bin(variant_name: str, depth: int, size: int, data_seed: int = 0) -> list[tuple[str, str]]:
     """The ``size`` test examples of depth bin ``depth`` (both trees of depth exactly ``depth``)."""
     return generate_part(variant_name, f"test{depth}", size, data_seed)
@@ -281,52 +244,32 @@ def build(config: dict) -> torch.nn.Module:
                                                  LATER_DEFAULTS["embedding_init"]))
 
 
-def fit_with_warmup(model, data: s2s.EncodedPairs, settings: s2s.TrainSettings,
-                    warmup_steps: int, *, desc: str = "training", device: str = "cpu"):
-    """:func:`tutorlib.seq2seq.fit_seq2seq` with the learning rate raised linearly over the
-    first ``warmup_steps`` steps (0: exactly ``fit_seq2seq``): the same batches, teacher
-    forcing and decay, the decay's rate multiplied by ``min(1, (step + 1) / warmup_steps)``."""
-    return s2s.fit_seq2seq(model, data, settings, desc=desc, device=device,
-                           warmup_steps=warmup_steps)
-
-
 def _train_and_test(config: dict, seed: int, device: str) -> dict:
-    source_vocab, target_vocab = vocabularies()
     name = config["variant"]
     train = generate_part(name, "train", config["train_size"], config["data_seed"])
-    seed_everything(seed)
-    model = build(config)
-    start = time.perf_counter()
-    log = fit_with_warmup(model, s2s.encode_pairs(model_pairs(train), source_vocab, target_vocab),
-                          train_settings(config, seed),
-                          config.get("warmup_steps", LATER_DEFAULTS["warmup_steps"]),
-                          desc=f"{name}, {config['model']}, seed {seed}", device=device)
-    seconds = time.perf_counter() - start
-
-    def score(pairs):
-        evaluation = s2s.evaluate(model, model_pairs(pairs), source_vocab, target_vocab,
-                                  batch_size=config["eval_batch_size"], device=device)
-        return accuracies(evaluation.predictions, pairs), evaluation.predictions
-
-    by_depth = {}
-    for depth in config["test_depths"]:
-        pairs = depth_bin(name, depth, config["test_size"], config["data_seed"])
-        scores, _ = score(pairs)
-        by_depth[str(depth)] = {**scores, "n": len(pairs),
-                                "mean_length": float(np.mean([len(x.split()) for x, _ in pairs]))}
-    train_scores, _ = score(train[: config["train_check"]])
-    valid = generate_part(name, "valid", config["train_check"], config["data_seed"])
-    valid_scores, _ = score(valid)
+    tests = {str(depth): depth_bin(name, depth, config["test_size"], config["data_seed"])
+             for depth in config["test_depths"]}
+    tests["train"] = train[: config["train_check"]]
+    tests["valid"] = generate_part(name, "valid", config["train_check"], config["data_seed"])
+    options = LATER_DEFAULTS | config
+    trained = s2s.train_once(
+        s2s.Seq2SeqConfig(**config["architecture"]), model_pairs(train), vocabularies(),
+        s2s.TrainSettings.from_mapping(config, seed), seed,
+        tests={key: model_pairs(pairs) for key, pairs in tests.items()}, device=device,
+        embedding_init=options["embedding_init"], warmup_steps=options["warmup_steps"],
+        loss_window=50, eval_batch_size=config["eval_batch_size"],
+        desc=f"{name}, {config['model']}, seed {seed}")
+    scores = {key: accuracies(trained.evaluations[key].predictions, pairs)
+              for key, pairs in tests.items()}
+    by_depth = {key: {**scores[key], "n": len(pairs),
+                      "mean_length": float(np.mean([len(x.split()) for x, _ in pairs]))}
+                for key, pairs in tests.items() if key not in ("train", "valid")}
     result = {"variant": name, "model": config["model"], "seed": seed,
-              "architecture": config["architecture"],
-              "parameters": sum(p.numel() for p in model.parameters()),
+              "architecture": config["architecture"], "parameters": trained.parameters,
               "train_size": config["train_size"], "presentations": config["presentations"],
-              "train_seconds": round(seconds, 1),
-              "final_loss": float(np.mean(log.losses[-50:])),
-              "train": train_scores, "valid": valid_scores, "by_depth": by_depth}
-    # on the CPU, so that an entry trained on a GPU loads on any machine
-    return {"result": result,
-            "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
+              "train_seconds": round(trained.seconds, 1), "final_loss": trained.final_loss,
+              "train": scores["train"], "valid": scores["valid"], "by_depth": by_depth}
+    return {"result": result, "state_dict": trained.state_dict()}
 
 
 def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> dict:
@@ -373,12 +316,8 @@ def run(config: dict, seed: int = 0, *, return_model: bool = False, device: str 
     key = {"config": config, "seed": seed}
 
     def compute() -> dict:
-        before = torch.get_num_threads()
-        torch.set_num_threads(config["threads"])
-        try:
+        with s2s.pinned_threads(config["threads"]):
             return _train_and_test(config, seed, device)
-        finally:
-            torch.set_num_threads(before)
 
     entry = cache.cached("orchard-run", key, compute, format=CACHE_FORMAT)
     if not return_model:
@@ -424,12 +363,6 @@ def summarise(settings: OrchardSettings, finished: list[dict]) -> dict:
 
 EXPERIMENT = results.Experiment(name="orchard", runs=runs, run=run_one, summarise=summarise,
                                 part=part_name)
-
-
-def run_experiment(profile: str, out_dir: str | os.PathLike = "results",
-                   only: list[str] | None = None, **options) -> Path:
-    """``python -m tutorlib run orchard``: :func:`tutorlib.results.run_experiment` for it."""
-    return results.run_experiment("orchard", profile, out_dir, only=only, **options)
 
 
 # ---------------------------------------------------------------------------------------------

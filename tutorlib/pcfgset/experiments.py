@@ -46,7 +46,7 @@ training pairs (does the model fit what it was trained on?).
 
 The ``gpu`` profile (``python -m tutorlib run pcfgset --profile gpu --device cuda --jobs 27``)
 runs the same 54 runs with larger networks trained by the convergence recipe
-(:mod:`tutorlib.seq2seq_recipe`, a ``recipe`` per architecture in place of the fixed training
+(:mod:`tutorlib.seq2seq.convergence`, a ``recipe`` per architecture in place of the fixed training
 options): the paper's stopping rule on in-distribution validation pairs
 (:func:`validation_split`), the best model kept, and its fit recorded (``fit``,
 ``fit_history`` and ``validation_accuracy`` in every record). The training-fit check of
@@ -58,18 +58,16 @@ from __future__ import annotations
 
 import math
 import random
-import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 
 import numpy as np
 import torch
 
-from tutorlib import cache, pcfgset, results, seq2seq_recipe
+from tutorlib import cache, pcfgset, results
 from tutorlib import seq2seq as s2s
 from tutorlib.profiles import Settings, check_per_network
-from tutorlib.train import resolve_device, seed_everything
+from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes (tutorlib.cache).
 CACHE_FORMAT = 3
@@ -82,14 +80,6 @@ CORPUS_SEED = 0  # one data set, as in the paper; a run's seed is the model's
 THREADS = 1
 
 
-@contextmanager
-def _threads(count: int = THREADS):
-    before = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 # Table 1 of the paper: LSTMS2S / ConvS2S / Transformer, averaged over their runs.
 PAPER: dict[str, dict[str, float]] = {
@@ -329,10 +319,7 @@ def _key(config: dict, split_name: str, seed: int, options: dict) -> dict:
 
 
 def _train_settings(options: dict, seed: int) -> s2s.TrainSettings:
-    return s2s.TrainSettings(presentations=options["presentations"],
-                             batch_size=options["batch_size"],
-                             learning_rate=options["learning_rate"],
-                             final_lr_fraction=options["final_lr_fraction"], seed=seed)
+    return s2s.TrainSettings.from_mapping(options, seed)
 
 
 def predict(model, sources: list[str], max_length: int, device: str = "cpu",
@@ -388,21 +375,17 @@ def _overgeneralisation_probe(split_name: str, options: dict, device: str):
 
 
 def _train_recipe(config: dict, split_name: str, seed: int, options: dict, device: str) -> dict:
-    """Train with the convergence recipe (:mod:`tutorlib.seq2seq_recipe`)."""
-    source_vocab, target_vocab = vocabularies(options.get("alphabet_size"))
-    recipe = seq2seq_recipe.Recipe.from_dict(options["recipe"])
+    """Train with the convergence recipe (:mod:`tutorlib.seq2seq.convergence`)."""
     train, validation = validation_split(
         split_name, training_pairs(split_name, options["train_size"], **pair_options(options)),
         options)
-    seed_everything(seed)
-    model = s2s.init_embeddings(
-        s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab), len(target_vocab)),
-        recipe.embedding_init)
     probe = (_overgeneralisation_probe(split_name, options, device)
              if _ratio(split_name) is not None else None)
-    fit = seq2seq_recipe.fit_to_convergence(
-        model, train, validation, source_vocab, target_vocab, recipe, seed=seed, device=device,
+    trained = s2s.train_once(
+        s2s.Seq2SeqConfig(**config), train, vocabularies(options.get("alphabet_size")),
+        s2s.Recipe.from_dict(options["recipe"]), seed, validation=validation, device=device,
         on_evaluation=probe, desc=f"{config['cell']} on {split_name}, seed {seed}")
+    fit = trained.log
     curve = [{"memorisation": r["memorisation"], "overgeneralisation": r["overgeneralisation"],
               "epoch": r["epoch"]} for r in fit.history if "memorisation" in r]
     where = resolve_device(device)
@@ -410,32 +393,25 @@ def _train_recipe(config: dict, split_name: str, seed: int, options: dict, devic
     info = {"train_pairs": len(train), "validation_pairs": len(validation),
             "device_name": device_name,
             "train_seconds": fit.train_seconds, "epochs": fit.epochs,
-            "final_loss": fit.history[-1]["loss"],
-            "parameters": sum(p.numel() for p in model.parameters()), "curve": curve,
+            "final_loss": trained.final_loss, "parameters": trained.parameters, "curve": curve,
             "fit": {k: v for k, v in fit.to_dict().items() if k != "history"},
             "fit_history": [{k: v for k, v in r.items()
                              if k not in ("memorisation", "overgeneralisation")}
                             for r in fit.history]}
-    return {"info": info,
-            "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
+    return {"info": info, "state_dict": trained.state_dict()}
 
 
 def _train(config: dict, split_name: str, seed: int, options: dict, device: str) -> dict:
     if "recipe" in options:
         return _train_recipe(config, split_name, seed, options, device)
-    source_vocab, target_vocab = vocabularies(options.get("alphabet_size"))
     train = training_pairs(split_name, options["train_size"], **pair_options(options))
     settings = _train_settings(options, seed)
-    seed_everything(seed)
-    model = s2s.init_embeddings(
-        s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab), len(target_vocab)),
-        options.get("embedding_init", LATER_OPTIONS["embedding_init"]))
     curve: list[dict] = []
     evaluate = None
     if _ratio(split_name) is not None:
         probe = _overgeneralisation_probe(split_name, options, device)
 
-        def evaluate() -> float:
+        def evaluate(model) -> float:
             curve.append(probe(model))
             return curve[-1]["overgeneralisation"]
 
@@ -443,20 +419,19 @@ def _train(config: dict, split_name: str, seed: int, options: dict, device: str)
     num_steps = math.ceil(settings.presentations / min(settings.batch_size, len(train)))
     # after every epoch, and more often when training is short (the full profile's ~2 epochs)
     eval_every = min(per_epoch, math.ceil(num_steps / CURVE_POINTS))
-    start = time.perf_counter()
-    log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, source_vocab, target_vocab), settings,
-                          evaluate=evaluate, eval_every=eval_every,
-                          desc=f"{config['cell']} on {split_name}, seed {seed}", device=device,
-                          warmup_steps=options.get("warmup_steps", LATER_OPTIONS["warmup_steps"]))
-    seconds = time.perf_counter() - start
+    options = LATER_OPTIONS | options
+    trained = s2s.train_once(
+        s2s.Seq2SeqConfig(**config), train, vocabularies(options["alphabet_size"]), settings,
+        seed, device=device, embedding_init=options["embedding_init"],
+        warmup_steps=options["warmup_steps"], on_evaluation=evaluate, evaluate_every=eval_every,
+        loss_window=50, desc=f"{config['cell']} on {split_name}, seed {seed}")
+    log = trained.log
     for point, (step, _) in zip(curve, log.evaluations, strict=True):
         point["epoch"] = round(step / per_epoch, 3)
-    info = {"train_pairs": len(train), "train_seconds": round(seconds, 1),
-            "epochs": round(log.steps_done / per_epoch, 3),
-            "final_loss": float(np.mean(log.losses[-50:])),
-            "parameters": sum(p.numel() for p in model.parameters()), "curve": curve}
-    return {"info": info,
-            "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
+    info = {"train_pairs": len(train), "train_seconds": round(trained.seconds, 1),
+            "epochs": round(log.steps_done / per_epoch, 3), "final_loss": trained.final_loss,
+            "parameters": trained.parameters, "curve": curve}
+    return {"info": info, "state_dict": trained.state_dict()}
 
 
 def trained_model(config: dict, split_name: str, seed: int, options: dict,
@@ -466,7 +441,7 @@ def trained_model(config: dict, split_name: str, seed: int, options: dict,
     curve over training). ``options`` holds ``train_size``, ``max_output_length``, the training
     (``presentations``, ``batch_size``, ``learning_rate``, ``final_lr_fraction``) and
     optionally :data:`LATER_OPTIONS`. The model is returned in eval mode, on the CPU."""
-    with _threads():
+    with s2s.pinned_threads(THREADS):
         entry = cache.cached("pcfgset-model", _key(config, split_name, seed, options),
                              lambda: _train(config, split_name, seed, options, device),
                              format=CACHE_FORMAT)
@@ -558,7 +533,7 @@ OPTION_KEYS = ("train_size", "max_output_length", "presentations", "batch_size",
 # positions (:func:`tutorlib.seq2seq.init_embeddings`).
 LATER_OPTIONS = {"max_functions": None, "alphabet_size": None, "warmup_steps": 0,
                  "embedding_init": "pytorch"}
-# The convergence recipe (:mod:`tutorlib.seq2seq_recipe`) replaces the training options: a run
+# The convergence recipe (:mod:`tutorlib.seq2seq.convergence`) replaces the training options: a run
 # of a profile with ``recipes`` has these options (and may have the pair filters).
 RECIPE_OPTION_KEYS = ("train_size", "max_output_length", "max_test", "recipe")
 RECIPE_LATER_OPTIONS = ("max_functions", "alphabet_size")
@@ -585,7 +560,7 @@ def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
                          f"have {', '.join(later)}); missing: "
                          f"{', '.join(missing) or 'none'}; unknown: {', '.join(extra) or 'none'}")
     if "recipe" in options:
-        seq2seq_recipe.Recipe.from_dict(options["recipe"])  # a clear error for a bad recipe
+        s2s.Recipe.from_dict(options["recipe"])  # a clear error for a bad recipe
     if options.get("max_functions") is not None:
         _check_positive("max_functions", options["max_functions"])
     _numbers(options.get("alphabet_size"))
@@ -598,7 +573,7 @@ def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
                          f"(localism is scored on the pcfgset model)")
     s2s.Seq2SeqConfig(**config)  # a clear error for a bad architecture
     key = {**_key(config, split_name, seed, options), "max_test": options["max_test"]}
-    with _threads():
+    with s2s.pinned_threads(THREADS):
         return cache.cached("pcfgset-scores", key,
                             lambda: _score(config, split_name, seed, options, device),
                             format=CACHE_FORMAT)
@@ -616,7 +591,7 @@ def train_options(settings, network: str | None = None) -> dict:
     if settings.get("recipes"):
         later = {key: settings[key] for key in RECIPE_LATER_OPTIONS}
         return {**{key: settings[key] for key in RECIPE_OPTION_KEYS if key != "recipe"},
-                "recipe": (seq2seq_recipe.Recipe.from_dict(settings["recipes"][network]).to_dict()
+                "recipe": (s2s.Recipe.from_dict(settings["recipes"][network]).to_dict()
                            if network else None), **_later(later)}
     options = {**{key: settings[key] for key in OPTION_KEYS},
                **{key: settings[key] for key in LATER_OPTIONS if key in settings}}
@@ -686,9 +661,9 @@ class PCFGSetSettings(Settings):
             if missing:
                 raise ValueError(f"recipes missing for {', '.join(missing)}")
             check_per_network("recipes", self.recipes, self.architectures,
-                              [f.name for f in fields(seq2seq_recipe.Recipe)])
+                              [f.name for f in fields(s2s.Recipe)])
             for values in self.recipes.values():
-                seq2seq_recipe.Recipe.from_dict(values)
+                s2s.Recipe.from_dict(values)
         else:
             unset = [name for name in fixed if getattr(self, name) is None]
             if unset:
@@ -704,29 +679,8 @@ class PCFGSetSettings(Settings):
 ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equally_distributed",
               "substitutivity_primitive", "overgeneralisation"]
 
-# Sizes. Measured here on one core of an idle machine (hidden 64, 2 layers, outputs of at most
-# 48 symbols): LSTMS2S trains about 180 pairs a second, ConvS2S 640, the Transformer 280;
-# greedy decoding adds to that. Small models learn slowly on the whole task: copying one of 520
-# symbols through attention takes thousands of updates. After 4,000 presentations (hidden 64,
-# one layer, outputs of at most 16 symbols, 2,000 training pairs) the loss of all three was
-# still 5.6-5.7 nats per symbol, against 6.25 for a uniform guess over the 520 symbols, and no
-# task accuracy was above zero after 12,000 either (the earlier tutorial profile: three
-# architectures, 12,000 presentations, all accuracies 0).
-# ci: the smallest run through every code path (one architecture, every training split, the
-# tutorial's restrictions).
-# tutorial: one small, fast network that visibly learns: LSTMS2S (bidirectional, attention;
-# hidden 64, one layer) on 8,000 pairs of each split restricted to inputs of at most 3
-# functions and outputs of at most 12 symbols, the 520 symbols folded onto 26 (fold_symbols),
-# 24,000 presentations (3 epochs) in batches of 64 at a learning rate of 1e-2 decaying to 1e-3.
-# Measured on the shared 2-core machine (load 8, one thread): 15-17 CPU seconds a run, 95 for
-# the six; task accuracy 0.24 (token accuracy 0.51, training accuracy 0.35), systematicity
-# 0.03 (0.42), productivity 0.02 (0.17), consistency 0.50 / 0.27, localism 0.28,
-# overgeneralisation peak 0.10. What did not help at this budget (pcfgset split, test
-# accuracy): all 520 symbols (0.00), 52 symbols (0.01 at 8,000 presentations), ConvS2S (0.11)
-# and the Transformer (0.00 at 1e-3), GRU cells (0.19), a learning rate of 2e-2 (0.11), 4,000
-# training pairs (0.22), batches of 32 (0.21 at 16,000); up to 4 functions (0.14) or only 2
-# (0.37, but the tests need longer inputs) trade accuracy against what the tests can show.
-# The gpu profile's recipes (tutorlib.seq2seq_recipe.Recipe), one per architecture.
+# Sizes of the ci and tutorial profiles, and what was tried: results/pcfgset/NOTES.md.
+# The gpu profile's recipes (tutorlib.seq2seq.Recipe), one per architecture.
 GPU_RECIPES: dict[str, dict] = {
     # fp32 (TF32 matrix products): the recurrent decoder is a loop of small kernels, which bf16
     # autocast would only lengthen with casts
@@ -782,7 +736,7 @@ SETTINGS: dict[str, PCFGSetSettings] = {
         training={"Transformer": {"embedding_init": "fairseq", "warmup_steps": 400}}),
     # gpu: the full profile's 54 runs (same splits, outputs of at most 48 symbols, 1,000 test
     # inputs per test, 3 seeds) with networks nearer the paper's, trained by the convergence
-    # recipe (tutorlib.seq2seq_recipe): batches of 128 in bf16, the paper's stopping rule (best
+    # recipe (tutorlib.seq2seq.convergence): batches of 128 in bf16, the paper's stopping rule (best
     # model on in-distribution validation, at most 25 epochs, patience 3 epochs) and a training
     # budget per run so that the sweep fits a lent GPU (``max_seconds``; the record says which
     # rule stopped each run). Sized by the CPU pilots of benchmarks/pcfgset_convergence.py.

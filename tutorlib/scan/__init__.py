@@ -6,8 +6,9 @@
   behind one registry, :func:`split`;
 - :mod:`tutorlib.scan.files`: the official ``IN: ... OUT: ...`` format and the release's layout
   (``python -m tutorlib.scan export DIR``);
-- :mod:`tutorlib.scan.rules`: every command's rule-application tree and the MCD splits of DBCA
-  (Keysers et al. 2020), ``split("mcd", seed=k)``;
+- :mod:`tutorlib.scan.rules`: every command's rule-application tree, on which DBCA (Keysers et
+  al. 2020) builds its MCD splits of SCAN (:mod:`tutorlib.dbca.scan_splits`,
+  ``split("mcd", seed=k)``);
 - :mod:`tutorlib.scan.experiments`: Lake & Baroni's experiments 1-3 (architectures, runs, the
   paper's numbers); imported on its own, since it needs torch.
 
@@ -50,7 +51,7 @@ from tutorlib.scan.grammar import (
     parts,
     verb_phrase,
 )
-from tutorlib.scan.rules import mcd_split_of_scan, rule_tree, scan_divergences
+from tutorlib.scan.rules import rule_tree
 from tutorlib.scan.splits import (
     COMPLEX_JUMP_COPIES,
     COMPLEX_JUMP_NUMS,
@@ -76,7 +77,7 @@ __all__ = [
     "REPEATS", "SIZE_PERCENTS", "TEMPLATES", "VOCABULARY", "Pair", "Tree",
     "addprim_complex_jump_split", "addprim_split", "all_pairs", "all_s", "command_of",
     "derivations", "export", "export_layout", "filler_split", "format_line", "head", "interpret",
-    "length_counts", "length_split", "main", "mcd_split_of_scan",
-    "rule_tree", "scan_divergences", "parse", "parse_line", "parts", "read_pairs",
+    "length_counts", "length_split", "main",
+    "rule_tree", "parse", "parse_line", "parts", "read_pairs",
     "simple_split", "size_split", "split", "split_names", "template_split", "verb_phrase",
 ]

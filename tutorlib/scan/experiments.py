@@ -12,7 +12,6 @@ profile (resumably) and writes ``results/scan/full.json``.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
@@ -22,7 +21,7 @@ import torch
 from tutorlib import cache, results, scan
 from tutorlib import seq2seq as s2s
 from tutorlib.profiles import Settings
-from tutorlib.train import resolve_device, seed_everything
+from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes, so that cached results of the old code
 # are not reused (tutorlib.cache).
@@ -110,22 +109,20 @@ def test_subset(split_name: str, max_test: int | None, seed: int = 0) -> list[sc
 
 def _fit_and_score(train: list[scan.Pair], test: list[scan.Pair], config: s2s.Seq2SeqConfig,
                    seed: int, settings: s2s.TrainSettings, sample_size: int, desc: str,
-                   device: str = "cpu"):
-    """Train a fresh ``config`` on ``train``; its log, test evaluation, training accuracy and
-    training time. The training accuracy is measured on ``sample_size`` distinct training
-    commands drawn with ``seed``."""
-    source_vocab, target_vocab = vocabularies()
-    seed_everything(seed)
-    model = s2s.build_model(config, len(source_vocab), len(target_vocab))
-    start = time.perf_counter()
-    log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, source_vocab, target_vocab), settings,
-                          desc=desc, device=device)
-    seconds = time.perf_counter() - start
+                   device: str = "cpu") -> s2s.TrainedRun:
+    """Train a fresh ``config`` on ``train`` and evaluate it on ``test`` and on ``train`` (a
+    sample of ``sample_size`` distinct training commands drawn with ``seed``)."""
     train_sample = random.Random(seed).sample(sorted(set(train)), sample_size)
-    evaluation = s2s.evaluate(model, test, source_vocab, target_vocab, device=device)
-    train_accuracy = s2s.evaluate(model, train_sample, source_vocab, target_vocab,
-                                  device=device).accuracy
-    return model, log, evaluation, train_accuracy, seconds
+    return s2s.train_once(config, train, vocabularies(), settings, seed, device=device,
+                          tests={"test": test, "train": train_sample}, desc=desc)
+
+
+def _record(trained: s2s.TrainedRun, test: list[scan.Pair]) -> dict:
+    """What every SCAN run records of a trained network."""
+    evaluation = trained.evaluations["test"]
+    return {"train_seconds": round(trained.seconds, 1), "accuracy": evaluation.accuracy,
+            "train_accuracy": trained.accuracy("train"), "test_size": len(test),
+            "correct": evaluation.correct.astype(int).tolist()}
 
 
 def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
@@ -135,31 +132,26 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
     test = test_subset(split_name, max_test, seed)
     # training accuracy on a sample of distinct training commands (as large as the test subset)
     sample_size = min(max_test or 2_000, 2_000, len(set(train)))
-    model, log, evaluation, train_accuracy, seconds = _fit_and_score(
-        train, test, config, seed, settings, sample_size, f"{split_name}, seed {seed}", device)
+    trained = _fit_and_score(train, test, config, seed, settings, sample_size,
+                             f"{split_name}, seed {seed}", device)
+    evaluation = trained.evaluations["test"]
     result = {
         "split": split_name, "architecture": config.to_dict(), "seed": seed,
         "presentations": settings.presentations, "batch_size": settings.batch_size,
         "learning_rate": settings.learning_rate, "final_lr_fraction": settings.final_lr_fraction,
-        "train_seconds": round(seconds, 1),
-        "accuracy": evaluation.accuracy,
-        "train_accuracy": train_accuracy,
-        "test_size": len(test),
-        "correct": evaluation.correct.astype(int).tolist(),
+        **_record(trained, test),
         # every test command the network got wrong, with what it said instead
         "errors": [[command, predicted] for (command, _), predicted, ok
                    in zip(test, evaluation.predictions, evaluation.correct) if not ok],
-        "final_loss": float(np.mean(log.losses[-100:])),
+        "final_loss": trained.final_loss,
     }
     if split_name == "length":
         source_vocab, target_vocab = vocabularies()
-        oracle = s2s.evaluate(model, test, source_vocab, target_vocab, oracle_length=True,
-                              device=device)
+        oracle = s2s.evaluate(trained.model, test, source_vocab, target_vocab,
+                              oracle_length=True, device=device)
         result["oracle_accuracy"] = oracle.accuracy
         result["oracle_correct"] = oracle.correct.astype(int).tolist()
-    # on the CPU, so that an entry trained on a GPU loads on any machine
-    return {"result": result,
-            "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
+    return {"result": result, "state_dict": trained.state_dict()}
 
 
 def _settings_key(settings: s2s.TrainSettings) -> dict:
@@ -214,16 +206,12 @@ def run_pairs(train: list[scan.Pair], test: list[scan.Pair],
 
     def compute():
         sample_size = min(2_000, len(set(train)))
-        model, log, evaluation, train_accuracy, seconds = _fit_and_score(
-            train, test, config, seed, settings, sample_size, f"own split, seed {seed}", device)
+        trained = _fit_and_score(train, test, config, seed, settings, sample_size,
+                                 f"own split, seed {seed}", device)
         result = {"architecture": config.to_dict(), "seed": seed,
-                  "presentations": presentations, "train_seconds": round(seconds, 1),
-                  "accuracy": evaluation.accuracy, "train_accuracy": train_accuracy,
-                  "test_size": len(test), "test_commands": [c for c, _ in test],
-                  "correct": evaluation.correct.astype(int).tolist(),
-                  "final_loss": float(np.mean(log.losses[-100:]))}
-        return {"result": result,
-                "state_dict": {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}}
+                  "presentations": presentations, **_record(trained, test),
+                  "test_commands": [c for c, _ in test], "final_loss": trained.final_loss}
+        return {"result": result, "state_dict": trained.state_dict()}
 
     entry = cache.cached("scan-run-pairs", key, compute, format=CACHE_FORMAT)
     if not return_model:
@@ -475,13 +463,7 @@ class ScanSettings(Settings):
     per_example_splits: list[str]
 
 
-# Measured here on the simple split (overall-best network, seed 0, training accuracy on 1,000
-# training commands): with the paper's constant 1e-3 batched training stalled near 90% after
-# 288,000 presentations; with 3e-3 decayed linearly to a tenth over 256,000 it reached 97-99%;
-# with 6e-3 decayed likewise, 99.8% after 192,000. The full profile uses the last. Smaller
-# batches did not close the gap to the paper: batch 8 at the paper's constant 1e-3 for 100,000
-# presentations under-fits (seed 0: training accuracy 79% on addprim_turn_left and 91% on
-# simple_p4; test 53.5% and 76.7%).
+# How the full profile's training was chosen: results/scan/NOTES.md.
 SETTINGS: dict[str, ScanSettings] = {
     "ci": ScanSettings(
         architecture={"cell": "lstm", "hidden_size": 24, "num_layers": 1, "dropout": 0.0,
@@ -490,16 +472,7 @@ SETTINGS: dict[str, ScanSettings] = {
         max_test=150, seeds=[0], size_percents=[1, 8], complex_jump_nums=[1, 8],
         complex_jump_reps=1, overall_best_splits=["simple"], top_splits={},
         per_example_splits=[]),
-    # One small, fast network trains live for every point a chapter makes; the full picture
-    # (the paper's networks, 5 seeds) comes from the committed `full` runs. A one-layer GRU with
-    # attention, close to the paper's best networks for Exp. 2 (GRU + attention, 1 x 50) and
-    # for turn left (GRU + attention, 1 x 100). Measured here (seed 0, one thread, CPU seconds
-    # including the evaluation): 64,000 presentations in batches of 64 at 1e-2 decayed to a
-    # tenth take about 30 s a run, and reach training accuracies of 84-96% (simple 93%, length
-    # 96%, addprim_turn_left 85%; 78% after 48,000). On the simple split: batches of 32 at 6e-3,
-    # 85% test accuracy after 48,000 presentations in 33 s; a constant 1e-2, 41%; 96,000
-    # presentations, 91% in 51 s; an LSTM of 64 units with attention or of 100 without, 76-86%
-    # at more cost. Each SCAN chapter then takes 1-3 minutes of one core from an empty cache.
+    # One small, fast network trains live; how it was sized: results/scan/NOTES.md.
     "tutorial": ScanSettings(
         architecture={"cell": "gru", "hidden_size": 64, "num_layers": 1, "dropout": 0.0,
                       "attention": True},

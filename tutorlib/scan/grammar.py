@@ -182,24 +182,24 @@ def all_s() -> list[Tree]:
 
 
 @lru_cache(maxsize=1)
-def _derivations() -> tuple[Tree, ...]:
+def all_derivations() -> tuple[Tree, ...]:
     parts = all_s()
     return tuple([*parts, *[(a, conj, b) for conj in CONJUNCTIONS for a in parts for b in parts]])
 
 
 def derivations() -> list[Tree]:
     """The derivation of every SCAN command (20,910), in :func:`all_pairs` order."""
-    return list(_derivations())
+    return list(all_derivations())
 
 
 @lru_cache(maxsize=1)
-def _pairs() -> tuple[Pair, ...]:
-    return tuple((command_of(t), " ".join(_interpret(t))) for t in _derivations())
+def all_derivation_pairs() -> tuple[Pair, ...]:
+    return tuple((command_of(t), " ".join(_interpret(t))) for t in all_derivations())
 
 
 def all_pairs() -> list[Pair]:
     """Every (command, actions) pair of SCAN: 20,910 of them."""
-    return list(_pairs())
+    return list(all_derivation_pairs())
 
 
 def parts(tree: Tree) -> list[Tree]:

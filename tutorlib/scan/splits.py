@@ -13,8 +13,8 @@ from collections.abc import Callable
 from tutorlib.scan.grammar import (
     Pair,
     Tree,
-    _derivations,
-    _pairs,
+    all_derivation_pairs,
+    all_derivations,
     all_pairs,
     head,
     interpret,
@@ -27,7 +27,7 @@ from tutorlib.scan.grammar import (
 
 
 def _select(keep: Callable[[Tree], bool]) -> list[Pair]:
-    return [pair for pair, tree in zip(_pairs(), _derivations()) if keep(tree)]
+    return [pair for pair, tree in zip(all_derivation_pairs(), all_derivations()) if keep(tree)]
 
 
 def simple_split(seed: int = 0, train_fraction: float = 0.8) -> tuple[list[Pair], list[Pair]]:
@@ -61,8 +61,8 @@ LENGTH_CUTOFF = 22
 
 def length_split() -> tuple[list[Pair], list[Pair]]:
     """Experiment 2: train on action sequences of at most 22 actions (16,990), test on longer (3,920)."""
-    train = [p for p in _pairs() if len(p[1].split()) <= LENGTH_CUTOFF]
-    test = [p for p in _pairs() if len(p[1].split()) > LENGTH_CUTOFF]
+    train = [p for p in all_derivation_pairs() if len(p[1].split()) <= LENGTH_CUTOFF]
+    test = [p for p in all_derivation_pairs() if len(p[1].split()) > LENGTH_CUTOFF]
     return train, test
 
 
@@ -183,10 +183,11 @@ def split(name: str, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
     ``"mcd"`` is our maximum-compound-divergence split number ``seed`` (Keysers et al. 2020):
     train 8,365 / test 1,045 commands, the released MCD splits' sizes, with atom divergence at
     most 0.02 and compound divergence as high as the search reaches
-    (:func:`tutorlib.scan.rules.mcd_split_of_scan`; about half a minute, then cached).
+    (:func:`tutorlib.dbca.mcd_split_of_scan`; about half a minute, then cached).
     """
     if name == "mcd":
-        from tutorlib.scan.rules import mcd_split_of_scan  # it needs this module's registry
+        # DBCA's split of SCAN: imported only when asked for, so SCAN does not load DBCA
+        from tutorlib.dbca.scan_splits import mcd_split_of_scan
 
         return mcd_split_of_scan(seed)
     if name == "simple":

@@ -32,7 +32,6 @@ network's task here is easier, so a failure to use "daxy" says more than a succe
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -41,7 +40,7 @@ import numpy as np
 from tutorlib import cache, results
 from tutorlib import seq2seq as s2s
 from tutorlib.profiles import Settings
-from tutorlib.train import resolve_device, seed_everything
+from tutorlib.train import resolve_device
 
 CACHE_FORMAT = 1
 
@@ -254,25 +253,16 @@ def _score(model, pairs: list[Pair], vocabularies_, word: str | None = None) -> 
 
 def _train_and_test(config: dict, seed: int, device: str) -> dict:
     vocabs = vocabularies(config["corpus_seed"])
-    source_vocab, target_vocab = vocabs
     _, test = corpus(config["corpus_seed"])
-    seed_everything(seed)
-    architecture = s2s.Seq2SeqConfig(**config["architecture"])
-    model = s2s.build_model(architecture, len(source_vocab), len(target_vocab))
-    settings = s2s.TrainSettings(presentations=config["presentations"],
-                                 batch_size=config["batch_size"],
-                                 learning_rate=config["learning_rate"],
-                                 final_lr_fraction=config["final_lr_fraction"], seed=seed)
-    start = time.perf_counter()
-    log = s2s.fit_seq2seq(model, s2s.encode_pairs(training_pairs(config["corpus_seed"]),
-                                                  source_vocab, target_vocab),
-                          settings, desc=f"English-French stand-in, seed {seed}", device=device)
-    seconds = time.perf_counter() - start
-    model = model.cpu().eval()
+    trained = s2s.train_once(s2s.Seq2SeqConfig(**config["architecture"]),
+                             training_pairs(config["corpus_seed"]), vocabs,
+                             s2s.TrainSettings.from_mapping(config, seed), seed, device=device,
+                             loss_window=50, desc=f"English-French stand-in, seed {seed}")
+    model = trained.model.cpu().eval()
     french = dict([*ADJECTIVES, NEW_WORD])
     return {"seed": seed, "architecture": config["architecture"],
-            "presentations": config["presentations"], "train_seconds": round(seconds, 1),
-            "final_loss": float(np.mean(log.losses[-50:])),
+            "presentations": config["presentations"], "train_seconds": round(trained.seconds, 1),
+            "final_loss": trained.final_loss,
             "test": {k: v for k, v in _score(model, list(test), vocabs).items()
                      if k in ("right", "of", "accuracy")},
             "daxy": _score(model, sentences(NEW_WORD[0]), vocabs, french[NEW_WORD[0]]),
@@ -288,15 +278,9 @@ def run_settings(settings: TranslationSettings) -> dict:
 
 def run(config: dict, seed: int = 0, device: str = "cpu") -> dict:
     """Train and test one network (cached on disk by ``config`` and ``seed``)."""
-    import torch
-
     def compute() -> dict:
-        before = torch.get_num_threads()
-        torch.set_num_threads(config["threads"])
-        try:
+        with s2s.pinned_threads(config["threads"]):
             return _train_and_test(config, seed, resolve_device(device))
-        finally:
-            torch.set_num_threads(before)
 
     return cache.cached("scan-translation-run", {"config": config, "seed": seed}, compute,
                         format=CACHE_FORMAT)

@@ -23,17 +23,17 @@ import numpy as np
 
 from tutorlib.checks import check_scalar
 from tutorlib.tre.digits import (
-    _NAMES,
+    ATTRIBUTE_NAMES,
     ATTRIBUTES,
     IMAGE_SIZE,
     PRIMITIVES,
-    _check_value,
-    _indices,
-    _render_indices,
-    _rng,
-    _sample_indices,
-    _values,
+    as_rng,
+    check_value,
     primitive,
+    render_indices,
+    sample_indices,
+    value_indices,
+    values_of,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -58,14 +58,14 @@ class Concept:
         for part in parts:
             if not (isinstance(part, tuple) and len(part) == 2):
                 raise ValueError(f"a concept part is an (attribute, value) pair, got {part!r}")
-            checked.append((part[0], _check_value(*part)))
+            checked.append((part[0], check_value(*part)))
         attributes = [a for a, _ in checked]
         if len(set(attributes)) != len(attributes):
             raise ValueError(f"a conjunction needs two different attributes, got {parts!r}")
         values = dict(checked)
         if "colour" in values and values["colour"] == values.get("background"):
             raise ValueError(f"no image has colour and background both {values['colour']!r}")
-        object.__setattr__(self, "parts", tuple(sorted(checked, key=lambda p: _NAMES.index(p[0]))))
+        object.__setattr__(self, "parts", tuple(sorted(checked, key=lambda p: ATTRIBUTE_NAMES.index(p[0]))))
 
     @property
     def derivation(self):
@@ -105,7 +105,7 @@ def all_concepts() -> list[Concept]:
 def _all_concepts() -> tuple[Concept, ...]:
     singles = [Concept(((a, v),)) for a, values in ATTRIBUTES.items() for v in values]
     pairs = [Concept(((a, u), (b, v)))
-             for a, b in combinations(_NAMES, 2)
+             for a, b in combinations(ATTRIBUTE_NAMES, 2)
              for u in ATTRIBUTES[a] for v in ATTRIBUTES[b]
              if not (a == "colour" and b == "background" and u == v)]
     return tuple(singles + pairs)
@@ -129,10 +129,10 @@ def concept_probabilities() -> np.ndarray:
 
 def _concept_table(concepts: Sequence[Concept]) -> np.ndarray:
     """``(len(concepts), 4)`` value indices, -1 for the attributes a concept leaves free."""
-    table = np.full((len(concepts), len(_NAMES)), -1)
+    table = np.full((len(concepts), len(ATTRIBUTE_NAMES)), -1)
     for i, concept in enumerate(concepts):
         for name, value in concept.parts:
-            table[i, _NAMES.index(name)] = ATTRIBUTES[name].index(value)
+            table[i, ATTRIBUTE_NAMES.index(name)] = ATTRIBUTES[name].index(value)
     return table
 
 
@@ -198,11 +198,11 @@ def make_triplets(n: int, seed: int | Sequence[int] | np.random.Generator = 0,
     n = check_scalar(n, "n", int, min_val=1)
     if negatives not in NEGATIVES:
         raise ValueError(f"unknown negatives {negatives!r}; expected one of {', '.join(NEGATIVES)}")
-    rng = _rng(seed)
+    rng = as_rng(seed)
     every = all_concepts()
     which = rng.choice(len(every), size=n, p=concept_probabilities())
     chosen = _concept_table(every)[which]
-    examples = _sample_indices(2 * n, rng, fixed=np.repeat(chosen, 2, axis=0)).reshape(n, 2, -1)
+    examples = sample_indices(2 * n, rng, fixed=np.repeat(chosen, 2, axis=0)).reshape(n, 2, -1)
     labels = (rng.random(n) < 0.5).astype(np.int64)
     negative = labels == 0
     fixed = np.where(negative[:, None], -1, chosen)
@@ -213,14 +213,15 @@ def make_triplets(n: int, seed: int | Sequence[int] | np.random.Generator = 0,
             broken = parts[rng.integers(parts.size)]
             kept = parts[parts != broken]
             fixed[i, kept], forbidden[i, kept] = chosen[i, kept], -1
-    queries = _sample_indices(n, rng, fixed=fixed, forbidden=forbidden)
+    queries = sample_indices(n, rng, fixed=fixed, forbidden=forbidden)
     table = np.concatenate([examples.reshape(2 * n, -1), queries])
-    images = _render_indices({name: table[:, k] for k, name in enumerate(_NAMES)}, rng)
+    images = render_indices({name: table[:, k] for k, name in enumerate(ATTRIBUTE_NAMES)}, rng)
     return Triplets(examples=images[:2 * n].reshape(n, 2, 3, IMAGE_SIZE, IMAGE_SIZE),
                     queries=images[2 * n:], labels=labels,
                     concepts=[every[i] for i in which],
-                    example_attributes=_values({a: examples[..., k] for k, a in enumerate(_NAMES)}),
-                    query_attributes=_values({a: queries[:, k] for k, a in enumerate(_NAMES)}),
+                    example_attributes=values_of({a: examples[..., k]
+                                                  for k, a in enumerate(ATTRIBUTE_NAMES)}),
+                    query_attributes=values_of({a: queries[:, k] for k, a in enumerate(ATTRIBUTE_NAMES)}),
                     negatives=negatives)
 
 
@@ -240,7 +241,7 @@ def ideal_observer_accuracy(data: Triplets) -> float:
     grid = grid.reshape(-1, len(sizes))
     concepts_table = _concept_table(every)
     member = ((grid[None] == concepts_table[:, None]) | (concepts_table[:, None] < 0)).all(axis=2)
-    valid = grid[:, _NAMES.index("colour")] != grid[:, _NAMES.index("background")]
+    valid = grid[:, ATTRIBUTE_NAMES.index("colour")] != grid[:, ATTRIBUTE_NAMES.index("background")]
     member &= valid[None]
     positive = member / member.sum(axis=1, keepdims=True)
     if data.negatives == "random":
@@ -257,8 +258,8 @@ def ideal_observer_accuracy(data: Triplets) -> float:
                 negative[k] += near / near.sum() / parts.size
 
     def cell(attributes: Mapping[str, Any]) -> np.ndarray:
-        indices = _indices(attributes)
-        return np.ravel_multi_index(tuple(indices[a] for a in _NAMES), sizes)
+        indices = value_indices(attributes)
+        return np.ravel_multi_index(tuple(indices[a] for a in ATTRIBUTE_NAMES), sizes)
 
     first_second = cell(data.example_attributes)
     query = cell(data.query_attributes)
@@ -274,9 +275,9 @@ def make_probe(seed: int | Sequence[int] | np.random.Generator = 0
 
     Returns ``(examples, concepts)`` with ``examples`` of shape ``(218, 2, 3, 28, 28)``.
     """
-    rng = _rng(seed)
+    rng = as_rng(seed)
     concepts = all_concepts()
     fixed = _concept_table(concepts)
-    table = _sample_indices(2 * len(concepts), rng, fixed=np.repeat(fixed, 2, axis=0))
-    images = _render_indices({name: table[:, k] for k, name in enumerate(_NAMES)}, rng)
+    table = sample_indices(2 * len(concepts), rng, fixed=np.repeat(fixed, 2, axis=0))
+    images = render_indices({name: table[:, k] for k, name in enumerate(ATTRIBUTE_NAMES)}, rng)
     return images.reshape(len(concepts), 2, 3, IMAGE_SIZE, IMAGE_SIZE), concepts

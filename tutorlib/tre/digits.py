@@ -52,12 +52,12 @@ MAX_ROTATION = 12.0
 SCALE_RANGE = (0.85, 1.10)
 MAX_SHIFT = 2.0
 
-_NAMES = tuple(ATTRIBUTES)
+ATTRIBUTE_NAMES = tuple(ATTRIBUTES)
 _SUPERSAMPLE = 4  # glyphs are drawn at 4x resolution and filtered down when sampled
 _GLYPH_HEIGHT = 0.64  # digit height as a fraction of the image (MNIST's are about 20/28)
 
 
-def _check_value(attribute: str, value: Any) -> Any:
+def check_value(attribute: str, value: Any) -> Any:
     if attribute not in ATTRIBUTES:
         raise ValueError(f"unknown attribute {attribute!r}; expected one of "
                          f"{', '.join(ATTRIBUTES)}")
@@ -72,7 +72,7 @@ def _check_value(attribute: str, value: Any) -> Any:
 
 def primitive(attribute: str, value: Any) -> str:
     """The primitive naming ``attribute = value``: ``"3"``, ``"red"``, ``"bg_red"``, ``"bold"``."""
-    value = _check_value(attribute, value)
+    value = check_value(attribute, value)
     # Colours name both the digit and the background, so background primitives get a prefix.
     return f"bg_{value}" if attribute == "background" else str(value)
 
@@ -142,11 +142,11 @@ def glyphs() -> np.ndarray:
     return masks
 
 
-def _rng(rng: np.random.Generator | int | Sequence[int] | None) -> np.random.Generator:
+def as_rng(rng: np.random.Generator | int | Sequence[int] | None) -> np.random.Generator:
     return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
 
 
-def _indices(attributes: Mapping[str, Any]) -> dict[str, np.ndarray]:
+def value_indices(attributes: Mapping[str, Any]) -> dict[str, np.ndarray]:
     """Attribute values (arrays of any shape, all the same) -> arrays of value indices."""
     missing = [a for a in ATTRIBUTES if a not in attributes]
     if missing:
@@ -172,12 +172,12 @@ def _indices(attributes: Mapping[str, Any]) -> dict[str, np.ndarray]:
     return out
 
 
-def _values(indices: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+def values_of(indices: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Arrays of value indices -> arrays of values (ints for digits, strings for the rest)."""
     return {name: np.asarray(ATTRIBUTES[name])[indices[name]] for name in ATTRIBUTES}
 
 
-def _render_indices(indices: Mapping[str, np.ndarray], rng: np.random.Generator,
+def render_indices(indices: Mapping[str, np.ndarray], rng: np.random.Generator,
                     jitter: bool = True, chunk: int = 512) -> np.ndarray:
     digit, weight = indices["digit"].ravel(), indices["weight"].ravel()
     colour, background = indices["colour"].ravel(), indices["background"].ravel()
@@ -275,13 +275,13 @@ def render_batch(attributes: Mapping[str, Any], rng: np.random.Generator | int |
     numpy.ndarray
         ``(*shape, 3, 28, 28)`` float32, where ``shape`` is the shape of the columns.
     """
-    indices = _indices(attributes)
+    indices = value_indices(attributes)
     shape = indices["digit"].shape
-    images = _render_indices(indices, _rng(rng), jitter=jitter)
+    images = render_indices(indices, as_rng(rng), jitter=jitter)
     return images.reshape(*shape, 3, IMAGE_SIZE, IMAGE_SIZE)
 
 
-def _sample_indices(n: int, rng: np.random.Generator, fixed: np.ndarray | None = None,
+def sample_indices(n: int, rng: np.random.Generator, fixed: np.ndarray | None = None,
                     forbidden: np.ndarray | None = None) -> np.ndarray:
     """``(n, 4)`` value indices, uniform subject to per-row constraints.
 
@@ -294,7 +294,7 @@ def _sample_indices(n: int, rng: np.random.Generator, fixed: np.ndarray | None =
     sizes = np.array([len(v) for v in ATTRIBUTES.values()])
     fixed = np.full((n, len(sizes)), -1) if fixed is None else fixed
     forbidden = np.full((n, len(sizes)), -1) if forbidden is None else forbidden
-    colour, background = _NAMES.index("colour"), _NAMES.index("background")
+    colour, background = ATTRIBUTE_NAMES.index("colour"), ATTRIBUTE_NAMES.index("background")
     out = np.where(fixed >= 0, fixed, 0)
     redo = np.ones(n, dtype=bool)
     while redo.any():
@@ -321,7 +321,7 @@ def sample_images(n: int, rng: np.random.Generator | int | None = None
         Attribute name -> ``(n,)`` array of values (ints for ``digit``, strings otherwise).
     """
     n = check_scalar(n, "n", int, min_val=1)
-    rng = _rng(rng)
-    table = _sample_indices(n, rng)
-    indices = {name: table[:, k] for k, name in enumerate(_NAMES)}
-    return _render_indices(indices, rng), _values(indices)
+    rng = as_rng(rng)
+    table = sample_indices(n, rng)
+    indices = {name: table[:, k] for k, name in enumerate(ATTRIBUTE_NAMES)}
+    return render_indices(indices, rng), values_of(indices)

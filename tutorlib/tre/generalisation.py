@@ -1,6 +1,6 @@
 """Andreas (2019), Sec. 7: does the compositionality of an emergent language predict how well
-it generalises? Many runs of the reference game (:mod:`tutorlib.refgame`), each scored by TRE
-and by the other measures of :mod:`tutorlib.similarity`.
+it generalises? Many runs of the reference game (:mod:`tutorlib.tre.refgame`), each scored by TRE
+and by the other measures of :mod:`tutorlib.tre.measures`.
 
 For every run: train the speaker and listener, decode a message for every referent (greedy),
 and measure

@@ -20,7 +20,7 @@ import numpy as np
 from tutorlib.profiles import Settings
 from tutorlib.tre.corpora import Bigram
 from tutorlib.tre.solver import tre
-from tutorlib.tre.wordvec import WordVectors, _is_number
+from tutorlib.tre.wordvec import WordVectors, is_number
 
 
 @dataclass(frozen=True)
@@ -197,7 +197,7 @@ def read_compound_ratings(path: str | os.PathLike) -> list[CompoundRating]:
             try:
                 numbers = [float(v) for v in values[:6]]
             except ValueError:
-                bad = next(v for v in values[:6] if not _is_number(v))
+                bad = next(v for v in values[:6] if not is_number(v))
                 raise ValueError(f"{path}, line {number}: value {bad!r} is not a number") from None
             if not all(math.isfinite(v) for v in numbers):
                 raise ValueError(f"{path}, line {number}: values must be finite")

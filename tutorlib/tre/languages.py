@@ -3,7 +3,7 @@
 Objects have two attributes, a colour and a shape (Andreas 2019, Fig. 1). A *language* names
 every object with a fixed-length message of symbols. Each language here is built so that we
 know how compositional it is, which makes it a test case for the measures of
-:mod:`tutorlib.tre` and :mod:`tutorlib.similarity`:
+:mod:`tutorlib.tre` and :mod:`tutorlib.tre.measures`:
 
 - :func:`compositional`: the message is the colour's code followed by the shape's code;
 - :func:`with_exceptions`: a compositional language in which some objects have arbitrary names;
@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from tutorlib.profiles import Settings
 from tutorlib.world import COLOURS, SHAPES
 
 
@@ -190,3 +191,31 @@ def with_negation(language: Language) -> Language:
                                  np.column_stack([language.attributes, np.ones(n, int)])])
     derivations = list(language.derivations) + [("not", d) for d in language.derivations]
     return Language("with negation", derivations, attributes, messages, language.vocab_size + 2)
+
+
+# The settings of the chapter "TRE from scratch" (the registry's ``tre_intro``), per profile.
+
+
+@dataclass(frozen=True)
+class TREIntroSettings(Settings):
+    """Chapter "TRE from scratch": small colour-shape languages (:mod:`tutorlib.tre.languages`)."""
+
+    steps: int
+    seeds: list[int]
+    exception_counts: list[int]
+    noise_levels: list[float]
+    free_composition_steps: int
+
+
+SETTINGS: dict[str, TREIntroSettings] = {
+    "ci": TREIntroSettings(steps=150, seeds=[0], exception_counts=[0, 5, 25],
+                           noise_levels=[0.0, 0.3], free_composition_steps=200),
+    "tutorial": TREIntroSettings(steps=800, seeds=[0, 1, 2],
+                                 exception_counts=[0, 1, 2, 5, 10, 15, 25],
+                                 noise_levels=[0.0, 0.05, 0.1, 0.2, 0.3, 0.5],
+                                 free_composition_steps=2000),
+    "full": TREIntroSettings(steps=1500, seeds=list(range(10)),
+                              exception_counts=[0, 1, 2, 5, 10, 15, 20, 25],
+                              noise_levels=[0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5],
+                              free_composition_steps=4000),
+}

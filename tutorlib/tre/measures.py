@@ -37,17 +37,19 @@ first attribute followed by the symbol ``5 + b`` for the second.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from tutorlib.profiles import Settings
 from tutorlib.stats import (
-    _average_ranks,
-    _codes,
-    _entropy_codes,
-    _mutual_information_codes,
-    _symbols,
+    as_symbols,
+    average_ranks,
+    entropy_of_codes,
+    label_codes,
     levenshtein,
+    mutual_information_of_codes,
     pearson,
 )
 
@@ -81,7 +83,7 @@ def _as_matrix(values: Sequence, name: str, distance: str) -> np.ndarray:
     if isinstance(values, np.ndarray) and values.ndim > 2:
         raise ValueError(f"{name} must be a sequence of vectors (2-D), got an array of shape "
                          f"{values.shape}")
-    rows = [list(_symbols(item)) for item in values]
+    rows = [list(as_symbols(item)) for item in values]
     lengths = np.fromiter((len(row) for row in rows), dtype=np.int64, count=len(rows))
     if np.any(lengths != lengths[0]):
         other = int(np.argmax(lengths != lengths[0]))
@@ -242,7 +244,7 @@ def topographic_similarity(meanings: Sequence, messages: Sequence,
         if distances.min() == distances.max():
             raise ValueError(f"topographic similarity is undefined because all {name} distances "
                              f"are equal (to {distances[0]:g}) over the {total} pairs")
-    return pearson(_average_ranks(meaning_d), _average_ranks(message_d))
+    return pearson(average_ranks(meaning_d), average_ranks(message_d))
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,11 +295,11 @@ def _disentanglement(attribute_codes: list[tuple[np.ndarray, int]],
     """Mean over non-constant variables of (largest - second-largest MI) / H(variable)."""
     scores = []
     for variable in variables:
-        codes, _ = _codes(variable, "variable")
-        h = _entropy_codes(codes)
+        codes, _ = label_codes(variable, "variable")
+        h = entropy_of_codes(codes)
         if h == 0.0:
             continue                       # a constant variable carries no information
-        informations = sorted((_mutual_information_codes(codes, attribute, num_values)
+        informations = sorted((mutual_information_of_codes(codes, attribute, num_values)
                                for attribute, num_values in attribute_codes), reverse=True)
         second = informations[1] if len(informations) > 1 else 0.0
         scores.append((informations[0] - second) / h)
@@ -459,7 +461,7 @@ def context_independence(attributes, messages: Sequence) -> float:
     _check_items(len(attributes), len(messages))
 
     # Every symbol occurrence as a token (item, symbol code).
-    sequences = [_symbols(message) for message in messages]
+    sequences = [as_symbols(message) for message in messages]
     lengths = np.fromiter((len(s) for s in sequences), dtype=np.int64, count=len(sequences))
     flat = [symbol for sequence in sequences for symbol in sequence]
     if not flat:
@@ -494,3 +496,25 @@ def context_independence(attributes, messages: Sequence) -> float:
     scores = np.zeros(num_concepts)      # a concept whose items have empty messages scores 0
     scores[pair_concept[best]] = p_v_given_c[best] * p_c_given_v[best]
     return float(scores.mean())
+
+
+# The settings of the chapter "Compositionality and similarity" (the registry's
+# ``tre_similarity``), per profile.
+
+
+@dataclass(frozen=True)
+class TRESimilaritySettings(Settings):
+    """Chapter "Compositionality and similarity" (Andreas 2019, Sec. 6) and the metric zoo."""
+
+    steps: int
+    seeds: list[int]
+    proposition_noise: list[float]
+
+
+SETTINGS: dict[str, TRESimilaritySettings] = {
+    "ci": TRESimilaritySettings(steps=150, seeds=[0], proposition_noise=[0.0, 0.1]),
+    "tutorial": TRESimilaritySettings(steps=800, seeds=[0, 1, 2],
+                                      proposition_noise=[0.0, 0.02, 0.05, 0.1]),
+    "full": TRESimilaritySettings(steps=1500, seeds=list(range(10)),
+                                   proposition_noise=[0.0, 0.01, 0.02, 0.05, 0.1, 0.2]),
+}

@@ -69,18 +69,51 @@ def _flat(x: torch.Tensor) -> torch.Tensor:
 
 
 def cosine_distance(predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """1 − cosine similarity per row (a zero vector is at distance 1 from everything)."""
+    """1 − cosine similarity per row (a zero vector is at distance 1 from everything).
+
+    Parameters
+    ----------
+    predicted, target : torch.Tensor
+        Two batches of the same shape; each row (flattened) is one representation.
+
+    Returns
+    -------
+    torch.Tensor
+        One distance per row.
+    """
     return 1.0 - torch.nn.functional.cosine_similarity(_flat(predicted), _flat(target), dim=1,
                                                        eps=1e-8)
 
 
 def l1_distance(predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """Sum of absolute differences per row."""
+    """Sum of absolute differences per row.
+
+    Parameters
+    ----------
+    predicted, target : torch.Tensor
+        Two batches of the same shape; each row (flattened) is one representation.
+
+    Returns
+    -------
+    torch.Tensor
+        One distance per row.
+    """
     return (_flat(predicted) - _flat(target)).abs().sum(dim=1)
 
 
 def l2_distance(predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """Euclidean distance per row."""
+    """Euclidean distance per row.
+
+    Parameters
+    ----------
+    predicted, target : torch.Tensor
+        Two batches of the same shape; each row (flattened) is one representation.
+
+    Returns
+    -------
+    torch.Tensor
+        One distance per row.
+    """
     return torch.linalg.vector_norm(_flat(predicted) - _flat(target), dim=1)
 
 
@@ -88,7 +121,19 @@ _DISTANCES = {"cosine": cosine_distance, "l1": l1_distance, "l2": l2_distance}
 
 
 def distance_function(distance: Distance) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
-    """The distance called ``distance`` (one of :data:`DISTANCES`), or ``distance`` itself."""
+    """The distance called ``distance`` (one of :data:`DISTANCES`), or ``distance`` itself.
+
+    Parameters
+    ----------
+    distance : str or callable
+        ``"cosine"``, ``"l1"``, ``"l2"``, or a function ``(predicted, target) -> one distance
+        per row``.
+
+    Returns
+    -------
+    callable
+        The distance function (``ValueError`` naming the known ones for another name).
+    """
     if callable(distance):
         return distance
     if distance not in _DISTANCES:

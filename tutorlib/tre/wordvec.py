@@ -318,7 +318,7 @@ def read_vec(path: str | os.PathLike, words: Iterable[str] | None = None) -> Wor
             try:
                 row = np.array(fields[1:], dtype=np.float32)
             except ValueError:
-                bad = next(v for v in fields[1:] if not _is_number(v))
+                bad = next(v for v in fields[1:] if not is_number(v))
                 raise ValueError(f"{path}, line {number}: value {bad!r} is not a number") from None
             if not np.isfinite(row).all():
                 raise ValueError(f"{path}, line {number}: values must be finite")
@@ -332,7 +332,7 @@ def read_vec(path: str | os.PathLike, words: Iterable[str] | None = None) -> Wor
     return WordVectors(vocab, matrix)
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
     try:
         float(text)
     except ValueError:

@@ -33,7 +33,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tutorlib.seq2seq import PAD, SOS, Seq2SeqConfig, greedy_loop, position_vectors
+from tutorlib.seq2seq.config import Seq2SeqConfig
+from tutorlib.seq2seq.layers import greedy_loop, position_vectors
+from tutorlib.seq2seq.vocab import PAD, SOS
 
 HALF = math.sqrt(0.5)
 

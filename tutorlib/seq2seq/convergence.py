@@ -41,15 +41,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tutorlib.seq2seq import (
-    EMBEDDING_INITS,
-    PAD,
-    SOS,
-    RNNSeq2Seq,
-    Vocabulary,
-    encode_pairs,
-    evaluate,
-)
+from tutorlib.seq2seq.evaluation import evaluate
+from tutorlib.seq2seq.models import EMBEDDING_INITS
+from tutorlib.seq2seq.recurrent import RNNSeq2Seq
+from tutorlib.seq2seq.vocab import PAD, SOS, Vocabulary, encode_pairs
 from tutorlib.train import progress_bar, resolve_device
 
 SCHEDULES = ("constant", "inverse_sqrt")
@@ -196,6 +191,20 @@ def bucketed_batches(target_lengths: np.ndarray, source_lengths: np.ndarray, bat
     Every pair appears once. A batch holds pairs of (nearly) one length, so little of it is
     padding, and the random ties give different batches every epoch.
 
+    Parameters
+    ----------
+    target_lengths, source_lengths : numpy.ndarray
+        Each pair's target and source length (tokens).
+    batch_size : int
+        Pairs per batch (the last batch of a length may be smaller).
+    rng : numpy.random.Generator
+        Breaks ties and shuffles the batches.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The batches, as arrays of pair indices.
+
     Examples
     --------
     >>> batches = bucketed_batches(np.array([3, 1, 3, 1]), np.array([2, 2, 2, 2]), 2,
@@ -210,7 +219,22 @@ def bucketed_batches(target_lengths: np.ndarray, source_lengths: np.ndarray, bat
 
 
 def random_batches(count: int, batch_size: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """One epoch of batches of a random permutation (the baseline of :func:`bucketed_batches`)."""
+    """One epoch of batches of a random permutation (the baseline of :func:`bucketed_batches`).
+
+    Parameters
+    ----------
+    count : int
+        Number of pairs.
+    batch_size : int
+        Pairs per batch.
+    rng : numpy.random.Generator
+        Draws the permutation.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The batches, as arrays of pair indices.
+    """
     order = rng.permutation(count)
     return [order[i:i + batch_size] for i in range(0, count, batch_size)]
 
@@ -218,6 +242,18 @@ def random_batches(count: int, batch_size: int, rng: np.random.Generator) -> lis
 def padded_share(batches: Sequence[np.ndarray], source_lengths: np.ndarray,
                  target_lengths: np.ndarray) -> float:
     """The share of the positions of ``batches`` (sources and targets) that are padding.
+
+    Parameters
+    ----------
+    batches : sequence of numpy.ndarray
+        Batches of pair indices.
+    source_lengths, target_lengths : numpy.ndarray
+        Each pair's source and target length.
+
+    Returns
+    -------
+    float
+        Padded positions over all positions, from 0 to 1.
 
     Examples
     --------
@@ -273,7 +309,26 @@ def _sample(pairs: Sequence, size: int, label: str) -> list:
 def exact_match(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
                 target_vocab: Vocabulary, device: torch.device, batch_size: int = 1000) -> float:
     """Share of ``pairs`` whose greedy prediction equals the target exactly
-    (:func:`tutorlib.seq2seq.evaluate`'s accuracy)."""
+    (:func:`tutorlib.seq2seq.evaluate`'s accuracy).
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A model from :func:`tutorlib.seq2seq.build_model`.
+    pairs : sequence of (str, str)
+        Sources and targets.
+    source_vocab, target_vocab : Vocabulary
+        The model's vocabularies.
+    device : torch.device
+        Where it decodes.
+    batch_size : int
+        Sources decoded at once.
+
+    Returns
+    -------
+    float
+        Exact-match accuracy, from 0 to 1.
+    """
     if not pairs:
         return float("nan")
     return evaluate(model, pairs, source_vocab, target_vocab, batch_size=batch_size,

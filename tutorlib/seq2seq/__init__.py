@@ -1,0 +1,79 @@
+"""Sequence-to-sequence models shared by the SCAN, PCFG SET, ORCHARD and DBCA chapters.
+
+One module per concern, each readable in one sitting:
+
+- :mod:`~tutorlib.seq2seq.vocab`: :class:`Vocabulary`, :func:`pad_batch` and
+  :func:`encode_pairs` (tokens to padded index tensors, PAD/SOS/EOS);
+- :mod:`~tutorlib.seq2seq.config`: :class:`Seq2SeqConfig`, the one architecture description
+  (its dict is part of every committed run key);
+- the architectures, one file each: :class:`RNNSeq2Seq` (:mod:`~tutorlib.seq2seq.recurrent`;
+  SRN, GRU or LSTM, Lake & Baroni 2018, and the bidirectional LSTMS2S of Hupkes et al. 2020),
+  :class:`TransformerSeq2Seq` (:mod:`~tutorlib.seq2seq.transformer`) and :class:`ConvSeq2Seq`
+  (:mod:`~tutorlib.seq2seq.convolutional`, Gehring et al. 2017), sharing the position vectors
+  and greedy decoding of :mod:`~tutorlib.seq2seq.layers`; :func:`build_model` makes one from
+  its config (:mod:`~tutorlib.seq2seq.models`);
+- :mod:`~tutorlib.seq2seq.training`: :class:`TrainSettings` and :func:`fit_seq2seq`
+  (presentations in batches, Adam, clipping, teacher forcing on half the batches);
+- :mod:`~tutorlib.seq2seq.convergence`: the convergence recipe (:class:`Recipe`,
+  :func:`fit_to_convergence`), training until the network has learned its data;
+- :mod:`~tutorlib.seq2seq.evaluation`: :func:`evaluate` (exact match; greedy or oracle-length
+  decoding), :func:`predict` (the predictions alone, for inputs without targets) and
+  :func:`encode` (the encoder's final state);
+- :mod:`~tutorlib.seq2seq.runs`: :func:`train_once`, the one recipe every experiment calls to
+  train one configuration with one seed and evaluate it on named test sets.
+
+Every function that trains or runs a model takes ``device`` (``"cpu"`` by default, ``"cuda"``,
+``"mps"`` or ``"auto"``; see :func:`tutorlib.train.resolve_device`); on the CPU results are
+bit-reproducible.
+"""
+
+from tutorlib.seq2seq.config import CELLS, POSITIONS, RECURRENT, Seq2SeqConfig, named_config
+from tutorlib.seq2seq.convergence import (
+    FIT_SHARE,
+    PRECISIONS,
+    SCHEDULES,
+    STOP_REASONS,
+    FitResult,
+    Recipe,
+    bucketed_batches,
+    exact_match,
+    fit_to_convergence,
+    padded_share,
+    random_batches,
+)
+from tutorlib.seq2seq.convolutional import ConvSeq2Seq
+from tutorlib.seq2seq.evaluation import Evaluation, encode, evaluate, predict
+from tutorlib.seq2seq.layers import greedy_loop, position_vectors, sinusoidal_positions
+from tutorlib.seq2seq.models import EMBEDDING_INITS, build_model, init_embeddings
+from tutorlib.seq2seq.recurrent import RNNSeq2Seq
+from tutorlib.seq2seq.runs import TrainedRun, pinned_threads, train_once
+from tutorlib.seq2seq.training import (
+    TrainSettings,
+    batch_loss,
+    epoch_batches,
+    fit_seq2seq,
+    learning_rate_at,
+)
+from tutorlib.seq2seq.transformer import TransformerSeq2Seq
+from tutorlib.seq2seq.vocab import (
+    EOS,
+    PAD,
+    SOS,
+    SPECIALS,
+    EncodedPairs,
+    Vocabulary,
+    encode_pairs,
+    pad_batch,
+    token_id,
+)
+
+__all__ = [
+    "CELLS", "EMBEDDING_INITS", "EOS", "FIT_SHARE", "PAD", "POSITIONS", "PRECISIONS",
+    "RECURRENT", "SCHEDULES", "SOS", "SPECIALS", "STOP_REASONS", "ConvSeq2Seq", "EncodedPairs",
+    "Evaluation", "FitResult", "RNNSeq2Seq", "Recipe", "Seq2SeqConfig", "TrainSettings",
+    "TrainedRun", "TransformerSeq2Seq", "Vocabulary", "batch_loss", "bucketed_batches",
+    "build_model", "encode", "encode_pairs", "epoch_batches", "evaluate", "exact_match",
+    "fit_seq2seq", "fit_to_convergence", "greedy_loop", "init_embeddings", "learning_rate_at",
+    "named_config", "pad_batch", "padded_share", "pinned_threads", "position_vectors", "predict",
+    "random_batches", "sinusoidal_positions", "token_id", "train_once",
+]

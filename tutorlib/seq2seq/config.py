@@ -1,0 +1,135 @@
+"""The one architecture description, :class:`Seq2SeqConfig`.
+
+Its ``to_dict`` is part of every committed run key: a field added later is left out of the
+dict while it has its default, so earlier keys stay valid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+CELLS = ("srn", "gru", "lstm", "transformer", "conv")
+RECURRENT = ("srn", "gru", "lstm")
+POSITIONS = ("learned", "sinusoidal")
+
+
+# Fields added after results were committed, with their defaults: ``to_dict`` leaves them out
+# while they have these values, so every earlier configuration keeps its dict (cache keys).
+_LATER_FIELDS = {"bidirectional": False, "positions": "learned", "kernel_size": 3,
+                 "norm_first": False}
+
+
+@dataclass(frozen=True)
+class Seq2SeqConfig:
+    """An architecture.
+
+    Parameters
+    ----------
+    cell : {"srn", "gru", "lstm", "transformer", "conv"}
+        Recurrent cell of :class:`RNNSeq2Seq`, or a :class:`TransformerSeq2Seq`, or a
+        convolutional :class:`~tutorlib.seq2seq.ConvSeq2Seq`.
+    hidden_size : int
+        Width of embeddings and hidden states (1-4096).
+    num_layers : int
+        Layers of the encoder and of the decoder each (1-8).
+    dropout : float
+        Dropout probability, in [0, 1).
+    attention : bool
+        Recurrent models only: Bahdanau attention (the others always attend).
+    num_heads : int
+        Transformer only: attention heads (must divide ``hidden_size``).
+    max_positions : int
+        Longest sequence with ``positions="learned"`` (Transformer and ConvS2S).
+    bidirectional : bool
+        Recurrent models only: a bidirectional encoder, whose two directions are projected to
+        ``hidden_size`` for attention and for the decoder's initial state.
+    positions : {"learned", "sinusoidal"}
+        Transformer and ConvS2S: a learned embedding per position (no sequence longer than
+        ``max_positions``) or fixed sinusoids (Vaswani et al. 2017; any length).
+    kernel_size : int
+        ConvS2S only: width of the convolutions.
+    norm_first : bool
+        Transformer only: layer normalisation before each sublayer ("pre-LN", as later
+        Transformers do) instead of after the residual sum (Vaswani et al.'s "post-LN", the
+        default). Pre-LN trains faster at a CPU's small step counts.
+
+    Examples
+    --------
+    >>> Seq2SeqConfig("lstm", 200, 2, 0.5).to_dict()["cell"]
+    'lstm'
+    >>> "positions" in Seq2SeqConfig("transformer", positions="sinusoidal").to_dict()
+    True
+    """
+
+    cell: str = "lstm"
+    hidden_size: int = 200
+    num_layers: int = 2
+    dropout: float = 0.5
+    attention: bool = False
+    num_heads: int = 4  # Transformer only
+    max_positions: int = 128  # Transformer and ConvS2S with learned positions
+    bidirectional: bool = False  # recurrent only
+    positions: str = "learned"  # Transformer and ConvS2S
+    kernel_size: int = 3  # ConvS2S only
+    norm_first: bool = False  # Transformer only
+
+    def __post_init__(self) -> None:
+        if self.cell not in CELLS:
+            raise ValueError(f"cell must be one of {', '.join(CELLS)}, got {self.cell!r}")
+        _check_int("hidden_size", self.hidden_size, 1, 4096)
+        _check_int("num_layers", self.num_layers, 1, 8)
+        _check_int("num_heads", self.num_heads, 1, 4096)
+        _check_int("max_positions", self.max_positions, 1, 1_000_000)
+        _check_int("kernel_size", self.kernel_size, 1, 64)
+        if not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
+        if self.positions not in POSITIONS:
+            raise ValueError(f"positions must be one of {', '.join(POSITIONS)}, "
+                             f"got {self.positions!r}")
+        if self.bidirectional and self.cell not in RECURRENT:
+            raise ValueError(f"bidirectional is for recurrent cells ({', '.join(RECURRENT)}), "
+                             f"not {self.cell!r}")
+        if self.norm_first and self.cell != "transformer":
+            raise ValueError(f"norm_first is for Transformers, not {self.cell!r}")
+        if self.cell == "transformer" and self.hidden_size % self.num_heads:
+            raise ValueError(f"hidden_size {self.hidden_size} must be divisible by num_heads "
+                             f"{self.num_heads}")
+
+    def to_dict(self) -> dict:
+        """The fields as a dict, for cache keys and results; ``Seq2SeqConfig(**d)`` rebuilds it.
+
+        Fields added later (``bidirectional``, ``positions``, ``kernel_size``) are left out
+        while they have their defaults, so configurations that predate them keep their dict.
+        """
+        return {key: value for key, value in asdict(self).items()
+                if key not in _LATER_FIELDS or value != _LATER_FIELDS[key]}
+
+
+def named_config(spec: str | Seq2SeqConfig | dict, named: dict[str, Seq2SeqConfig]) -> Seq2SeqConfig:
+    """An architecture given as a name in ``named``, a :class:`Seq2SeqConfig`, or its dict.
+
+    Parameters
+    ----------
+    spec : str, Seq2SeqConfig or dict
+        A key of ``named``, a configuration, or a configuration's :meth:`~Seq2SeqConfig.to_dict`.
+    named : dict of str to Seq2SeqConfig
+        The architectures known by name.
+
+    Returns
+    -------
+    Seq2SeqConfig
+        The configuration (``ValueError`` listing the names for an unknown one).
+    """
+    if isinstance(spec, Seq2SeqConfig):
+        return spec
+    if isinstance(spec, dict):
+        return Seq2SeqConfig(**spec)
+    if spec not in named:
+        raise ValueError(f"unknown architecture {spec!r}; known: {', '.join(named)} "
+                         f"(or pass a Seq2SeqConfig or its dict)")
+    return named[spec]
+
+
+def _check_int(name: str, value, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")

@@ -1,0 +1,82 @@
+"""An architecture's model: :func:`build_model` and the embedding initialisations."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from tutorlib.seq2seq.config import Seq2SeqConfig
+from tutorlib.seq2seq.convolutional import ConvSeq2Seq
+from tutorlib.seq2seq.recurrent import RNNSeq2Seq
+from tutorlib.seq2seq.transformer import TransformerSeq2Seq
+from tutorlib.train import resolve_device
+
+
+def build_model(config: Seq2SeqConfig, source_size: int, target_size: int,
+                device: str | torch.device = "cpu") -> nn.Module:
+    """The model an architecture describes, for the given vocabulary sizes.
+
+    Parameters
+    ----------
+    config : Seq2SeqConfig
+        The architecture.
+    source_size, target_size : int
+        Sizes of the source and target vocabularies (specials included).
+    device : str or torch.device
+        Where the model goes. Its weights are always initialised on the CPU (from PyTorch's
+        global seed), so a seed gives the same initial model on every device.
+
+    Returns
+    -------
+    torch.nn.Module
+        A :class:`RNNSeq2Seq`, :class:`TransformerSeq2Seq` or
+        :class:`ConvSeq2Seq`.
+    """
+    device = resolve_device(device)
+    if config.cell == "transformer":
+        model: nn.Module = TransformerSeq2Seq(config, source_size, target_size)
+    elif config.cell == "conv":
+        model = ConvSeq2Seq(config, source_size, target_size)
+    else:
+        model = RNNSeq2Seq(config, source_size, target_size)
+    return model.to(device)
+
+
+EMBEDDING_INITS = ("pytorch", "fairseq")
+
+
+def init_embeddings(model: nn.Module, how: str = "pytorch") -> nn.Module:
+    """Redraw a Transformer's token embeddings as ``how`` says, in place; returns ``model``.
+
+    ``"pytorch"`` leaves PyTorch's initialisation (standard deviation 1). ``"fairseq"`` draws
+    them with standard deviation ``hidden_size ** -0.5``, as fairseq does: the Transformer
+    multiplies its embeddings by ``sqrt(hidden_size)``, so with PyTorch's initialisation they
+    start about ``sqrt(hidden_size)`` times larger than the sinusoidal positions added to them
+    (amplitude 1) and drown them; drawn as fairseq draws them they start on the positions' scale.
+    Draws from PyTorch's global generator (seed it first).
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A model from :func:`build_model`.
+    how : {"pytorch", "fairseq"}
+        The initialisation ("fairseq" only for a :class:`TransformerSeq2Seq`).
+
+    Returns
+    -------
+    torch.nn.Module
+        ``model`` itself.
+    """
+    if how not in EMBEDDING_INITS:
+        raise ValueError(f"embedding_init must be one of {', '.join(EMBEDDING_INITS)}, "
+                         f"got {how!r}")
+    if how == "fairseq":
+        if not isinstance(model, TransformerSeq2Seq):
+            raise ValueError(f"the 'fairseq' embedding initialisation is for Transformers (their "
+                             f"embeddings are scaled by sqrt(hidden_size)), not "
+                             f"{type(model).__name__}")
+        with torch.no_grad():
+            for embedding in (model.source_embedding, model.target_embedding):
+                nn.init.normal_(embedding.weight, std=model.config.hidden_size ** -0.5)
+                embedding.weight[embedding.padding_idx].zero_()
+    return model

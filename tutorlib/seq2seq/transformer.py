@@ -1,0 +1,92 @@
+"""A Transformer encoder-decoder (Vaswani et al. 2017) with learned positions (an error past
+``max_positions``) or sinusoidal ones (no length limit), post-LN or pre-LN, always trained
+with teacher forcing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from tutorlib.seq2seq.config import Seq2SeqConfig
+from tutorlib.seq2seq.layers import greedy_loop, position_vectors
+from tutorlib.seq2seq.vocab import PAD, SOS
+
+
+class TransformerSeq2Seq(nn.Module):
+    """A Transformer encoder-decoder with learned or sinusoidal positions.
+
+    Parameters
+    ----------
+    config : Seq2SeqConfig
+        The architecture (``cell="transformer"``): ``num_layers`` encoder and decoder layers,
+        ``num_heads`` heads, feed-forward width ``4 * hidden_size``, ``positions``.
+    source_size, target_size : int
+        Vocabulary sizes.
+    """
+
+    def __init__(self, config: Seq2SeqConfig, source_size: int, target_size: int):
+        super().__init__()
+        self.config = config
+        hidden = config.hidden_size
+        self.source_embedding = nn.Embedding(source_size, hidden, padding_idx=PAD)
+        self.target_embedding = nn.Embedding(target_size, hidden, padding_idx=PAD)
+        self.positions = (nn.Embedding(config.max_positions, hidden)
+                          if config.positions == "learned" else None)
+        layer = nn.TransformerEncoderLayer(hidden, config.num_heads, 4 * hidden, config.dropout,
+                                           batch_first=True, norm_first=config.norm_first)
+        encoder = nn.TransformerEncoder(layer, config.num_layers, norm=nn.LayerNorm(hidden),
+                                        enable_nested_tensor=False)
+        self.transformer = nn.Transformer(
+            d_model=hidden, nhead=config.num_heads, num_encoder_layers=config.num_layers,
+            num_decoder_layers=config.num_layers, dim_feedforward=4 * hidden,
+            dropout=config.dropout, batch_first=True, custom_encoder=encoder,
+            norm_first=config.norm_first)
+        self.output = nn.Linear(hidden, target_size)
+
+    def _embed(self, embedding: nn.Embedding, tokens: torch.Tensor) -> torch.Tensor:
+        positions = position_vectors(self.config, self.positions, tokens.shape[1], tokens.device)
+        return embedding(tokens) * math.sqrt(self.config.hidden_size) + positions
+
+    def encode(self, source, lengths):
+        """The encoder's outputs (batch, length, hidden) and the padding mask (True at PAD)."""
+        mask = source == PAD
+        memory = self.transformer.encoder(self._embed(self.source_embedding, source),
+                                          src_key_padding_mask=mask)
+        return memory, mask
+
+    def final_hidden(self, source, lengths) -> torch.Tensor:
+        """The mean of the encoder's outputs over the command's tokens (batch, hidden)."""
+        memory, mask = self.encode(source, lengths)
+        keep = (~mask).unsqueeze(-1).float()
+        return (memory * keep).sum(1) / keep.sum(1)
+
+    def _decode(self, memory, memory_mask, target_in):
+        length = target_in.shape[1]
+        causal = torch.triu(torch.ones(length, length, dtype=torch.bool,
+                                       device=target_in.device), diagonal=1)
+        out = self.transformer.decoder(self._embed(self.target_embedding, target_in), memory,
+                                       tgt_mask=causal, tgt_is_causal=True,
+                                       tgt_key_padding_mask=target_in == PAD,
+                                       memory_key_padding_mask=memory_mask)
+        return self.output(out)
+
+    def forward(self, source, lengths, target_in, teacher_forcing: bool = True) -> torch.Tensor:
+        """Logits (batch, target length, vocabulary); always teacher-forced (the flag is
+        accepted for a common interface and ignored)."""
+        memory, mask = self.encode(source, lengths)
+        return self._decode(memory, mask, target_in)
+
+    @torch.no_grad()
+    def greedy(self, source, lengths, max_length: int, oracle_lengths: torch.Tensor | None = None):
+        """Greedy decoding, as :meth:`RNNSeq2Seq.greedy` (the decoder re-reads its prefix)."""
+        memory, mask = self.encode(source, lengths)
+        prefix = torch.full((source.shape[0], 1), SOS, dtype=torch.long, device=source.device)
+
+        def step(tokens, state):
+            state = torch.cat([state, tokens.unsqueeze(1)], dim=1) if state is not None else prefix
+            return self._decode(memory, mask, state)[:, -1], state
+
+        return greedy_loop(step, prefix[:, 0], None, max_length, oracle_lengths)

@@ -1,0 +1,177 @@
+"""Tokens to padded index tensors: the vocabularies, ``pad_batch`` and encoded pairs.
+
+Every model reserves three ids: ``<pad>`` = 0, ``<sos>`` = 1 and ``<eos>`` = 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from tutorlib.train import resolve_device
+
+PAD, SOS, EOS = 0, 1, 2
+SPECIALS = ("<pad>", "<sos>", "<eos>")
+
+
+class Vocabulary:
+    """Token <-> index, with ``<pad>`` = 0, ``<sos>`` = 1 and ``<eos>`` = 2.
+
+    Parameters
+    ----------
+    tokens : sequence of str
+        The tokens (repeats are fine); they get indices from 3 on, in sorted order.
+
+    Examples
+    --------
+    >>> vocab = Vocabulary(["walk", "jump", "twice"])
+    >>> vocab.encode(["jump", "twice"])
+    [3, 4]
+    >>> vocab.decode([3, 4, EOS, 5])
+    ['jump', 'twice']
+    """
+
+    def __init__(self, tokens: Sequence[str]):
+        extra = sorted(set(tokens) - set(SPECIALS))
+        self.itos: list[str] = [*SPECIALS, *extra]
+        self.stoi: dict[str, int] = {t: i for i, t in enumerate(self.itos)}
+
+    @classmethod
+    def from_sequences(cls, sequences: Sequence[Sequence[str]]) -> Vocabulary:
+        """The vocabulary of every token in ``sequences`` (lists of tokens)."""
+        return cls([token for seq in sequences for token in seq])
+
+    def __len__(self) -> int:
+        return len(self.itos)
+
+    def encode(self, tokens: Sequence[str]) -> list[int]:
+        """The indices of ``tokens``; a ``ValueError`` names the first unknown token."""
+        try:
+            return [self.stoi[t] for t in tokens]
+        except KeyError as error:
+            raise ValueError(f"token {error.args[0]!r} is not in the vocabulary "
+                             f"({len(self)} tokens: {' '.join(self.itos[3:13])} ...)") from None
+
+    def decode(self, ids: Sequence[int]) -> list[str]:
+        """Tokens up to the first EOS, without PAD and SOS."""
+        out = []
+        for i in map(token_id, ids):
+            if i >= len(self.itos):
+                raise ValueError(f"token id {i} is outside the vocabulary (0-{len(self.itos) - 1})")
+            if i == EOS:
+                break
+            if i not in (PAD, SOS):
+                out.append(self.itos[i])
+        return out
+
+
+def token_id(value) -> int:
+    """``value`` as a token id: a non-negative integer (a Python or NumPy integer, or an integer
+    tensor of one element); ``ValueError`` otherwise (a bool, a float, a negative number).
+
+    Parameters
+    ----------
+    value : int, numpy.integer or torch.Tensor
+        The candidate id.
+
+    Returns
+    -------
+    int
+        The id.
+
+    >>> token_id(3)
+    3
+    """
+    if isinstance(value, torch.Tensor) and value.dim() == 0 and not (
+            value.is_floating_point() or value.dtype == torch.bool):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"token ids are non-negative integers, got {value!r}")
+    return int(value)
+
+
+def pad_batch(sequences: Sequence[Sequence[int]],
+              add_eos: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pad index sequences into one tensor.
+
+    Parameters
+    ----------
+    sequences : sequence of sequences of int
+        Token indices, none empty.
+    add_eos : bool
+        Append EOS to every sequence first.
+
+    Returns
+    -------
+    batch : torch.Tensor
+        (batch, max length) LongTensor padded with PAD, on the CPU.
+    lengths : torch.Tensor
+        The length of each sequence (EOS included when added).
+    """
+    if not sequences:
+        raise ValueError("cannot pad an empty batch")
+    seqs = [list(s) + ([EOS] if add_eos else []) for s in sequences]
+    if any(len(s) == 0 for s in seqs):
+        raise ValueError("cannot pad an empty sequence")
+    if not all(type(token) is int for s in seqs for token in s):  # noqa: E721 - bools too
+        seqs = [[token_id(token) for token in s] for s in seqs]
+    lengths = torch.tensor([len(s) for s in seqs])
+    batch = torch.full((len(seqs), int(lengths.max())), PAD, dtype=torch.long)
+    for i, s in enumerate(seqs):
+        batch[i, : len(s)] = torch.tensor(s)
+    if bool((batch < 0).any()):
+        raise ValueError(f"token ids are non-negative integers, got {int(batch.min())}")
+    return batch, lengths
+
+
+@dataclass
+class EncodedPairs:
+    """Source and target sequences as padded tensors (targets end with EOS)."""
+
+    source: torch.Tensor
+    source_lengths: torch.Tensor
+    target: torch.Tensor
+    target_lengths: torch.Tensor
+
+    def __len__(self) -> int:
+        return self.source.shape[0]
+
+    @property
+    def device(self) -> torch.device:
+        """Where the tensors are."""
+        return self.source.device
+
+    def to(self, device: str | torch.device) -> EncodedPairs:
+        """The same pairs on ``device`` (``self`` when they are there already)."""
+        device = resolve_device(device)
+        if self.device == device:
+            return self
+        return EncodedPairs(self.source.to(device), self.source_lengths.to(device),
+                            self.target.to(device), self.target_lengths.to(device))
+
+
+def encode_pairs(pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
+                 target_vocab: Vocabulary) -> EncodedPairs:
+    """Encode (source, target) string pairs (tokens separated by spaces), on the CPU.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str)
+        Source and target strings.
+    source_vocab, target_vocab : Vocabulary
+        Their vocabularies.
+
+    Returns
+    -------
+    EncodedPairs
+        Padded tensors; move them with :meth:`EncodedPairs.to` (the trainer does).
+    """
+    if not pairs:
+        raise ValueError("no pairs to encode")
+    source, source_lengths = pad_batch([source_vocab.encode(s.split()) for s, _ in pairs])
+    target, target_lengths = pad_batch([target_vocab.encode(t.split()) for _, t in pairs],
+                                       add_eos=True)
+    return EncodedPairs(source, source_lengths, target, target_lengths)
