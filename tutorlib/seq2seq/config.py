@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from tutorlib.checks import check_scalar
+
 CELLS = ("srn", "gru", "lstm", "transformer", "conv")
 RECURRENT = ("srn", "gru", "lstm")
 POSITIONS = ("learned", "sinusoidal")
@@ -76,11 +78,11 @@ class Seq2SeqConfig:
     def __post_init__(self) -> None:
         if self.cell not in CELLS:
             raise ValueError(f"cell must be one of {', '.join(CELLS)}, got {self.cell!r}")
-        _check_int("hidden_size", self.hidden_size, 1, 4096)
-        _check_int("num_layers", self.num_layers, 1, 8)
-        _check_int("num_heads", self.num_heads, 1, 4096)
-        _check_int("max_positions", self.max_positions, 1, 1_000_000)
-        _check_int("kernel_size", self.kernel_size, 1, 64)
+        for name, high in (("hidden_size", 4096), ("num_layers", 8), ("num_heads", 4096),
+                           ("max_positions", 1_000_000), ("kernel_size", 64)):
+            # a NumPy integer becomes a plain int, so the config's dict stays JSON (run keys)
+            object.__setattr__(self, name, check_scalar(getattr(self, name), name, int,
+                                                         min_val=1, max_val=high))
         if not 0.0 <= self.dropout < 1.0:
             raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
         if self.positions not in POSITIONS:
@@ -128,8 +130,3 @@ def named_config(spec: str | Seq2SeqConfig | dict, named: dict[str, Seq2SeqConfi
         raise ValueError(f"unknown architecture {spec!r}; known: {', '.join(named)} "
                          f"(or pass a Seq2SeqConfig or its dict)")
     return named[spec]
-
-
-def _check_int(name: str, value, low: int, high: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")

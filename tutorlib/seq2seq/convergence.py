@@ -41,6 +41,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.evaluation import evaluate
 from tutorlib.seq2seq.models import EMBEDDING_INITS
 from tutorlib.seq2seq.recurrent import RNNSeq2Seq
@@ -120,13 +121,12 @@ class Recipe:
         for name, high in (("batch_size", 1 << 20), ("max_epochs", 100_000),
                            ("patience", 100_000), ("evaluations_per_epoch", 1000),
                            ("fit_size", 1 << 24)):
-            _check_int(name, getattr(self, name), 1, high)
-        _check_int("warmup_steps", self.warmup_steps, 0, 1 << 30)
+            object.__setattr__(self, name, check_scalar(getattr(self, name), name, int,
+                                                         min_val=1, max_val=high))
+        object.__setattr__(self, "warmup_steps", check_scalar(
+            self.warmup_steps, "warmup_steps", int, min_val=0, max_val=1 << 30))
         for name in ("learning_rate", "clip_norm"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
-                    or not math.isfinite(value):
-                raise ValueError(f"{name} must be a positive number, got {value!r}")
+            check_scalar(getattr(self, name), name, float, min_val=0, include_boundaries="right")
         if (not isinstance(self.betas, (tuple, list)) or len(self.betas) != 2
                 or not all(isinstance(b, (int, float)) and 0 <= b < 1 for b in self.betas)):
             raise ValueError(f"betas must be two numbers in [0, 1), got {self.betas!r}")
@@ -167,16 +167,12 @@ class Recipe:
     def scaled_to(self, batch_size: int) -> Recipe:
         """The recipe at another batch size: Adam's learning rate scaled by the square root of
         the ratio, the warm-up kept over the same number of examples."""
-        _check_int("batch_size", batch_size, 1, 1 << 20)
+        check_scalar(batch_size, "batch_size", int, min_val=1, max_val=1 << 20)
         ratio = batch_size / self.batch_size
         return Recipe(**{**asdict(self), "batch_size": batch_size,
                          "learning_rate": self.learning_rate * math.sqrt(ratio),
                          "warmup_steps": math.ceil(self.warmup_steps / ratio)})
 
-
-def _check_int(name: str, value, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,7 +381,7 @@ def fit_to_convergence(model: nn.Module, train: Sequence[tuple[str, str]],
         raise ValueError("no training pairs")
     if not validation:
         raise ValueError("no validation pairs: the stopping rule needs some")
-    _check_int("seed", seed, 0, 2**63 - 1)
+    check_scalar(seed, "seed", int, min_val=0, max_val=2**63 - 1)
     device = resolve_device(device)
     data = encode_pairs(train, source_vocab, target_vocab)
     source_lengths = data.source_lengths.numpy()

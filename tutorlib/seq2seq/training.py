@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.vocab import PAD, SOS, EncodedPairs
 from tutorlib.train import TrainLog, fit, linear_decay, resolve_device
 
@@ -88,10 +89,9 @@ class TrainSettings:
         return cls(**{k: options[k] for k in names if k in options}, seed=seed)
 
     def __post_init__(self) -> None:
-        for name in ("presentations", "batch_size"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("presentations", "batch_size", "seed"):
+            setattr(self, name, check_scalar(getattr(self, name), name, int,
+                                             min_val=0 if name == "seed" else 1))
         if not 0.0 <= self.teacher_forcing <= 1.0:
             raise ValueError(f"teacher_forcing must be in [0, 1], got {self.teacher_forcing!r}")
         if self.teacher_forcing_per not in ("batch", "example"):
@@ -197,8 +197,7 @@ def fit_seq2seq(model: nn.Module, data: EncodedPairs, settings: TrainSettings, *
     """
     if len(data) == 0:
         raise ValueError("no training data")
-    if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
-        raise ValueError(f"warmup_steps must be a non-negative integer, got {warmup_steps!r}")
+    check_scalar(warmup_steps, "warmup_steps", int, min_val=0)
     device = resolve_device(device)
     model.to(device)
     data = data.to(device)
