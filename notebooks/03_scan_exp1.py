@@ -187,9 +187,7 @@ exps.compare_trainings(["simple", *size_splits]).round(1)
 # The numbers the text states about the committed runs, glued into it (myst-nb) at build time
 from myst_nb import glue
 
-
-def glue_number(key, value, digits=1):
-    glue(key, f"{value:,.{digits}f}", display=False)
+from tutorlib.facts import glue_number
 
 
 by_percent = exps.accuracy_summary(size_runs, by="percent")

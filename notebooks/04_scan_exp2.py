@@ -146,9 +146,7 @@ full_table.round(1)
 # The numbers the text states about the split and the committed runs, glued into it at build time
 from myst_nb import glue
 
-
-def glue_number(key, value, digits=1):
-    glue(key, f"{value:,.{digits}f}", display=False)
+from tutorlib.facts import glue_number
 
 
 target_lengths = [len(actions.split()) for _, actions in length_test]

@@ -32,7 +32,9 @@ import torch
 from IPython.display import display
 
 from tutorlib import profiles
+from tutorlib.facts import glue_facts
 from tutorlib.scan import experiments as exps
+from tutorlib.scan import report
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -199,14 +201,12 @@ curve_runs.set_index(["composed jump commands", "replication"]).round(1)
 fig, ax = plt.subplots(figsize=(7, 4))
 ax.plot(curve.index, curve.values, marker="o", label=f"this page ({PROFILE} profile, small GRU)")
 # the paper's Fig. 5, by the number of composed jump commands (its mean over five selections)
-paper_jump_curve = {n: exps.PAPER[f"addprim_complex_jump_num{n}"]["overall_best"] for n in (4, 8, 16, 32)}
+paper_jump_curve = report.paper_jump_curve()
 ax.plot(list(paper_jump_curve), list(paper_jump_curve.values()), "s", color="#D55E00", ms=8,
         label="published (Lake & Baroni 2018, Fig. 5)")
 committed = exps.committed_runs()  # the full-profile runs in results/scan, if any
-family = committed["split"].map(lambda name: exps.split_info(name)["family"])
-jump_curve_runs = committed[family == "addprim_complex_jump"]
-if len(jump_curve_runs):
-    paper_curve = exps.accuracy_summary(jump_curve_runs, by="num")  # in %, over replications
+paper_curve = report.composed_jump_curve(committed)  # in %, over replications
+if len(paper_curve):
     ax.errorbar(paper_curve.index, paper_curve["accuracy"], yerr=paper_curve["accuracy sd"].fillna(0),
                 marker=".", capsize=3, label=f"full profile (overall-best, up to "
                                              f"{int(paper_curve['runs'].max())} replications)")
@@ -347,8 +347,7 @@ glue("exp3_nn_jump_twice_verdict", Markdown(verdict), display=False)
 # split (the table's "seeds run" column counts those committed).
 
 # %%
-loula_splits = ["template_around_right", "template_opposite_right", "template_right",
-                "template_jump_around_right", "filler_num0", "filler_num1", "filler_num2"]
+loula_splits = report.LOULA_SPLITS
 loula = exps.compare_with_paper(loula_splits).droplevel("network").drop(columns="published (%)")
 spread = committed[committed["split"].isin(loula_splits)].groupby("split")["accuracy"].std()
 loula["test accuracy, sd over seeds"] = 100 * spread.reindex(loula.index)
@@ -357,107 +356,7 @@ loula.round(1)
 
 # %% tags=["remove-input"]
 # The numbers the text states about the committed runs, glued into it (myst-nb) at build time
-from myst_nb import glue
-
-
-def glue_number(key, value, digits=1):
-    glue(key, f"{value:,.{digits}f}", display=False)
-
-
-stats = exps.accuracy_summary(committed).xs("overall_best", level="network")  # in %, over seeds
-full_settings = profiles.settings("scan", "full")
-control = exps.committed_runs(training="per_example")
-control = control[(control["split"] == "addprim_turn_left") & (control["network"] == "overall_best")]
-batched_left = committed[(committed["split"] == "addprim_turn_left")
-                         & (committed["network"] == "overall_best")]
-jump_runs = committed[committed["split"] == "addprim_jump"]
-glue_number("exp3_seeds", stats.loc["addprim_jump", "runs"], 0)
-glue_number("exp3_jump", stats.loc["addprim_jump", "accuracy"], 2)
-glue_number("exp3_jump_most_right", (jump_runs["accuracy"] * jump_runs["test_size"]).round().max(), 0)
-glue_number("exp3_jump_test_size", jump_runs["test_size"].max(), 0)
-glue_number("exp3_turn_left", stats.loc["addprim_turn_left", "accuracy"])
-glue_number("exp3_turn_left_min", stats.loc["addprim_turn_left", "accuracy min"])
-glue_number("exp3_turn_left_max", stats.loc["addprim_turn_left", "accuracy max"])
-glue_number("exp3_turn_left_train_min", stats.loc["addprim_turn_left", "train accuracy min"])
-glue_number("exp3_paper_jump", exps.PAPER["addprim_jump"]["overall_best"], 2)
-glue_number("exp3_paper_turn_left", exps.PAPER["addprim_turn_left"]["overall_best"])
-glue_number("exp3_control", 100 * control["accuracy"].mean())
-glue_number("exp3_control_min", 100 * control["accuracy"].min())
-glue_number("exp3_control_max", 100 * control["accuracy"].max())
-glue_number("exp3_control_seeds", len(control), 0)
-glue_number("exp3_control_planned", len(full_settings["seeds"]), 0)
-glue_number("exp3_control_lr", exps.PER_EXAMPLE_TRAINING["learning_rate"], 3)
-glue_number("exp3_control_presentations", exps.PER_EXAMPLE_TRAINING["presentations"], 0)
-per_example = exps.committed_runs(training="per_example")  # every split: the cost of a run
-glue_number("exp3_control_minutes",
-            per_example[per_example["network"] == "overall_best"]["train_seconds"].median() / 60, 0)
-glue_number("exp3_curve_runs",
-            len(full_settings["complex_jump_nums"]) * full_settings["complex_jump_reps"], 0)
-glue_number("exp3_batched_minutes", batched_left["train_seconds"].median() / 60, 0)
-glue_number("exp3_batch_size", full_settings["batch_size"], 0)
-top_sentences = []
-for split_name, network, training, label in [
-        ("addprim_turn_left", "turn_left_best", "per_example",
-         "The paper's top network for `turn left` (a GRU with attention), trained the paper's way,"),
-        ("addprim_jump", "jump_best", "batched",
-         "Its top network for `jump` (an LSTM with attention)")]:
-    runs = {"per_example": per_example, "batched": committed}[training]
-    runs = runs[(runs["split"] == split_name) & (runs["network"] == network)] if len(runs) else runs
-    if runs.empty:
-        top_sentences.append(f"{label} has no committed runs yet.")
-        continue
-    top_sentences.append(
-        f"{label} gets {100 * runs['accuracy'].mean():.1f}% (from "
-        f"{100 * runs['accuracy'].min():.1f}% to {100 * runs['accuracy'].max():.1f}% over "
-        f"{len(runs)} seeds, fitting {100 * runs['train_accuracy'].min():.0f}% to "
-        f"{100 * runs['train_accuracy'].max():.0f}% of its training commands; published "
-        f"{exps.PAPER[split_name][network]}%).")
-glue("exp3_top_summary", Markdown(" ".join(top_sentences)), display=False)
-if analysis is None:
-    error_summary = ("No committed run trained the paper's way has kept its errors yet; the count "
-                     "appears here once the full profile's runs are committed.")
-else:
-    kinds = analysis["kinds"]
-    single = kinds.get("single command", 0)
-    plain, thrice = (kinds.get(f"conjunction with '{part}'", 0)
-                     for part in ("turn left", "turn left thrice"))
-    error_summary = (
-        f"Our median run (seed {analysis['seed']}, {100 * analysis['accuracy']:.1f}%, the median "
-        f"of {analysis['runs']} committed) gets {analysis['errors']:,} test commands wrong "
-        f"(the paper's: 45): {plain:,} are conjunctions with plain 'turn left', {thrice:,} with "
-        f"'turn left thrice', {kinds.get('other conjunction', 0):,} other conjunctions and "
-        f"{single:,} single command{'' if single == 1 else 's'}; 'turn left thrice' on its own is "
-        f"{'right' if analysis['thrice_alone_right'] else 'wrong'} (the paper's: right). So "
-        f"{100 * (plain + thrice) / max(analysis['errors'], 1):.0f}% of our median run's errors are "
-        f"of the paper's two kinds, against all of the paper's"
-        + ("; the rest are other conjunctions and single commands." if plain + thrice
-           < analysis["errors"] else "."))
-glue("exp3_error_summary", error_summary, display=False)
-# the composed-jump curve (Fig. 5): ours by number of composed commands, and the paper's
-glue_number("exp3_reps", paper_curve["runs"].min(), 0)
-glue_number("exp3_curve_train_min", paper_curve["train accuracy min"].min())
-for n in paper_jump_curve:
-    glue_number(f"exp3_num{n}", paper_curve.loc[n, "accuracy"])
-    glue_number(f"exp3_paper_num{n}", paper_jump_curve[n])
-glue_number("exp3_num8_min", paper_curve.loc[8, "accuracy min"])
-glue_number("exp3_num8_max", paper_curve.loc[8, "accuracy max"])
-glue_number("exp3_most_composed", max(settings["complex_jump_nums"]), 0)
-for split_name, result in primitive_runs.items():
-    name = split_name.removeprefix("addprim_")
-    glue_number(f"exp3_live_{name}", 100 * result["accuracy"], 2 if name == "jump" else 1)
-    glue_number(f"exp3_live_{name}_train", 100 * result["train_accuracy"])
-glue("exp3_network", exps.describe(arch), display=False)
-glue_number("exp3_live_presentations", settings["presentations"], 0)
-glue_number("exp3_paper_past_half", min(n for n, value in paper_jump_curve.items() if value > 50), 0)
-glue_number("exp3_past_half", min(paper_curve.index[paper_curve["accuracy"] > 50]), 0)
-# the template and filler splits
-for name in loula_splits:
-    glue_number(f"exp3_{name}", stats.loc[name, "accuracy"])
-    if exps.split_info(name)["family"] == "filler":  # the text gives their spread over seeds
-        glue_number(f"exp3_{name}_min", stats.loc[name, "accuracy min"])
-        glue_number(f"exp3_{name}_max", stats.loc[name, "accuracy max"])
-new_templates = ["template_around_right", "template_opposite_right", "template_right"]
-glue_number("exp3_new_template_train_min", stats.loc[new_templates, "train accuracy min"].min())
+glue_facts(report.exp3_facts(committed, analysis, primitive_runs, settings, exps.describe(arch)))
 
 # %%
 fig, ax = plt.subplots(figsize=(8, 3.6))

@@ -180,9 +180,9 @@ def test_the_seq2seq_package_keeps_one_file_per_architecture():
                                "tutorlib.seq2seq.vocab"}, name
 
 
-# The subpackages whose exported functions all carry numpydoc Parameters/Returns sections
-# (scan, dbca, pcfgset and orchard: not yet, see CHANGELOG).
-NUMPYDOC_DONE = ("tutorlib.seq2seq", "tutorlib.tre")
+# Every subpackage's exported functions carry numpydoc Parameters/Returns sections.
+NUMPYDOC_DONE = ("tutorlib.seq2seq", "tutorlib.tre", "tutorlib.scan", "tutorlib.dbca",
+                 "tutorlib.pcfgset", "tutorlib.orchard")
 
 
 @pytest.mark.parametrize("package", NUMPYDOC_DONE)

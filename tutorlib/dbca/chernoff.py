@@ -17,6 +17,20 @@ COMPOUND_ALPHA = 0.1
 def chernoff_coefficient(p: Sequence[float], q: Sequence[float], alpha: float) -> float:
     """C_alpha(p || q) = sum_k p_k^alpha q_k^(1 - alpha) of two probability vectors.
 
+    Parameters
+    ----------
+    p, q : sequence of float
+        Probability vectors over the same items, in the same order: one-dimensional, non-empty,
+        finite and non-negative, each summing to 1.
+    alpha : float
+        Strictly between 0 and 1; the paper uses 0.5 for atoms (``ATOM_ALPHA``) and 0.1 for
+        compounds (``COMPOUND_ALPHA``).
+
+    Returns
+    -------
+    float
+        The coefficient, from 0 (disjoint supports) to 1 (identical vectors).
+
     Raises
     ------
     ValueError

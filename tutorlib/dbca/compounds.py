@@ -232,14 +232,41 @@ def compounds_found(sample: Sample, config: CompoundConfig, interner: Interner
 def occurrences(sample: Sample, config: CompoundConfig = DEFAULT_CONFIG
                 ) -> list[tuple[Compound, frozenset[Compound]]]:
     """Each occurrence of a compound in ``sample``, with the compounds of its strict
-    super-occurrences in the same sample."""
+    super-occurrences in the same sample.
+
+    Parameters
+    ----------
+    sample : RuleGraph, str or tuple
+        A graph or a tree (see :func:`tutorlib.dbca.as_graph`).
+    config : CompoundConfig
+        Which connected subgraphs are compounds (the paper's bounds by default).
+
+    Returns
+    -------
+    list of (Compound, frozenset of Compound)
+        One entry per occurrence, smaller occurrences first: its compound in canonical form
+        ``(label, ((slot, child), ...))``, and the compounds of the occurrences containing it.
+    """
     interner = Interner()
     return [(interner.compound(t), frozenset(interner.compound(s) for s in supers))
             for t, supers in compounds_found(sample, config, interner)]
 
 
 def compounds(sample: Sample, config: CompoundConfig = DEFAULT_CONFIG) -> Counter:
-    """How many times each compound occurs in ``sample``."""
+    """How many times each compound occurs in ``sample``.
+
+    Parameters
+    ----------
+    sample : RuleGraph, str or tuple
+        A graph or a tree (see :func:`tutorlib.dbca.as_graph`).
+    config : CompoundConfig
+        Which connected subgraphs are compounds (the paper's bounds by default).
+
+    Returns
+    -------
+    Counter
+        Compound, in canonical form ``(label, ((slot, child), ...))`` -> number of occurrences.
+    """
     interner = Interner()
     types = _occurrences(as_graph(sample), config, interner)[0]
     return Counter(interner.compound(t) for t in types)
@@ -247,6 +274,16 @@ def compounds(sample: Sample, config: CompoundConfig = DEFAULT_CONFIG) -> Counte
 
 def format_compound(compound: Compound) -> str:
     """A compound as text: ``label (slot: child, slot: child)``.
+
+    Parameters
+    ----------
+    compound : tuple
+        A compound in canonical form ``(label, ((slot, child), ...))``.
+
+    Returns
+    -------
+    str
+        The text, nested for the children of children; the label alone for a single node.
 
     Examples
     --------
@@ -260,7 +297,18 @@ def format_compound(compound: Compound) -> str:
 
 
 def compound_size(compound: Compound) -> int:
-    """Number of nodes of a compound."""
+    """Number of nodes of a compound.
+
+    Parameters
+    ----------
+    compound : tuple
+        A compound in canonical form ``(label, ((slot, child), ...))``.
+
+    Returns
+    -------
+    int
+        The number of nodes, at least 1.
+    """
     return 1 + sum(compound_size(k) for _, k in compound[1])
 
 
@@ -332,6 +380,19 @@ def table_from_found(found_per_sample: Iterable[list[tuple[int, frozenset[int]]]
 def weight_table(samples: Iterable[Sample], config: CompoundConfig = DEFAULT_CONFIG) -> WeightTable:
     """Estimate P(G' | G) over a pool of samples.
 
+    Parameters
+    ----------
+    samples : iterable of samples
+        The pool: trees or :class:`~tutorlib.dbca.RuleGraph` s.
+    config : CompoundConfig
+        Which connected subgraphs are compounds (the paper's bounds by default).
+
+    Returns
+    -------
+    WeightTable
+        The pool's occurrence counts and P(G' | G), from which it weighs the compounds of any
+        sample (:meth:`WeightTable.sample_weights`).
+
     Examples
     --------
     >>> table = weight_table([("a", ("b", "c")), ("b", "c")])
@@ -349,11 +410,25 @@ def compound_weights(samples: Sequence[Sample], config: CompoundConfig = DEFAULT
     P(G' | G) is estimated over ``samples``. Compounds of weight 0 are dropped; ties are broken
     by first appearance, so the result is deterministic. ``top_n=None`` keeps all.
 
-    ``b -> c`` is inside ``a -> b -> c`` in half of its occurrences (w = 1 - 1/2 in the first
-    sample, 1 in the second); ``a -> b`` always is (w = 0, dropped):
+    Parameters
+    ----------
+    samples : sequence of samples
+        The pool: trees or :class:`~tutorlib.dbca.RuleGraph` s.
+    config : CompoundConfig
+        Which connected subgraphs are compounds (the paper's bounds by default).
+    top_n : int or None
+        How many compounds to keep, a positive integer (the paper: 100,000); ``None`` for all.
+
+    Returns
+    -------
+    dict of Compound to float
+        W(G) of each kept compound, by decreasing weight; all weights are positive.
 
     Examples
     --------
+    ``b -> c`` is inside ``a -> b -> c`` in half of its occurrences (w = 1 - 1/2 in the first
+    sample, 1 in the second); ``a -> b`` always is (w = 0, dropped):
+
     >>> pool = [("a", ("b", "c")), ("b", "c")]
     >>> {format_compound(g): w for g, w in compound_weights(pool).items()}
     {'b (0: c)': 1.5, 'a (0: b (0: c))': 1.0}

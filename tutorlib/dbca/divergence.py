@@ -52,7 +52,18 @@ def _check_samples(samples: Sequence[Sample], name: str) -> list:
 
 
 def atom_divergence(train: Sequence[Sample], test: Sequence[Sample]) -> float:
-    """D_A = 1 - C_0.5(F_A(train) || F_A(test)): how differently the atoms are distributed."""
+    """D_A = 1 - C_0.5(F_A(train) || F_A(test)): how differently the atoms are distributed.
+
+    Parameters
+    ----------
+    train, test : sequence of samples
+        Non-empty lists of trees or :class:`RuleGraph` s; a sample listed twice counts twice.
+
+    Returns
+    -------
+    float
+        D_A, from 0 (the same atom distribution) to 1 (no atom in common).
+    """
     first = atom_counts(_check_samples(train, "train"))
     second = atom_counts(_check_samples(test, "test"))
     atoms = sorted(set(first) | set(second))
@@ -66,6 +77,18 @@ def compound_divergence(train: Sequence[Sample], test: Sequence[Sample],
 
     ``pool`` is a :class:`Pool`, a list of samples, or ``None`` for the distinct samples of
     ``train`` and ``test`` together. Only the pool's kept compounds count.
+
+    Parameters
+    ----------
+    train, test : sequence of samples
+        Non-empty lists of trees or :class:`RuleGraph` s; a sample listed twice counts twice.
+    pool : Pool, sequence of samples or None
+        Where P(G' | G) of the compound weights is estimated, as in :func:`divergences`.
+
+    Returns
+    -------
+    float
+        D_C, from 0 (the same compound distribution) to 1 (no kept compound in common).
     """
     return divergences(train, test, pool)[1]
 
@@ -82,6 +105,11 @@ def divergences(train: Sequence[Sample], test: Sequence[Sample],
         Where P(G' | G) of the compound weights is estimated: a :class:`Pool` (fastest when
         measuring many splits of one pool), a list of samples, or ``None`` for the distinct
         samples of ``train`` and ``test`` together.
+
+    Returns
+    -------
+    tuple of (float, float)
+        (D_A, D_C), each from 0 (the same distribution) to 1 (nothing in common).
 
     Examples
     --------

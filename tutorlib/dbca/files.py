@@ -48,6 +48,19 @@ def read_index_split(tasks_path: str | os.PathLike, split_path: str | os.PathLik
 
     ``devIdxs`` may be missing (an empty dev set); ``trainIdxs`` and ``testIdxs`` may not.
 
+    Parameters
+    ----------
+    tasks_path : str or path-like
+        The official ``tasks.txt``: line ``i`` (counting from 0) is the pair of index ``i``.
+    split_path : str or path-like
+        The JSON split file, with ``trainIdxs``, ``testIdxs`` and optionally ``devIdxs``.
+
+    Returns
+    -------
+    IndexSplit
+        The (command, actions) pairs of each part, in the order of the file's indices, and the
+        indices themselves.
+
     Raises
     ------
     ValueError
@@ -91,7 +104,23 @@ def read_index_split(tasks_path: str | os.PathLike, split_path: str | os.PathLik
 
 def write_index_split(path: str | os.PathLike, train: Sequence[int], test: Sequence[int],
                       dev: Sequence[int] = ()) -> Path:
-    """Write line numbers in the released format (``trainIdxs``, ``devIdxs``, ``testIdxs``)."""
+    """Write line numbers in the released format (``trainIdxs``, ``devIdxs``, ``testIdxs``).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The JSON file to write; its directory is created as needed and an existing file is
+        replaced.
+    train, test : sequence of int
+        0-based line numbers into ``tasks.txt`` (numpy integers are accepted).
+    dev : sequence of int
+        The same for the dev set; empty by default.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"trainIdxs": [int(i) for i in train], "devIdxs": [int(i) for i in dev],

@@ -108,6 +108,18 @@ def _check_acyclic(graph: RuleGraph) -> None:
 def from_tree(tree: Tree) -> RuleGraph:
     """The :class:`RuleGraph` of a nested-tuple tree ``(label, child, ...)`` (pre-order numbering).
 
+    Parameters
+    ----------
+    tree : str or tuple
+        A tuple ``(label, child, ...)`` whose children are again such tuples or, for nodes
+        without children, label strings; a bare label string is a one-node sample.
+
+    Returns
+    -------
+    RuleGraph
+        The root is node 0 and every node comes before its children, numbered left to right;
+        a node's children fill its slots in the order of the tuple.
+
     Raises
     ------
     ValueError
@@ -143,6 +155,18 @@ def from_edges(labels: Sequence[str], edges: Iterable[tuple[int, int]]) -> RuleG
 
     A parent's edges are its argument slots in the order listed.
 
+    Parameters
+    ----------
+    labels : sequence of str
+        ``labels[i]`` is the label of node ``i``: a non-empty string.
+    edges : iterable of (int, int)
+        ``(parent, child)`` pairs (tuples or lists) of node indices in ``0..len(labels) - 1``.
+
+    Returns
+    -------
+    RuleGraph
+        Node ``i`` labelled ``labels[i]``, with the listed children of each node in order.
+
     Raises
     ------
     ValueError
@@ -164,7 +188,18 @@ def from_edges(labels: Sequence[str], edges: Iterable[tuple[int, int]]) -> RuleG
 
 
 def as_graph(sample: RuleGraph | Tree) -> RuleGraph:
-    """A sample in canonical form: a :class:`RuleGraph` as it is, a nested-tuple tree converted."""
+    """A sample in canonical form: a :class:`RuleGraph` as it is, a nested-tuple tree converted.
+
+    Parameters
+    ----------
+    sample : RuleGraph, str or tuple
+        A graph, or a tree in the form :func:`from_tree` reads.
+
+    Returns
+    -------
+    RuleGraph
+        ``sample`` itself if it is a :class:`RuleGraph`, else ``from_tree(sample)``.
+    """
     if isinstance(sample, RuleGraph):
         return sample
     return from_tree(sample)
@@ -172,6 +207,17 @@ def as_graph(sample: RuleGraph | Tree) -> RuleGraph:
 
 def to_tree(sample: RuleGraph | Tree) -> Tree:
     """The nested-tuple form of a sample whose graph is a tree (one root, one parent per node).
+
+    Parameters
+    ----------
+    sample : RuleGraph, str or tuple
+        A graph, or a tree in the form :func:`from_tree` reads.
+
+    Returns
+    -------
+    str or tuple
+        ``(label, child, ...)`` with children in slot order and nodes without children as label
+        strings; the label alone for a one-node sample. :func:`from_tree` turns it back.
 
     Raises
     ------
@@ -196,7 +242,18 @@ def to_tree(sample: RuleGraph | Tree) -> Tree:
 
 
 def atom_counts(samples: Iterable[RuleGraph | Tree]) -> Counter:
-    """How often each atom (node label) occurs in ``samples``: F_A before normalisation."""
+    """How often each atom (node label) occurs in ``samples``: F_A before normalisation.
+
+    Parameters
+    ----------
+    samples : iterable of RuleGraph, str or tuple
+        Graphs or trees (see :func:`as_graph`); a sample listed twice counts twice.
+
+    Returns
+    -------
+    Counter
+        Node label -> number of nodes with that label, over all samples.
+    """
     counts: Counter = Counter()
     for sample in samples:
         counts.update(as_graph(sample).labels)

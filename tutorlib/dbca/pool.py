@@ -171,6 +171,12 @@ def build_pool(samples: Sequence[Sample], config: CompoundConfig = DEFAULT_CONFI
     progress : bool
         Show a progress bar.
 
+    Returns
+    -------
+    Pool
+        One row per sample, in the order of ``samples``: its atom counts and its weights w(G, R)
+        of the kept compounds.
+
     Raises
     ------
     ValueError

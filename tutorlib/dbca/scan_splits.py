@@ -41,6 +41,16 @@ def scan_divergences(train: list[Pair] | list[str], test: list[Pair] | list[str]
     Compounds are weighted over all 20,910 commands (:func:`scan_pool`); a pair listed twice
     (as in the ``addprim`` training sets) counts twice.
 
+    Parameters
+    ----------
+    train, test : list of (str, str) or list of str
+        Non-empty lists of (command, actions) pairs or of commands; only the commands are used.
+
+    Returns
+    -------
+    tuple of (float, float)
+        (D_A, D_C), each from 0 (the same distribution) to 1 (nothing in common).
+
     Raises
     ------
     ValueError
@@ -69,6 +79,23 @@ def mcd_split_of_scan(seed: int = 0, *, compound_divergence: float | None = None
     ``compound_divergence=None`` makes D_C as high as the greedy search reaches with
     D_A <= ``max_atom_divergence`` (the paper's MCD splits); a number asks for that D_C instead.
     Cached on disk, keyed by all arguments. :func:`mcd_result_of_scan` gives the divergences.
+
+    Parameters
+    ----------
+    seed : int
+        Seeds the search: equal seeds, equal splits.
+    compound_divergence : float in [0, 1] or None
+        Target D_C; ``None`` for as high as the search reaches.
+    max_atom_divergence : float in [0, 1]
+        Largest acceptable D_A (the paper: 0.02), enforced as a steep penalty (see
+        :func:`tutorlib.dbca.mcd_split`).
+    progress : bool
+        Show a progress bar while the split is computed (not when it comes from the cache).
+
+    Returns
+    -------
+    train, test : list of (str, str)
+        (command, actions) pairs, in :func:`tutorlib.scan.all_pairs` order.
     """
     result = mcd_result_of_scan(seed, compound_divergence=compound_divergence,
                                 max_atom_divergence=max_atom_divergence, progress=progress)
@@ -79,7 +106,26 @@ def mcd_split_of_scan(seed: int = 0, *, compound_divergence: float | None = None
 def mcd_result_of_scan(seed: int = 0, *, compound_divergence: float | None = None,
                        max_atom_divergence: float = 0.02, progress: bool = False
                        ) -> SplitResult:
-    """The :class:`tutorlib.dbca.SplitResult` behind :func:`mcd_split_of_scan` (cached on disk)."""
+    """The :class:`tutorlib.dbca.SplitResult` behind :func:`mcd_split_of_scan` (cached on disk).
+
+    Parameters
+    ----------
+    seed : int
+        Seeds the search: equal seeds, equal splits.
+    compound_divergence : float in [0, 1] or None
+        Target D_C; ``None`` for as high as the search reaches.
+    max_atom_divergence : float in [0, 1]
+        Largest acceptable D_A (the paper: 0.02), enforced as a steep penalty (see
+        :func:`tutorlib.dbca.mcd_split`).
+    progress : bool
+        Show a progress bar while the split is computed (not when it comes from the cache).
+
+    Returns
+    -------
+    SplitResult
+        Sorted indices into :func:`tutorlib.scan.all_pairs` (8,365 train, 1,045 test) and the
+        divergences reached.
+    """
     config = {"seed": seed, "compound_divergence": compound_divergence,
               "max_atom_divergence": max_atom_divergence, "train_size": MCD_TRAIN_SIZE,
               "test_size": MCD_TEST_SIZE}

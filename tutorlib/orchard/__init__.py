@@ -96,14 +96,44 @@ __all__ = [
 
 def draw(line: str, ax=None, **kwargs):
     """Draw an input's two trees with COPY arrows: :func:`tutorlib.orchard.drawing.draw`, imported
-    on first use so that the rest of the package does not load matplotlib."""
+    on first use so that the rest of the package does not load matplotlib.
+
+    Parameters
+    ----------
+    line : str
+        An ORCHARD input.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure sized to the trees otherwise.
+    **kwargs
+        Passed on: ``values``, ``indices``, ``arrows``, ``title`` and ``fontsize``.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     from tutorlib.orchard.drawing import draw as _draw
 
     return _draw(line, ax, **kwargs)
 
 
 def plot_lengths_by_depth(rows, ax=None, **kwargs):
-    """Input length against depth: :func:`tutorlib.orchard.drawing.plot_lengths_by_depth`."""
+    """Input length against depth: :func:`tutorlib.orchard.drawing.plot_lengths_by_depth`.
+
+    Parameters
+    ----------
+    rows : list of LengthStats
+        From :func:`lengths_by_depth`.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure otherwise.
+    **kwargs
+        Passed on: ``title``.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     from tutorlib.orchard.drawing import plot_lengths_by_depth as _plot
 
     return _plot(rows, ax, **kwargs)

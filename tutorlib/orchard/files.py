@@ -32,6 +32,16 @@ def sizes(size: int = RELEASE_SIZE) -> dict[str, int]:
     """Examples per part for the release's ``--size``: 1,000 x size for ``train``, 100 x size for
     ``valid``, ``test`` and each ``test{d}``.
 
+    Parameters
+    ----------
+    size : int
+        The release's ``--size``, in thousands of training examples: a positive integer.
+
+    Returns
+    -------
+    dict of str to int
+        Examples per part, keyed by the names of :func:`~tutorlib.orchard.part_names` in order.
+
     Examples
     --------
     >>> sizes(10)["train"], sizes(10)["test12"]
@@ -45,7 +55,22 @@ def sizes(size: int = RELEASE_SIZE) -> dict[str, int]:
 
 def write_part(directory: str | os.PathLike, part: str, pairs: list[Pair]) -> tuple[Path, Path]:
     """Write ``{part}.input`` and ``{part}.label`` (each atomically: a killed run leaves no
-    half-written file)."""
+    half-written file).
+
+    Parameters
+    ----------
+    directory : str or path-like
+        Where to write; created, with its parents, if needed.
+    part : str
+        The part's name, the files' stem, e.g. ``"test12"``.
+    pairs : list of (str, str)
+        (input line, label) pairs, one per line.
+
+    Returns
+    -------
+    tuple of (Path, Path)
+        The paths of the ``.input`` and the ``.label`` file.
+    """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -100,7 +125,22 @@ def export(directory: str | os.PathLike, variant_name: str, *, size: int = RELEA
 
 
 def export_all(directory: str | os.PathLike, *, size: int = RELEASE_SIZE, seed: int = 0) -> Path:
-    """Every variant, each in its own subdirectory ``directory/{variant}/``."""
+    """Every variant, each in its own subdirectory ``directory/{variant}/``.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        The parent directory; created, with the subdirectories, if needed.
+    size : int
+        The release's ``--size``, as in :func:`export`.
+    seed : int
+        Each part of each variant is drawn with its own seed derived from this one.
+
+    Returns
+    -------
+    Path
+        ``directory``.
+    """
     directory = Path(directory)
     for name in variant_names():
         export(directory / name, name, size=size, seed=seed)
@@ -111,6 +151,20 @@ def read_part(directory: str | os.PathLike, part: str, *, check: bool = False) -
     """Read ``{part}.input`` and ``{part}.label`` back into (input, label) pairs.
 
     With ``check=True`` every label is also recomputed with :func:`~tutorlib.orchard.evaluate`.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        The directory that holds the two files.
+    part : str
+        The part's name, e.g. ``"train"`` or ``"test12"``.
+    check : bool
+        Recompute every label and compare it with the file's.
+
+    Returns
+    -------
+    list of (str, str)
+        (input line, label) pairs in file order, the lines as read without their line ends.
 
     Raises
     ------
@@ -143,7 +197,21 @@ def read_part(directory: str | os.PathLike, part: str, *, check: bool = False) -
 
 def read_export(directory: str | os.PathLike, *, check: bool = False) -> dict[str, list[Pair]]:
     """Every part found in ``directory`` (a directory written by :func:`export` or the release),
-    in :func:`~tutorlib.orchard.part_names` order."""
+    in :func:`~tutorlib.orchard.part_names` order.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        One variant's directory.
+    check : bool
+        Recompute every label and compare it with the file's, as in :func:`read_part`.
+
+    Returns
+    -------
+    dict of str to list of (str, str)
+        The (input line, label) pairs of each part whose ``.input`` file exists, keyed by the
+        part's name.
+    """
     directory = Path(directory)
     found = [part for part in part_names() if (directory / f"{part}.input").is_file()]
     if not found:

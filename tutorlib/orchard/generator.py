@@ -55,12 +55,30 @@ VARIANTS = {f"{ops}_{level}": Variant(f"{ops}_{level}", ops, prob)
 
 
 def variant_names() -> list[str]:
-    """The six variant names: ``minmax_easy``, ..., ``firstlast_hard``."""
+    """The six variant names: ``minmax_easy``, ..., ``firstlast_hard``.
+
+    Returns
+    -------
+    list of str
+        The ``minmax`` variants, then the ``firstlast`` ones, each as ``easy``, ``medium``,
+        ``hard``.
+    """
     return list(VARIANTS)
 
 
 def variant(name: str) -> Variant:
-    """A variant by name, e.g. ``variant("firstlast_medium")``."""
+    """A variant by name, e.g. ``variant("firstlast_medium")``.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`variant_names`.
+
+    Returns
+    -------
+    Variant
+        Its name, operator set (``"minmax"`` or ``"firstlast"``) and COPY probability.
+    """
     if name not in VARIANTS:
         raise ValueError(f"unknown ORCHARD variant {name!r}; the variants are "
                          f"{', '.join(VARIANTS)}")
@@ -68,12 +86,30 @@ def variant(name: str) -> Variant:
 
 
 def part_names() -> list[str]:
-    """The release's parts: ``train``, ``valid``, ``test`` and ``test3`` ... ``test12``."""
+    """The release's parts: ``train``, ``valid``, ``test`` and ``test3`` ... ``test12``.
+
+    Returns
+    -------
+    list of str
+        The 13 part names, in that order.
+    """
     return ["train", "valid", "test", *[f"test{d}" for d in TEST_DEPTHS]]
 
 
 def part_depths(part: str) -> tuple[int, int]:
-    """``(min_depth, max_depth)`` of a part: (3, 6) for train/valid/test, (d, d) for test{d}."""
+    """``(min_depth, max_depth)`` of a part: (3, 6) for train/valid/test, (d, d) for test{d}.
+
+    Parameters
+    ----------
+    part : str
+        One of :func:`part_names`.
+
+    Returns
+    -------
+    tuple of (int, int)
+        The smallest and the largest depth of either tree; the largest is also the generator's
+        depth limit.
+    """
     if part in ("train", "valid", "test"):
         return TRAIN_DEPTHS
     if part.startswith("test") and part[4:].isdigit() and int(part[4:]) in TEST_DEPTHS:
@@ -229,7 +265,22 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
 def balanced_depths(num_examples: int, min_depth: int, max_depth: int,
                     rng: random.Random) -> list[int]:
     """``num_examples`` depths from ``min_depth`` to ``max_depth`` in equal proportions (counts
-    differ by at most one), in random order."""
+    differ by at most one), in random order.
+
+    Parameters
+    ----------
+    num_examples : int
+        How many depths, at least 0.
+    min_depth, max_depth : int
+        The range of depths, both included, with ``min_depth <= max_depth``.
+    rng : random.Random
+        The random generator; which depths get the extra ones, and the order, are drawn from it.
+
+    Returns
+    -------
+    list of int
+        The depths, shuffled.
+    """
     depths = list(range(min_depth, max_depth + 1))
     out = depths * (num_examples // len(depths)) + rng.sample(depths, num_examples % len(depths))
     rng.shuffle(out)
@@ -292,13 +343,44 @@ def generate(num_examples: int, *, operators: str = "minmax", copy_prob: float =
 
 def part_seed(seed: int, variant_name: str, part: str) -> int:
     """The seed of one part of one variant, derived from ``seed`` so that the parts are
-    independent draws and each can be regenerated alone."""
+    independent draws and each can be regenerated alone.
+
+    Parameters
+    ----------
+    seed : int
+        The seed of the whole export.
+    variant_name : str
+        The variant's name, e.g. ``"minmax_hard"``.
+    part : str
+        The part's name, e.g. ``"test12"``.
+
+    Returns
+    -------
+    int
+        A seed from 0 to ``2**64 - 1``: the first 8 bytes of the SHA-256 digest of the three.
+    """
     digest = hashlib.sha256(f"orchard/{seed}/{variant_name}/{part}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
 def generate_part(variant_name: str, part: str, num_examples: int, seed: int = 0) -> list[Pair]:
     """One part (``train``, ``valid``, ``test``, ``test3`` ... ``test12``) of a variant.
+
+    Parameters
+    ----------
+    variant_name : str
+        One of :func:`variant_names`.
+    part : str
+        One of :func:`part_names`; it sets the depth range (:func:`part_depths`).
+    num_examples : int
+        How many examples, at least 0.
+    seed : int
+        A non-negative seed, from which the part's own seed is derived (:func:`part_seed`).
+
+    Returns
+    -------
+    list of (str, str)
+        Input lines and their labels (``"v1,v2"``).
 
     Examples
     --------

@@ -87,7 +87,18 @@ Item = Digit | Copy | Operator
 
 
 def tokenize(line: str) -> list[str]:
-    """The tokens of an input line (it is split on white space)."""
+    """The tokens of an input line (it is split on white space).
+
+    Parameters
+    ----------
+    line : str
+        An input line, or a part of one such as a single tree.
+
+    Returns
+    -------
+    list of str
+        The tokens in order.
+    """
     if not isinstance(line, str):
         raise ValueError(f"an ORCHARD input is a string, got {type(line).__name__}")
     return line.split()
@@ -95,6 +106,16 @@ def tokenize(line: str) -> list[str]:
 
 def parse(line: str) -> tuple[Operator, Operator]:
     """The two trees of an input line.
+
+    Parameters
+    ----------
+    line : str
+        An input: two trees separated by ``X``, tokens separated by white space.
+
+    Returns
+    -------
+    tuple of (Operator, Operator)
+        The first and the second tree; each node's ``position`` is its token's index in ``line``.
 
     Raises
     ------
@@ -141,7 +162,20 @@ position=4)
 
 def parse_tree(text: str, *, allow_copy: bool = True) -> Operator:
     """One tree on its own (COPY indices are not checked: there is no first tree to check them
-    against). Positions count the tokens of ``text``."""
+    against). Positions count the tokens of ``text``.
+
+    Parameters
+    ----------
+    text : str
+        One tree in prefix notation, e.g. ``"[MAX 2 [COPY 0 ] ]"``.
+    allow_copy : bool
+        Accept ``[COPY k ]`` arguments, as in a second tree; with ``False`` a COPY is an error.
+
+    Returns
+    -------
+    Operator
+        The tree's root operator.
+    """
     tokens = tokenize(text)
     return _parse_tree(tokens, 0, len(tokens), text, "the tree", allow_copy=allow_copy)
 
@@ -226,6 +260,16 @@ def level_order(tree: Operator) -> list[Item]:
     """The items of ``tree`` breadth first, left to right: operators, digits and COPYs.
 
     Each operator, digit and COPY is one item; COPY's index indexes this list for the first tree.
+
+    Parameters
+    ----------
+    tree : Operator
+        A tree from :func:`parse` or :func:`parse_tree`.
+
+    Returns
+    -------
+    list of Operator, Digit or Copy
+        The items, starting with ``tree`` itself.
     """
     out: list[Item] = []
     level: list[Item] = [tree]
@@ -236,13 +280,35 @@ def level_order(tree: Operator) -> list[Item]:
 
 
 def num_items(tree: Operator) -> int:
-    """How many items ``tree`` has in level order (the range of a COPY index into it)."""
+    """How many items ``tree`` has in level order (the range of a COPY index into it).
+
+    Parameters
+    ----------
+    tree : Operator
+        A tree from :func:`parse` or :func:`parse_tree`.
+
+    Returns
+    -------
+    int
+        The number of operators, digits and COPYs, ``len(level_order(tree))``.
+    """
     return sum(1 for _ in _walk(tree))
 
 
 def depth(tree: Operator) -> int:
     """The depth of the deepest node (the root has depth 0; a digit or COPY is one below its
-    operator), as the release measures a tree's depth."""
+    operator), as the release measures a tree's depth.
+
+    Parameters
+    ----------
+    tree : Operator
+        A tree from :func:`parse` or :func:`parse_tree`.
+
+    Returns
+    -------
+    int
+        The depth in edges from the root; at least 1 for a parsed tree.
+    """
     deepest = 0
     stack: list[tuple[Item, int]] = [(tree, 0)]
     while stack:
@@ -255,7 +321,20 @@ def depth(tree: Operator) -> int:
 
 def value(tree: Item, reference: list[int] | None = None) -> int:
     """The value of a tree (or of any item); ``reference`` is the first tree's
-    :func:`item_values`, needed to resolve COPY."""
+    :func:`item_values`, needed to resolve COPY.
+
+    Parameters
+    ----------
+    tree : Operator, Digit or Copy
+        A tree or any item of one.
+    reference : list of int, optional
+        The first tree's item values in level order; required when ``tree`` holds a COPY.
+
+    Returns
+    -------
+    int
+        The value, a digit from 0 to 9.
+    """
     if isinstance(tree, Digit):
         return tree.value
     if isinstance(tree, Copy):
@@ -267,12 +346,35 @@ def value(tree: Item, reference: list[int] | None = None) -> int:
 
 
 def item_values(tree: Operator, reference: list[int] | None = None) -> list[int]:
-    """The value of every item of ``tree`` in level order (what ``[COPY k ]`` refers to)."""
+    """The value of every item of ``tree`` in level order (what ``[COPY k ]`` refers to).
+
+    Parameters
+    ----------
+    tree : Operator
+        A tree from :func:`parse` or :func:`parse_tree`.
+    reference : list of int, optional
+        The first tree's item values; required when ``tree`` holds a COPY (a second tree).
+
+    Returns
+    -------
+    list of int
+        One value per item of :func:`level_order`; the first is the value of ``tree``.
+    """
     return [value(item, reference) for item in level_order(tree)]
 
 
 def evaluate(line: str) -> tuple[int, int]:
     """The label of an input: the values of its first and second tree.
+
+    Parameters
+    ----------
+    line : str
+        An input: two trees separated by ``X``.
+
+    Returns
+    -------
+    tuple of (int, int)
+        The values of the first and the second tree, each a digit from 0 to 9.
 
     Raises
     ------
@@ -291,7 +393,18 @@ def evaluate(line: str) -> tuple[int, int]:
 
 
 def format_tree(tree: Operator) -> str:
-    """The text of a tree, in the release's spacing (``[MAX 2 [COPY 0 ] ]``)."""
+    """The text of a tree, in the release's spacing (``[MAX 2 [COPY 0 ] ]``).
+
+    Parameters
+    ----------
+    tree : Operator
+        A tree (a :class:`Digit` or :class:`Copy` on its own is written too).
+
+    Returns
+    -------
+    str
+        Tokens separated by single spaces; positions are not written.
+    """
     if isinstance(tree, Digit):
         return str(tree.value)
     if isinstance(tree, Copy):
@@ -300,12 +413,35 @@ def format_tree(tree: Operator) -> str:
 
 
 def format_label(values: tuple[int, int]) -> str:
-    """A label as the release writes it: ``v1,v2``."""
+    """A label as the release writes it: ``v1,v2``.
+
+    Parameters
+    ----------
+    values : tuple of (int, int)
+        The values of the two trees, e.g. from :func:`evaluate`.
+
+    Returns
+    -------
+    str
+        The two values separated by a comma, without spaces, e.g. ``"8,7"``.
+    """
     return f"{values[0]},{values[1]}"
 
 
 def parse_label(label: str) -> tuple[int, int]:
-    """Read a ``v1,v2`` label back into two integers."""
+    """Read a ``v1,v2`` label back into two integers.
+
+    Parameters
+    ----------
+    label : str
+        Two non-negative integers separated by a comma, e.g. ``"8,7"``; white space around
+        either integer is ignored.
+
+    Returns
+    -------
+    tuple of (int, int)
+        The values of the first and the second tree.
+    """
     parts = label.strip().split(",")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
         raise ValueError(f"a label is two integers separated by a comma, e.g. '8,7'; got {label!r}")

@@ -285,6 +285,18 @@ def generate(seed: int = 0, settings: SamplerSettings = SamplerSettings()) -> Co
     """Generate the base corpus of 97,203 pairs (82,622 / 4,860 / 9,721) from ``seed``.
 
     Use :func:`base_corpus`, which caches the result, unless timing the generator.
+
+    Parameters
+    ----------
+    seed : int
+        Seeds the sampler, the string arguments and the shuffle into train, dev and test.
+    settings : SamplerSettings
+        The sampler's probabilities and the shaping step's ranges.
+
+    Returns
+    -------
+    Corpus
+        The seed, the train, dev and test pairs, and every string argument they use.
     """
     strings = StringSource(random.Random(f"pcfgset-strings-{seed}"), settings.symbols,
                            settings.string_lengths)
@@ -341,7 +353,23 @@ def statistics(pairs: Iterable[Pair], synonyms: dict[str, str] | None = None,
                symbols: tuple[str, ...] | None = None) -> CorpusStatistics:
     """Depth, input length (tokens), function count, output length and string-argument length
     distributions of ``pairs``, to set beside :data:`PUBLISHED_STATISTICS` (``synonyms`` and
-    ``symbols`` as in :func:`~.language.parse`)."""
+    ``symbols`` as in :func:`~.language.parse`).
+
+    Parameters
+    ----------
+    pairs : iterable of (str, str)
+        (input, output) pairs, tokens separated by white space.
+    synonyms : dict, optional
+        Synonyms and the function each stands for, for inputs that contain them.
+    symbols : tuple of str, optional
+        The alphabet; :data:`~.language.ALPHABET` by default.
+
+    Returns
+    -------
+    CorpusStatistics
+        For each property, how many times each value occurs, sorted by value; string-argument
+        lengths are counted per string argument, the rest per pair.
+    """
     symbols = frozenset(symbols) if symbols is not None else None
     counters = {name: Counter() for name in CorpusStatistics.__dataclass_fields__}
     for source, target in pairs:

@@ -42,6 +42,18 @@ def read_pairs(src_path: str | os.PathLike, tgt_path: str | os.PathLike) -> list
 
     Blank lines at the end are ignored; runs of spaces count as one.
 
+    Parameters
+    ----------
+    src_path : str or path-like
+        The ``.src`` file: one input per line.
+    tgt_path : str or path-like
+        The ``.tgt`` file: each input's output on the same line.
+
+    Returns
+    -------
+    list of (str, str)
+        The (input, output) pairs in file order, tokens separated by single spaces.
+
     Raises
     ------
     ValueError
@@ -64,14 +76,39 @@ def _write(path: Path, lines: list[str]) -> None:
 
 
 def write_pairs(directory: str | os.PathLike, name: str, pairs: list[Pair]) -> None:
-    """Write ``pairs`` to ``directory/name.src`` and ``directory/name.tgt``."""
+    """Write ``pairs`` to ``directory/name.src`` and ``directory/name.tgt``.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        Where to write; created, with its parents, if needed.
+    name : str
+        The files' name without its suffix, e.g. ``"train"``.
+    pairs : list of (str, str)
+        The (input, output) pairs, one per line.
+
+    Returns
+    -------
+    None
+    """
     directory = Path(directory)
     _write(directory / f"{name}.src", [s for s, _ in pairs])
     _write(directory / f"{name}.tgt", [t for _, t in pairs])
 
 
 def unrolled_lines(pairs: list[Pair]) -> list[str]:
-    """The published localism format's lines for ``pairs`` (see the module docstring)."""
+    """The published localism format's lines for ``pairs`` (see the module docstring).
+
+    Parameters
+    ----------
+    pairs : list of (str, str)
+        (input, output) pairs; every input has at least one function.
+
+    Returns
+    -------
+    list of str
+        Per pair, one ``unrolled`` line per step, then its ``original`` line; without line ends.
+    """
     lines = []
     for source, target in pairs:
         steps = unroll(source)
@@ -82,7 +119,20 @@ def unrolled_lines(pairs: list[Pair]) -> list[str]:
 
 
 def read_unrolled(path: str | os.PathLike) -> list[tuple[list[str], Pair]]:
-    """Read a localism file: per input, its steps and its (input, output) pair."""
+    """Read a localism file: per input, its steps and its (input, output) pair.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file in the published localism format, e.g. ``localism/unrolled_test.tsv``.
+
+    Returns
+    -------
+    list of (list of str, (str, str))
+        Per ``original`` line, in file order: the steps of the ``unrolled`` lines before it and
+        its (input, output) pair, tokens separated by single spaces. Steps after the last
+        ``original`` line are left out.
+    """
     out, steps = [], []
     for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
         fields = line.split("\t")
@@ -127,7 +177,22 @@ def _export_one(directory: Path, name: str, seed: int) -> None:
 
 def export(directory: str | os.PathLike, seed: int = 0, names: list[str] | None = None) -> Path:
     """Write every split (or those in ``names``, see :func:`~.splits.split_names`) into
-    ``directory`` in the published layout; return the directory."""
+    ``directory`` in the published layout; return the directory.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        Where to write; it and its subdirectories are created if needed.
+    seed : int
+        Seed of the base corpus, from which every split is drawn.
+    names : list of str, optional
+        The splits to write, from :func:`~.splits.split_names`; all of them by default.
+
+    Returns
+    -------
+    Path
+        ``directory``.
+    """
     names = split_names() if names is None else list(names)
     unknown = [n for n in names if n not in split_names()]
     if unknown:

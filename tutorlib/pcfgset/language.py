@@ -66,6 +66,18 @@ def alphabet(letters: int = 26, numbers: int = 20) -> tuple[str, ...]:
 
     The paper's alphabet is the default: 26 letters x 20 numbers = 520 symbols.
 
+    Parameters
+    ----------
+    letters : int
+        How many capital letters, from ``A``: an integer from 1 to 26.
+    numbers : int
+        How many numbers each letter takes, from 1: a positive integer.
+
+    Returns
+    -------
+    tuple of str
+        ``letters * numbers`` symbols, letter by letter, each letter's numbers in increasing order.
+
     Examples
     --------
     >>> alphabet(2, 3)
@@ -107,6 +119,13 @@ def parse(source: str, *, synonyms: Mapping[str, str] | None = None,
         splits); without it a synonym is an unknown token.
     symbols : collection of str, optional
         The alphabet; :data:`ALPHABET` (``A1`` ... ``Z20``) by default.
+
+    Returns
+    -------
+    tuple
+        The nested tuple of the input: ``(function, argument)`` or ``(function, first, second)``,
+        each string argument a tuple of its symbols. Function names (synonyms too) are kept as
+        written.
 
     Raises
     ------
@@ -189,7 +208,18 @@ def _parse(tokens: list[str], i: int, source: str, synonyms: Mapping[str, str]) 
 
 
 def format_input(tree: Tree) -> str:
-    """The input string of a tree (the inverse of :func:`parse`)."""
+    """The input string of a tree (the inverse of :func:`parse`).
+
+    Parameters
+    ----------
+    tree : tuple
+        A tree as :func:`parse` returns it, or a string argument (a tuple of symbols).
+
+    Returns
+    -------
+    str
+        Tokens separated by single spaces, with ``,`` between a binary function's two arguments.
+    """
     if not is_application(tree):
         return " ".join(tree)
     if len(tree) == 2:
@@ -205,6 +235,18 @@ def apply(function: str, *arguments: tuple[str, ...]) -> tuple[str, ...]:
     """One function applied to string values (tuples of symbols).
 
     ``swap_first_last`` leaves a one-symbol string as it is.
+
+    Parameters
+    ----------
+    function : str
+        One of :data:`FUNCTIONS` (not a synonym).
+    *arguments : tuple of str
+        The string values: one for a unary function, two for a binary one.
+
+    Returns
+    -------
+    tuple of str
+        The function's value.
 
     Examples
     --------
@@ -247,6 +289,21 @@ def evaluate(tree: Tree, *, synonyms: Mapping[str, str] | None = None,
     With ``exceptions=True``, the overgeneralisation test's exceptions replace the rules
     wherever they apply: ``reverse echo X`` means echo(X), ``prepend reverse X , Y`` means
     echo(X), ``echo remove_first A , B`` and ``prepend remove_first A , B , C`` mean A + B.
+
+    Parameters
+    ----------
+    tree : tuple
+        A tree from :func:`parse` (a string argument is its own value).
+    synonyms : mapping, optional
+        Synonyms and the function each stands for, as in :func:`parse`; needed when ``tree``
+        contains synonyms.
+    exceptions : bool
+        Interpret with the overgeneralisation test's exceptions instead of the plain rules.
+
+    Returns
+    -------
+    tuple of str
+        The symbols of the output.
     """
     synonyms = synonyms or {}
     if not is_application(tree):
@@ -271,6 +328,23 @@ def interpret(source: str | Tree, *, synonyms: Mapping[str, str] | None = None,
     ``source`` is an input string or a tree from :func:`parse`; ``synonyms``, ``exceptions``
     and ``symbols`` are as in :func:`parse` and :func:`evaluate`.
 
+    Parameters
+    ----------
+    source : str or tuple
+        An input string, or a tree from :func:`parse`.
+    synonyms : mapping, optional
+        Synonyms and the function each stands for (e.g. ``TWINS``).
+    exceptions : bool
+        Interpret with the overgeneralisation test's exceptions instead of the plain rules.
+    symbols : collection of str, optional
+        The alphabet for parsing a string ``source``; :data:`ALPHABET` by default. Not used for a
+        tree.
+
+    Returns
+    -------
+    list of str
+        The output's symbols.
+
     Examples
     --------
     >>> interpret("swap_first_last shift reverse copy M2 H16 K3 Z20")
@@ -292,6 +366,16 @@ def depth(tree: Tree) -> int:
     """The number of functions on the longest path from the root to a string argument.
 
     A single function applied to strings has depth 1.
+
+    Parameters
+    ----------
+    tree : tuple
+        A tree from :func:`parse`, or a string argument.
+
+    Returns
+    -------
+    int
+        The depth; 0 for a string argument.
     """
     if not is_application(tree):
         return 0
@@ -299,14 +383,36 @@ def depth(tree: Tree) -> int:
 
 
 def functions(tree: Tree) -> list[str]:
-    """The function names of a tree in the order they appear in its input (pre-order)."""
+    """The function names of a tree in the order they appear in its input (pre-order).
+
+    Parameters
+    ----------
+    tree : tuple
+        A tree from :func:`parse`, or a string argument.
+
+    Returns
+    -------
+    list of str
+        One name per function, as written (synonyms included); empty for a string argument.
+    """
     if not is_application(tree):
         return []
     return [tree[0], *[f for argument in tree[1:] for f in functions(argument)]]
 
 
 def string_arguments(tree: Tree) -> list[tuple[str, ...]]:
-    """The string arguments of a tree, left to right."""
+    """The string arguments of a tree, left to right.
+
+    Parameters
+    ----------
+    tree : tuple
+        A tree from :func:`parse`, or a string argument.
+
+    Returns
+    -------
+    list of tuple of str
+        Each string argument as the tuple of its symbols; a string argument gives a list of itself.
+    """
     if not is_application(tree):
         return [tree]
     return [s for argument in tree[1:] for s in string_arguments(argument)]
@@ -317,6 +423,20 @@ def derivation(source: str | Tree, *, synonyms: Mapping[str, str] | None = None)
 
     A string argument of one symbol becomes that symbol (a derivation's compositions have two
     or more children).
+
+    Parameters
+    ----------
+    source : str or tuple
+        An input string, or a tree from :func:`parse`.
+    synonyms : mapping, optional
+        Synonyms and the function each stands for, as in :func:`parse`; used only to parse a
+        string ``source``.
+
+    Returns
+    -------
+    tuple or str
+        Nested tuples: an application is ``(function, child, ...)``; a string argument of two or
+        more symbols is the tuple of its symbols, one of a single symbol is that symbol.
 
     Examples
     --------
@@ -341,7 +461,18 @@ def adjacent_pairs(source: str) -> set[tuple[str, str]]:
 
 
 def num_functions(source: str) -> int:
-    """How many function tokens an input has (synonyms included)."""
+    """How many function tokens an input has (synonyms included).
+
+    Parameters
+    ----------
+    source : str
+        An input string, tokens separated by white space.
+
+    Returns
+    -------
+    int
+        The number of tokens that are functions or synonyms from :data:`TWINS`.
+    """
     return sum(1 for token in source.split() if token in FUNCTIONS or token in TWINS)
 
 
@@ -356,6 +487,20 @@ def unroll(source: str | Tree, *, synonyms: Mapping[str, str] | None = None) -> 
 
     An argument that an earlier step computes is written ``*k``, ``k`` being that step's
     1-based number; the last step computes the whole input.
+
+    Parameters
+    ----------
+    source : str or tuple
+        An input string, or a tree from :func:`parse`; it must contain a function.
+    synonyms : mapping, optional
+        Synonyms and the function each stands for, as in :func:`parse`; used only to parse a
+        string ``source``.
+
+    Returns
+    -------
+    list of str
+        One step per function: the function as written and its arguments (``,`` between the two
+        of a binary function), each a string argument or a ``*k``.
 
     Examples
     --------
@@ -380,6 +525,19 @@ def unroll(source: str | Tree, *, synonyms: Mapping[str, str] | None = None) -> 
 
 def substitute(step: str, outputs: list[str]) -> str:
     """A step of :func:`unroll` with each ``*k`` replaced by ``outputs[k - 1]``.
+
+    Parameters
+    ----------
+    step : str
+        A step of :func:`unroll`, with or without ``*k`` placeholders.
+    outputs : list of str
+        The outputs of the earlier steps in order (``outputs[0]`` for ``*1``), each a
+        space-separated string.
+
+    Returns
+    -------
+    str
+        The filled-in step, tokens separated by single spaces.
 
     Raises
     ------

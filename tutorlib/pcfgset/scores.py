@@ -33,7 +33,20 @@ def _check_lengths(first: Sequence, second: Sequence, names: str) -> None:
 
 
 def accuracy(predictions: Sequence, targets: Sequence) -> float:
-    """The fraction of predictions equal to their target (sequence accuracy)."""
+    """The fraction of predictions equal to their target (sequence accuracy).
+
+    Parameters
+    ----------
+    predictions : sequence of str or of list of str
+        A model's predictions: space-separated strings or lists of symbols.
+    targets : sequence of str or of list of str
+        The target outputs in the same order, as many as ``predictions``.
+
+    Returns
+    -------
+    float
+        From 0 to 1; an empty prediction never counts as correct.
+    """
     _check_lengths(predictions, targets, "predictions and targets")
     hits = sum(_same(p, t) for p, t in zip(predictions, targets, strict=True))
     return hits / len(predictions)
@@ -44,6 +57,18 @@ def token_accuracy(predictions: Sequence, targets: Sequence) -> float:
     equal to the target's at the same position, divided by the longer of the prediction and
     the target, summed over the pairs. Unlike sequence accuracy (:func:`accuracy`) it rises as
     a model learns parts of the outputs; a perfect prediction scores 1, an empty one 0.
+
+    Parameters
+    ----------
+    predictions : sequence of str or of list of str
+        A model's predictions: space-separated strings or lists of symbols.
+    targets : sequence of str or of list of str
+        The target outputs in the same order, as many as ``predictions``.
+
+    Returns
+    -------
+    float
+        From 0 to 1; 1.0 when every prediction and every target is empty.
 
     Examples
     --------
@@ -63,6 +88,18 @@ def consistency(predictions_a: Sequence, predictions_b: Sequence) -> float:
     """Substitutivity: the fraction of pairs (an input and its twin) whose two
     predictions are identical and non-empty, correct or not.
 
+    Parameters
+    ----------
+    predictions_a : sequence of str or of list of str
+        The predictions for the original inputs.
+    predictions_b : sequence of str or of list of str
+        The predictions for their twins in the same order, as many as ``predictions_a``.
+
+    Returns
+    -------
+    float
+        From 0 to 1.
+
     Examples
     --------
     >>> consistency(["A1 B2", "C3", ""], ["A1 B2", "D4", ""])
@@ -80,6 +117,17 @@ def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], 
     Every input is unrolled (:func:`~.language.unroll`); the model predicts each step, and its
     prediction replaces the step's ``*k`` in later steps. ``predict`` gets one batch per step
     number (the k-th steps of every input that has one) and returns one prediction per input.
+
+    Parameters
+    ----------
+    sources : sequence of str
+        The inputs, each with at least one function.
+    predict : callable
+        Maps a list of steps (input strings) to as many predictions, each a space-separated
+        string or a list of symbols.
+    synonyms : dict, optional
+        Synonyms and the function each stands for (e.g. ``TWINS``), as in
+        :func:`~.language.parse`.
 
     Returns
     -------
@@ -102,7 +150,21 @@ def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], 
 
 def localism_score(whole: Sequence, unrolled: Sequence) -> float:
     """Localism: the fraction of inputs whose unrolled prediction (from
-    :func:`unrolled_predictions`) equals the model's prediction for the whole input."""
+    :func:`unrolled_predictions`) equals the model's prediction for the whole input.
+
+    Parameters
+    ----------
+    whole : sequence of str or of list of str
+        The model's predictions for the whole inputs.
+    unrolled : sequence of str or of list of str
+        The predictions from :func:`unrolled_predictions` in the same order, as many as
+        ``whole``.
+
+    Returns
+    -------
+    float
+        From 0 to 1; here two empty predictions count as equal.
+    """
     _check_lengths(whole, unrolled, "whole and unrolled predictions")
     same = sum(_same(a, b, non_empty=False) for a, b in zip(whole, unrolled, strict=True))
     return same / len(whole)
@@ -112,7 +174,24 @@ def overgeneralisation_rates(predictions: Sequence, exceptions: Sequence[tuple[s
                              originals: Sequence[tuple[str, str]]) -> tuple[float, float]:
     """Overgeneralisation: for predictions on the exception inputs, the fraction that
     match the exception outputs (memorisation) and the fraction that match the rule-following
-    outputs (overgeneralisation), as in :func:`~.splits.overgeneralisation_split`."""
+    outputs (overgeneralisation), as in :func:`~.splits.overgeneralisation_split`.
+
+    Parameters
+    ----------
+    predictions : sequence of str or of list of str
+        The model's predictions for the exception inputs.
+    exceptions : sequence of (str, str)
+        The (input, exception output) pairs, e.g. ``OvergeneralisationSplit.exceptions``; as
+        many as ``predictions``.
+    originals : sequence of (str, str)
+        The (input, rule-following output) pairs in the same order, e.g.
+        ``OvergeneralisationSplit.originals``.
+
+    Returns
+    -------
+    tuple of (float, float)
+        The memorisation rate and the overgeneralisation rate, each from 0 to 1.
+    """
     _check_lengths(predictions, exceptions, "predictions and exceptions")
     _check_lengths(exceptions, originals, "exceptions and originals")
     return (accuracy(predictions, [t for _, t in exceptions]),
@@ -121,7 +200,18 @@ def overgeneralisation_rates(predictions: Sequence, exceptions: Sequence[tuple[s
 
 def peak(curve: Sequence[float]) -> tuple[float, int]:
     """The highest value of a per-epoch curve and its epoch (1-based; the first if tied), e.g.
-    the overgeneralisation peak of the paper's Fig. 5."""
+    the overgeneralisation peak of the paper's Fig. 5.
+
+    Parameters
+    ----------
+    curve : sequence of float
+        One value per epoch, from the first; not empty.
+
+    Returns
+    -------
+    tuple of (float, int)
+        The highest value and its epoch.
+    """
     if not curve:
         raise ValueError("the curve is empty: give one value per epoch")
     best = max(range(len(curve)), key=lambda i: (curve[i], -i))

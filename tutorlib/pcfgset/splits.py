@@ -121,7 +121,21 @@ class SubstitutivitySplit:
 
 
 def twin_of(source: str, function: str) -> str:
-    """``source`` with every occurrence of ``function`` replaced by its synonym."""
+    """``source`` with every occurrence of ``function`` replaced by its synonym.
+
+    Parameters
+    ----------
+    source : str
+        An input string.
+    function : str
+        A function with a synonym: ``append``, ``swap_first_last``, ``repeat`` or
+        ``remove_second``.
+
+    Returns
+    -------
+    str
+        The twin input, tokens separated by single spaces.
+    """
     if function not in ORIGINALS:
         raise ValueError(f"{function!r} has no synonym; the functions with one are "
                          f"{', '.join(ORIGINALS)}")
@@ -139,6 +153,19 @@ def substitutivity_split(condition: str, seed: int = 0) -> SubstitutivitySplit:
     training set (new string arguments), shuffled in. Test: for each of the four functions,
     every base test pair that contains it, beside its twin (every occurrence of that function
     replaced).
+
+    Parameters
+    ----------
+    condition : {"equally_distributed", "primitive"}
+        How the synonyms enter the training set.
+    seed : int
+        Seed of the base corpus and of the split's random choices.
+
+    Returns
+    -------
+    SubstitutivitySplit
+        The condition, the training pairs, the test pairs beside their twins, and the function
+        each twin replaces.
     """
     if condition not in SUBSTITUTIVITY_CONDITIONS:
         raise ValueError(f"condition must be one of {', '.join(SUBSTITUTIVITY_CONDITIONS)}, got "
@@ -263,6 +290,19 @@ def overgeneralisation_split(ratio: float, seed: int = 0) -> OvergeneralisationS
     it (and no other exception), with the exception's output. Only inputs whose exceptional
     output differs from the rule-following one are chosen. The exceptions of a smaller ratio
     are among those of a larger one.
+
+    Parameters
+    ----------
+    ratio : float
+        The exception ratio, one of :data:`OVERGENERALISATION_RATIOS`.
+    seed : int
+        Seed of the base corpus and of the split's random choices.
+
+    Returns
+    -------
+    OvergeneralisationSplit
+        The ratio, the shuffled training pairs (exceptions included) and, per exception input,
+        its exception output, its rule-following output, its exception and whether it is bare.
     """
     if ratio not in OVERGENERALISATION_RATIOS:
         raise ValueError(f"ratio must be one of {', '.join(map(str, OVERGENERALISATION_RATIOS))}, "
@@ -287,7 +327,14 @@ def overgeneralisation_split(ratio: float, seed: int = 0) -> OvergeneralisationS
 
 
 def split_names() -> list[str]:
-    """The names :func:`split` takes."""
+    """The names :func:`split` takes.
+
+    Returns
+    -------
+    list of str
+        ``pcfgset``, ``systematicity``, ``productivity``, the two ``substitutivity_`` conditions,
+        ``localism`` and the four ``overgeneralisation_`` ratios.
+    """
     return ["pcfgset", "systematicity", "productivity",
             *[f"substitutivity_{c}" for c in SUBSTITUTIVITY_CONDITIONS], "localism",
             *[f"overgeneralisation_{r}" for r in OVERGENERALISATION_RATIOS]]
@@ -300,6 +347,18 @@ def split(name: str, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
     the originals (their twins: :func:`substitutivity_split`); for overgeneralisation they carry
     the exception outputs (the rule-following ones: :func:`overgeneralisation_split`); for
     localism they are the base test pairs, which :func:`~.language.unroll` takes apart.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`split_names`.
+    seed : int
+        Seed of the corpus and of everything drawn from it.
+
+    Returns
+    -------
+    tuple of (list of (str, str), list of (str, str))
+        The training and the test (input, output) pairs.
 
     Examples
     --------

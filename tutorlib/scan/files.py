@@ -15,12 +15,34 @@ from tutorlib.scan.splits import COMPLEX_JUMP_NUMS, SIZE_PERCENTS, TEMPLATES, sp
 
 
 def format_line(pair: Pair) -> str:
-    """One line of the official files: ``IN: <command> OUT: <actions>``."""
+    """One line of the official files: ``IN: <command> OUT: <actions>``.
+
+    Parameters
+    ----------
+    pair : (str, str)
+        A command and its action sequence, both space-separated strings.
+
+    Returns
+    -------
+    str
+        The line, without a newline.
+    """
     return f"IN: {pair[0]} OUT: {pair[1]}"
 
 
 def parse_line(line: str) -> Pair:
-    """Read one ``IN: ... OUT: ...`` line back into a (command, actions) pair."""
+    """Read one ``IN: ... OUT: ...`` line back into a (command, actions) pair.
+
+    Parameters
+    ----------
+    line : str
+        One line of an official file; surrounding whitespace, a newline included, is ignored.
+
+    Returns
+    -------
+    (str, str)
+        The command and its action sequence, both space-separated strings.
+    """
     text = line.strip()
     if not text.startswith("IN: ") or " OUT: " not in text:
         raise ValueError(f"not a SCAN line (expected 'IN: <command> OUT: <actions>'): {line!r}")
@@ -37,7 +59,14 @@ def _write(path: Path, pairs: list[Pair]) -> None:
 
 def export_layout() -> dict[str, str]:
     """Split name -> path (relative to the export directory) of its files, with ``{part}`` for
-    ``train`` or ``test``, in the layout of the official release."""
+    ``train`` or ``test``, in the layout of the official release.
+
+    Returns
+    -------
+    dict of str to str
+        A new dictionary, one entry per split of :func:`tutorlib.scan.split_names`, e.g.
+        ``"length": "length_split/tasks_{part}_length.txt"``.
+    """
     layout = {"simple": "simple_split/tasks_{part}_simple.txt"}
     layout.update({f"simple_p{p}": f"simple_split/size_variations/tasks_{{part}}_simple_p{p}.txt"
                    for p in SIZE_PERCENTS})
@@ -56,7 +85,21 @@ def export_layout() -> dict[str, str]:
 
 
 def export(directory: str | Path, seed: int = 0) -> Path:
-    """Write ``tasks.txt`` and every split in the official layout and line format."""
+    """Write ``tasks.txt`` and every split in the official layout and line format.
+
+    Parameters
+    ----------
+    directory : str or Path
+        Where to write; it and its subdirectories are created as needed, and existing files of
+        the same names are replaced.
+    seed : int
+        Seed of the random splits (``simple`` and ``simple_p*``); the others do not depend on it.
+
+    Returns
+    -------
+    Path
+        ``directory``.
+    """
     from tutorlib.train import progress_bar
 
     directory = Path(directory)
@@ -69,16 +112,52 @@ def export(directory: str | Path, seed: int = 0) -> Path:
 
 
 def read_pairs(path: str | Path) -> list[Pair]:
-    """Read a file in the official format."""
+    """Read a file in the official format.
+
+    Parameters
+    ----------
+    path : str or Path
+        A file of ``IN: <command> OUT: <actions>`` lines; blank lines are skipped.
+
+    Returns
+    -------
+    list of (str, str)
+        The (command, actions) pairs, in the order of the file.
+    """
     return [parse_line(line) for line in Path(path).read_text().splitlines() if line.strip()]
 
 
 def length_counts(pairs: list[Pair]) -> tuple[Counter, Counter]:
-    """How many pairs have each action-sequence length, and each command length (in words)."""
+    """How many pairs have each action-sequence length, and each command length (in words).
+
+    Parameters
+    ----------
+    pairs : list of (str, str)
+        (command, actions) pairs, both space-separated strings.
+
+    Returns
+    -------
+    actions : Counter
+        Number of actions -> number of pairs with that many.
+    commands : Counter
+        Number of words in the command -> number of pairs with that many.
+    """
     return (Counter(len(a.split()) for _, a in pairs), Counter(len(c.split()) for c, _ in pairs))
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: ``python -m tutorlib.scan export DIR [--seed SEED]`` calls :func:`export`.
+
+    Parameters
+    ----------
+    argv : list of str or None
+        The arguments, without the program name; ``None`` reads them from ``sys.argv``.
+
+    Returns
+    -------
+    int
+        The exit status, 0 (argparse exits with status 2 on bad arguments).
+    """
     parser = argparse.ArgumentParser(prog="python -m tutorlib.scan",
                                      description="SCAN (Lake & Baroni 2018) in the official format")
     commands = parser.add_subparsers(dest="command", required=True)

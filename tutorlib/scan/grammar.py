@@ -51,6 +51,17 @@ Pair = tuple[str, str]  # (command, actions), each a space-separated string
 def parse(command: str) -> Tree:
     """The derivation of a SCAN command.
 
+    Parameters
+    ----------
+    command : str
+        A command of SCAN's grammar, its words separated by whitespace.
+
+    Returns
+    -------
+    str or tuple
+        The derivation: nested tuples whose leaves are the command's words, or the bare action
+        word for a one-word command (``"jump"``).
+
     Raises
     ------
     ValueError
@@ -129,6 +140,16 @@ def _expect(words: list[str], i: int, allowed: tuple[str, ...], command: str) ->
 def interpret(command: str | Tree) -> list[str]:
     """The action sequence of a command (a string, or its derivation from :func:`parse`).
 
+    Parameters
+    ----------
+    command : str or tuple
+        A command of SCAN's grammar, or its derivation exactly as :func:`parse` gives it.
+
+    Returns
+    -------
+    list of str
+        The actions in order, one token of :data:`ACTION_TOKENS` per action.
+
     Examples
     --------
     >>> interpret("jump opposite left after walk twice")
@@ -162,7 +183,18 @@ def _interpret(tree: Tree) -> list[str]:
 
 
 def command_of(tree: Tree) -> str:
-    """The command string of a derivation (its leaves, left to right)."""
+    """The command string of a derivation (its leaves, left to right).
+
+    Parameters
+    ----------
+    tree : str or tuple
+        A derivation, as :func:`parse` gives it.
+
+    Returns
+    -------
+    str
+        The command, its words separated by single spaces.
+    """
     return format_tree(tree).replace("(", "").replace(")", "")
 
 
@@ -177,7 +209,13 @@ def _all_v() -> list[Tree]:
 
 
 def all_s() -> list[Tree]:
-    """The 102 S-derivations: 34 V's, each bare, twice and thrice."""
+    """The 102 S-derivations: 34 V's, each bare, twice and thrice.
+
+    Returns
+    -------
+    list of str or tuple
+        A new list of the derivations; each V is followed by its ``twice`` and ``thrice`` forms.
+    """
     return [s for v in _all_v() for s in (v, (v, "twice"), (v, "thrice"))]
 
 
@@ -188,7 +226,13 @@ def all_derivations() -> tuple[Tree, ...]:
 
 
 def derivations() -> list[Tree]:
-    """The derivation of every SCAN command (20,910), in :func:`all_pairs` order."""
+    """The derivation of every SCAN command (20,910), in :func:`all_pairs` order.
+
+    Returns
+    -------
+    list of str or tuple
+        A new list: the 102 one-part commands, then every ``a and b``, then every ``a after b``.
+    """
     return list(all_derivations())
 
 
@@ -198,22 +242,62 @@ def all_derivation_pairs() -> tuple[Pair, ...]:
 
 
 def all_pairs() -> list[Pair]:
-    """Every (command, actions) pair of SCAN: 20,910 of them."""
+    """Every (command, actions) pair of SCAN: 20,910 of them.
+
+    Returns
+    -------
+    list of (str, str)
+        A new list (callers may shuffle it) of each command and its action sequence, both
+        space-separated strings, in the order of :func:`derivations`.
+    """
     return list(all_derivation_pairs())
 
 
 def parts(tree: Tree) -> list[Tree]:
-    """The S-parts of a command's derivation: two for ``a and b`` / ``a after b``, else one."""
+    """The S-parts of a command's derivation: two for ``a and b`` / ``a after b``, else one.
+
+    Parameters
+    ----------
+    tree : str or tuple
+        A command's derivation, as :func:`parse` gives it.
+
+    Returns
+    -------
+    list of str or tuple
+        The S-derivations, left to right (for ``a after b``: ``a``, then ``b``).
+    """
     if isinstance(tree, tuple) and len(tree) == 3 and tree[1] in CONJUNCTIONS:
         return [tree[0], tree[2]]
     return [tree]
 
 
 def verb_phrase(s: Tree) -> Tree:
-    """The V of an S-derivation (drops ``twice``/``thrice``)."""
+    """The V of an S-derivation (drops ``twice``/``thrice``).
+
+    Parameters
+    ----------
+    s : str or tuple
+        An S-derivation, e.g. one of :func:`parts`.
+
+    Returns
+    -------
+    str or tuple
+        The V-derivation; ``s`` itself when it has no ``twice`` or ``thrice``.
+    """
     return s[0] if isinstance(s, tuple) and len(s) == 2 and s[1] in REPEATS else s
 
 
 def head(v: Tree) -> str:
-    """The first word of a V: an action or ``turn``."""
+    """The first word of a V: an action or ``turn``.
+
+    Parameters
+    ----------
+    v : str or tuple
+        A V-derivation, e.g. from :func:`verb_phrase`.
+
+    Returns
+    -------
+    str
+        ``walk``, ``look``, ``run``, ``jump`` or ``turn``.
+    """
     return v if isinstance(v, str) else v[0]

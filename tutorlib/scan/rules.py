@@ -29,6 +29,20 @@ def rule_tree(command: str | Tree) -> tuple:
     """The rule-application tree of a SCAN command (a string, or its derivation from
     :func:`tutorlib.scan.parse`).
 
+    Parameters
+    ----------
+    command : str or tuple
+        A SCAN command, or its derivation as :func:`tutorlib.scan.parse` gives it (a derivation
+        is used as it is, without being checked).
+
+    Returns
+    -------
+    tuple
+        The tree as nested tuples ``(label, child, ...)``, labelled by the rules as the grammar
+        writes them, with lexical rules (``U -> walk``, ``D -> turn left``) as leaf strings; the
+        root is ``C -> S``, ``C -> S and S`` or ``C -> S after S``. :func:`tutorlib.dbca.from_tree`
+        reads this form.
+
     Raises
     ------
     ValueError

@@ -31,7 +31,21 @@ def _select(keep: Callable[[Tree], bool]) -> list[Pair]:
 
 
 def simple_split(seed: int = 0, train_fraction: float = 0.8) -> tuple[list[Pair], list[Pair]]:
-    """Experiment 1: a seeded random split (80/20 by default: 16,728 / 4,182)."""
+    """Experiment 1: a seeded random split (80/20 by default: 16,728 / 4,182).
+
+    Parameters
+    ----------
+    seed : int
+        Seeds the shuffle: equal seeds, equal splits.
+    train_fraction : float
+        Share of the 20,910 commands in training, strictly between 0 and 1 (rounded to a whole
+        number of commands).
+
+    Returns
+    -------
+    train, test : list of (str, str)
+        (command, actions) pairs, in shuffled order; together every command once.
+    """
     if not 0.0 < train_fraction < 1.0:
         raise ValueError(f"train_fraction must be strictly between 0 and 1, got {train_fraction!r}")
     pairs = all_pairs()
@@ -47,6 +61,19 @@ def size_split(percent: int, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
     """Experiment 1's training-size curve: train on ``percent``% of all commands, test on the rest.
 
     The training sets of one seed are nested: p1 within p2 within ... p64.
+
+    Parameters
+    ----------
+    percent : int
+        Share of the 20,910 commands in training, in percent: one of :data:`SIZE_PERCENTS`
+        (1, 2, 4, 8, 16, 32, 64).
+    seed : int
+        Seeds the shuffle (a different shuffle from :func:`simple_split`'s for the same seed).
+
+    Returns
+    -------
+    train, test : list of (str, str)
+        (command, actions) pairs, in shuffled order; together every command once.
     """
     if percent not in SIZE_PERCENTS:
         raise ValueError(f"percent must be one of {SIZE_PERCENTS}, got {percent!r}")
@@ -60,7 +87,14 @@ LENGTH_CUTOFF = 22
 
 
 def length_split() -> tuple[list[Pair], list[Pair]]:
-    """Experiment 2: train on action sequences of at most 22 actions (16,990), test on longer (3,920)."""
+    """Experiment 2: train on action sequences of at most 22 actions (16,990), test on longer (3,920).
+
+    Returns
+    -------
+    train, test : list of (str, str)
+        (command, actions) pairs, in :func:`tutorlib.scan.all_pairs` order; the cut-off is
+        :data:`LENGTH_CUTOFF`.
+    """
     train = [p for p in all_derivation_pairs() if len(p[1].split()) <= LENGTH_CUTOFF]
     test = [p for p in all_derivation_pairs() if len(p[1].split()) > LENGTH_CUTOFF]
     return train, test
@@ -83,6 +117,19 @@ def addprim_split(primitive: str) -> tuple[list[Pair], list[Pair]]:
     Train: every command without the primitive, plus the primitive's own command repeated so
     that it makes up 10% of the training lines (jump: 1,467 of 14,670; turn left: 2,189 of
     21,890). Test: every other command that uses it (jump: 7,706; turn left: 1,208).
+
+    Parameters
+    ----------
+    primitive : str
+        ``"jump"`` or ``"turn_left"``.
+
+    Returns
+    -------
+    train : list of (str, str)
+        (command, actions) pairs: the commands without the primitive in
+        :func:`tutorlib.scan.all_pairs` order, then the copies of the primitive's own command.
+    test : list of (str, str)
+        (command, actions) pairs, in :func:`tutorlib.scan.all_pairs` order.
     """
     word = PRIMITIVE_COMMAND.get(primitive)
     if word is None:
@@ -104,6 +151,22 @@ def addprim_complex_jump_split(num: int, rep: int) -> tuple[list[Pair], list[Pai
     ``jump`` and each of the ``num`` randomly chosen (seeded by ``rep``) composed jump commands
     are repeated 734, 489, 293, 163, 86 or 44 times for ``num`` = 1, 2, 4, 8, 16, 32; the test
     set is the ``addprim_jump`` test set without those ``num`` commands.
+
+    Parameters
+    ----------
+    num : int
+        Number of composed jump commands in training: one of :data:`COMPLEX_JUMP_NUMS`
+        (1, 2, 4, 8, 16, 32).
+    rep : int
+        Which random choice of commands (a positive integer; 1 to 5 in the official release).
+
+    Returns
+    -------
+    train : list of (str, str)
+        (command, actions) pairs: the commands without ``jump`` in :func:`tutorlib.scan.all_pairs`
+        order, then the copies of ``jump``, then the copies of each chosen command.
+    test : list of (str, str)
+        (command, actions) pairs, in :func:`tutorlib.scan.all_pairs` order.
     """
     if num not in COMPLEX_JUMP_NUMS:
         raise ValueError(f"num must be one of {COMPLEX_JUMP_NUMS}, got {num!r}")
@@ -140,6 +203,16 @@ def template_split(template: str) -> tuple[list[Pair], list[Pair]]:
     ``template`` is ``"around_right"``, ``"opposite_right"``, ``"right"`` (15,225 / 4,476) or
     ``"jump_around_right"`` (18,528 / 1,173, the same as :func:`filler_split` with 3 fillers).
     Commands whose template is filled by ``turn`` (``turn around right``) are in neither set.
+
+    Parameters
+    ----------
+    template : str
+        ``"around_right"``, ``"opposite_right"``, ``"right"`` or ``"jump_around_right"``.
+
+    Returns
+    -------
+    train, test : list of (str, str)
+        (command, actions) pairs, in :func:`tutorlib.scan.all_pairs` order.
     """
     if template == "jump_around_right":
         return filler_split(3)
@@ -162,6 +235,17 @@ def filler_split(num_fillers: int) -> tuple[list[Pair], list[Pair]]:
     ``num_fillers`` of look, walk, run (train 15,225 / 16,290 / 17,391 / 18,528 for 0-3 fillers);
     the test set is every command with ``jump around right`` and otherwise only jump, look, walk
     or run around right (1,173).
+
+    Parameters
+    ----------
+    num_fillers : int
+        How many of look, walk, run (in that order) are seen in ``around right`` in training:
+        0, 1, 2 or 3.
+
+    Returns
+    -------
+    train, test : list of (str, str)
+        (command, actions) pairs, in :func:`tutorlib.scan.all_pairs` order.
     """
     if num_fillers not in (0, 1, 2, 3):
         raise ValueError(f"num_fillers must be 0, 1, 2 or 3, got {num_fillers!r}")
@@ -184,6 +268,18 @@ def split(name: str, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
     train 8,365 / test 1,045 commands, the released MCD splits' sizes, with atom divergence at
     most 0.02 and compound divergence as high as the search reaches
     (:func:`tutorlib.dbca.mcd_split_of_scan`; about half a minute, then cached).
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`split_names`, or ``"mcd"``.
+    seed : int
+        Seed of ``simple``, ``simple_p*`` and ``mcd``; the other splits do not depend on it.
+
+    Returns
+    -------
+    train, test : list of (str, str)
+        (command, actions) pairs, as the split's own function returns them.
     """
     if name == "mcd":
         # DBCA's split of SCAN: imported only when asked for, so SCAN does not load DBCA
@@ -211,7 +307,14 @@ def split(name: str, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
 
 
 def split_names() -> list[str]:
-    """The names of every standard split."""
+    """The names of every standard split.
+
+    Returns
+    -------
+    list of str
+        A new list: ``simple``, ``simple_p*``, ``length``, ``addprim_*``, ``template_*`` and
+        ``filler_num*`` names; ``"mcd"``, which takes a seed, is not among them.
+    """
     return (["simple", *[f"simple_p{p}" for p in SIZE_PERCENTS], "length", "addprim_jump",
              "addprim_turn_left",
              *[f"addprim_complex_jump_num{n}_rep{r}" for n in COMPLEX_JUMP_NUMS for r in range(1, 6)],

@@ -1,0 +1,71 @@
+"""tutorlib.scan.report and tutorlib.facts: the facts chapter 5 glues, from the committed runs."""
+
+import pytest
+
+from tutorlib import facts, profiles
+from tutorlib.scan import experiments as exps
+from tutorlib.scan import report
+
+
+def test_numbers_are_formatted_as_the_prose_states_them():
+    assert facts.number(1234.567) == "1,234.6"
+    assert facts.number(20910, 0) == "20,910"
+    assert facts.number(0.08, 2) == "0.08"
+    with pytest.raises(ValueError, match="digits must be a non-negative integer"):
+        facts.number(1.0, -1)
+
+
+def test_glue_facts_glues_each_name_without_displaying(monkeypatch):
+    import myst_nb
+
+    glued = []
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.append(
+        (name, value, display)))
+    facts.glue_facts({"a": "1.0", "b": "two"})
+    facts.glue_number("c", 3.14159, 2)
+    assert glued == [("a", "1.0", False), ("b", "two", False), ("c", "3.14", False)]
+
+
+def test_the_papers_composed_jump_curve():
+    # Lake & Baroni (2018), Fig. 5
+    assert report.paper_jump_curve() == {4: 4.1, 8: 15.3, 16: 70.2, 32: 89.9}
+
+
+def test_the_error_analysis_in_words():
+    assert report.error_summary(None).startswith("No committed run")
+    analysis = {"seed": 3, "accuracy": 0.9, "runs": 5, "errors": 50, "thrice_alone_right": True,
+                "kinds": {"conjunction with 'turn left'": 20,
+                          "conjunction with 'turn left thrice'": 25, "other conjunction": 4,
+                          "single command": 1}}
+    text = report.error_summary(analysis)
+    assert "seed 3, 90.0%, the median of 5 committed) gets 50 test commands wrong" in text
+    assert "20 are conjunctions with plain 'turn left', 25 with 'turn left thrice'" in text
+    assert "4 other conjunctions and 1 single command;" in text
+    assert "So 90% of our median run's errors" in text  # (20 + 25) / 50
+    assert text.endswith("the rest are other conjunctions and single commands.")
+
+
+def test_exp3_facts_from_the_committed_runs():
+    committed = exps.committed_runs()
+    settings = profiles.settings("scan", "ci")
+    live = {"addprim_jump": {"accuracy": 0.0123, "train_accuracy": 0.95},
+            "addprim_turn_left": {"accuracy": 0.5, "train_accuracy": 0.9}}
+    found = report.exp3_facts(committed, None, live, settings, "a tiny LSTM")
+    # the published numbers, as the paper states them
+    assert found["exp3_paper_jump"] == "0.08" and found["exp3_paper_turn_left"] == "90.0"
+    assert found["exp3_paper_num8"] == "15.3" and found["exp3_paper_past_half"] == "16"
+    assert found["exp3_control_lr"] == "0.001" and found["exp3_control_presentations"] == "100,000"
+    # this page's live runs and settings
+    assert found["exp3_live_jump"] == "1.23" and found["exp3_live_turn_left_train"] == "90.0"
+    assert found["exp3_network"] == "a tiny LSTM"
+    assert found["exp3_most_composed"] == facts.number(max(settings["complex_jump_nums"]), 0)
+    # the committed runs, as accuracy_summary gives them
+    stats = exps.accuracy_summary(committed).xs("overall_best", level="network")
+    assert found["exp3_jump"] == f"{stats.loc['addprim_jump', 'accuracy']:,.2f}"
+    assert found["exp3_turn_left_max"] == f"{stats.loc['addprim_turn_left', 'accuracy max']:,.1f}"
+    curve = report.composed_jump_curve(committed)
+    assert found["exp3_num16"] == f"{curve.loc[16, 'accuracy']:,.1f}"
+    assert all(f"exp3_{name}" in found for name in report.LOULA_SPLITS)
+    assert "exp3_filler_num0_min" in found and "exp3_template_right_min" not in found
+    assert str(found["exp3_top_summary"].data).startswith("The paper's top network")
+    assert found["exp3_error_summary"].startswith("No committed run")
