@@ -29,7 +29,9 @@ import torch
 from IPython.display import display
 
 from tutorlib import profiles
+from tutorlib.facts import glue_facts
 from tutorlib.scan import experiments as exps
+from tutorlib.scan import report
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -185,60 +187,7 @@ exps.compare_trainings(["simple", *size_splits]).round(1)
 
 # %% tags=["remove-input"]
 # The numbers the text states about the committed runs, glued into it (myst-nb) at build time
-from myst_nb import glue
-
-from tutorlib.facts import glue_number
-
-
-by_percent = exps.accuracy_summary(size_runs, by="percent")
-simple_stats = exps.accuracy_summary(simple_runs, by="split").loc["simple"]
-control_runs = exps.committed_runs(training="per_example")
-control_runs = control_runs[control_runs["network"] == "overall_best"]
-glue("exp1_profile", PROFILE, display=False)
-glue("exp1_network", exps.describe(arch), display=False)
-glue_number("exp1_live_presentations", settings["presentations"], 0)
-glue_number("exp1_live_simple", 100 * simple["accuracy"])
-glue_number("exp1_live_simple_train", 100 * simple["train_accuracy"])
-glue_number("exp1_full_minutes", simple_runs["train_seconds"].mean() / 60, 0)
-glue_number("exp1_full_runs", len(simple_runs) + len(size_runs), 0)
-glue_number("exp1_batch_size", full_settings["batch_size"], 0)
-glue_number("exp1_learning_rate", full_settings["learning_rate"], 3)
-glue_number("exp1_final_lr", full_settings["learning_rate"] * full_settings["final_lr_fraction"], 4)
-glue_number("exp1_presentations", full_settings["presentations"], 0)
-glue_number("exp1_updates", full_settings["presentations"] / full_settings["batch_size"], 0)
-glue_number("exp1_seeds", simple_stats["runs"], 0)
-glue_number("exp1_simple", simple_stats["accuracy"])
-glue_number("exp1_paper_simple", exps.PAPER["simple"]["overall_best"])
-glue_number("exp1_p1_train_size", len(exps.scan.split("simple_p1")[0]), 0)
-for percent in (1, 2, 4):
-    glue_number(f"exp1_p{percent}", by_percent.loc[percent, "accuracy"])
-    glue_number(f"exp1_paper_p{percent}",
-                exps.PAPER[exps.split_name("size", percent=percent)]["overall_best"], 0)
-large = by_percent.loc[by_percent.index >= 8, "accuracy"]  # from 8% of the commands up
-glue_number("exp1_large_low", large.min())
-glue_number("exp1_large_high", large.max())
-glue_number("exp1_train_min", 100 * pd.concat([simple_runs, size_runs])["train_accuracy"].min())
-glue_number("exp1_paper_exp1_best", exps.PAPER["simple"]["exp1_best"])
-glue_number("exp1_control_minutes", control_runs["train_seconds"].median() / 60, 0)
-glue_number("exp1_control_runs_worth",
-            control_runs["train_seconds"].median() / (60 * by_percent.loc[4, "train minutes"]), 0)
-glue_number("exp1_control_presentations", exps.PER_EXAMPLE_TRAINING["presentations"], 0)
-glue_number("exp1_control_lr", exps.PER_EXAMPLE_TRAINING["learning_rate"], 3)
-control_sentences = []
-for percent in (2, 4):
-    mine = control_runs[control_runs["split"] == f"simple_p{percent}"]
-    if mine.empty:
-        control_sentences.append(f"The {percent}% split has no run trained the paper's way "
-                                 "committed yet.")
-        continue
-    control_sentences.append(
-        f"At {percent}%, one example an update gives {100 * mine['accuracy'].mean():.1f}% "
-        f"({len(mine)} seed{'s' if len(mine) > 1 else ''}; batched: "
-        f"{by_percent.loc[percent, 'accuracy']:.1f}%; published: about "
-        f"{exps.PAPER[f'simple_p{percent}']['overall_best']:.0f}%), with a training accuracy of "
-        f"{100 * mine['train_accuracy'].mean():.1f}% (batched: at least "
-        f"{100 * size_runs[size_runs['split'] == f'simple_p{percent}']['train_accuracy'].min():.1f}%).")
-glue("exp1_control_summary", " ".join(control_sentences), display=False)
+glue_facts(report.exp1_facts(committed, simple, settings, PROFILE, exps.describe(arch)))
 
 # %% [markdown]
 # ## What the result means

@@ -29,7 +29,9 @@ import torch
 from IPython.display import Markdown, display
 
 from tutorlib import profiles
+from tutorlib.facts import glue_facts
 from tutorlib.scan import experiments as exps
+from tutorlib.scan import report
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -144,48 +146,7 @@ full_table.round(1)
 
 # %% tags=["remove-input"]
 # The numbers the text states about the split and the committed runs, glued into it at build time
-from myst_nb import glue
-
-from tutorlib.facts import glue_number
-
-
-target_lengths = [len(actions.split()) for _, actions in length_test]
-glue("exp2_network", exps.describe(arch), display=False)
-glue_number("exp2_live_presentations", settings["presentations"], 0)
-glue_number("exp2_live", 100 * live["accuracy"])
-glue_number("exp2_live_train", 100 * live["train_accuracy"])
-glue_number("exp2_live_oracle", 100 * live["oracle_accuracy"])
-glue_number("exp2_cutoff", exps.scan.LENGTH_CUTOFF, 0)
-glue_number("exp2_train_size", len(length_train), 0)
-glue_number("exp2_test_size", len(length_test), 0)
-glue_number("exp2_test_shortest", min(target_lengths), 0)
-glue_number("exp2_test_longest", max(target_lengths), 0)
-example = "jump around left twice and walk opposite right thrice"
-glue_number("exp2_example_length", len(exps.scan.interpret(example)), 0)
-length_stats = exps.accuracy_summary(committed[committed["split"] == "length"], by="network")
-for name, key in {"lstm": "overall_best", "gru": "exp2_best"}.items():
-    stats = length_stats.loc[key]
-    glue_number(f"exp2_{name}", stats["accuracy"])
-    glue_number(f"exp2_{name}_sd", stats["accuracy sd"])
-    glue_number(f"exp2_{name}_oracle", stats["oracle accuracy"])
-    glue_number(f"exp2_{name}_oracle_sd", stats["oracle accuracy sd"])
-    glue_number(f"exp2_{name}_train", stats["train accuracy"])
-    glue_number(f"exp2_paper_{name}", exps.PAPER["length"][key])
-    glue_number(f"exp2_paper_{name}_oracle", exps.PAPER["length_oracle"][key])
-    runs = committed[(committed["split"] == "length") & (committed["network"] == key)]
-    greedy_by_length = pd.DataFrame([r["action length"] for r in runs["by_length"]]).mean()
-    for actions in (24, 25):  # greedy decoding, mean over seeds
-        glue_number(f"exp2_{name}_at_{actions}", 100 * greedy_by_length[str(actions)], 0)
-    oracle_by_length = pd.DataFrame([r["action length"] for r in runs["oracle_by_length"]]).mean()
-    oracle_by_length.index = oracle_by_length.index.astype(int)
-    glue_number(f"exp2_{name}_oracle_26_40", 100 * oracle_by_length.loc[26:40].mean(), 0)
-    glue_number(f"exp2_{name}_oracle_at_40", 100 * oracle_by_length.loc[40], 0)
-glue_number("exp2_seeds", length_stats["runs"].min(), 0)
-lstm_oracle = sorted(100 * committed[(committed["split"] == "length")
-                                     & (committed["network"] == "overall_best")]["oracle_accuracy"])
-glue_number("exp2_lstm_oracle_low", lstm_oracle[0])  # every seed but the best, then the best
-glue_number("exp2_lstm_oracle_second", lstm_oracle[-2])
-glue_number("exp2_lstm_oracle_best", lstm_oracle[-1])
+glue_facts(report.exp2_facts(committed, live, settings, exps.describe(arch)))
 
 # %% [markdown]
 # The table shows the committed full-profile runs ({glue:text}`exp2_seeds` seeds per network)

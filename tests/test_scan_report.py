@@ -69,3 +69,25 @@ def test_exp3_facts_from_the_committed_runs():
     assert "exp3_filler_num0_min" in found and "exp3_template_right_min" not in found
     assert str(found["exp3_top_summary"].data).startswith("The paper's top network")
     assert found["exp3_error_summary"].startswith("No committed run")
+
+
+def test_exp1_and_exp2_facts_from_the_committed_runs():
+    committed = exps.committed_runs()
+    settings = profiles.settings("scan", "ci")
+    live = {"accuracy": 0.5, "train_accuracy": 0.75, "oracle_accuracy": 0.25}
+    one = report.exp1_facts(committed, live, settings, "ci", "net")
+    assert one["exp1_profile"] == "ci" and one["exp1_live_simple_train"] == "75.0"
+    assert one["exp1_paper_simple"] == "99.7" and one["exp1_paper_p1"] == "5"  # Lake & Baroni
+    assert one["exp1_updates"] == "8,000"  # 256,000 presentations in batches of 32
+    assert one["exp1_p1_train_size"] == "209"  # 1% of the 20,910 commands
+    two = report.exp2_facts(committed, live, settings, "net")
+    # the length split: training on actions of at most 22, testing on 24-48 (Lake & Baroni)
+    assert two["exp2_cutoff"] == "22"
+    assert (two["exp2_test_shortest"], two["exp2_test_longest"]) == ("24", "48")
+    assert (two["exp2_train_size"], two["exp2_test_size"]) == ("16,990", "3,920")
+    assert two["exp2_paper_lstm"] == "13.8" and two["exp2_paper_gru_oracle"] == "60.2"
+    assert two["exp2_live_oracle"] == "25.0"
+    assert two["exp2_example_length"] == "25"  # (jump around left: 8) x 2 + (walk opposite right: 3) x 3
+    lstm = sorted(committed.query("split == 'length' and network == 'overall_best'")
+                  ["oracle_accuracy"])
+    assert two["exp2_lstm_oracle_best"] == f"{100 * lstm[-1]:,.1f}"

@@ -204,3 +204,152 @@ def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
     facts["exp3_new_template_train_min"] = number(
         stats.loc[NEW_TEMPLATES, "train accuracy min"].min())
     return facts
+
+
+def _size_runs(committed: pd.DataFrame) -> pd.DataFrame:
+    family = committed["split"].map(lambda name: exps.split_info(name)["family"])
+    return committed[(family == "size") & (committed["network"] == "overall_best")]
+
+
+def exp1_facts(committed: pd.DataFrame, live: dict, settings, profile: str,
+               network: str) -> dict[str, str]:
+    """Every fact the chapter "Experiment 1" glues into its prose, by name.
+
+    Parameters
+    ----------
+    committed : pandas.DataFrame
+        The committed full-profile runs (:func:`tutorlib.scan.experiments.committed_runs`).
+    live : dict
+        This page's live run on the simple split (its record).
+    settings : tutorlib.profiles.Settings
+        The page's ``scan`` settings.
+    profile : str
+        The profile the page runs at.
+    network : str
+        The page's network in words (:func:`tutorlib.scan.experiments.describe`).
+
+    Returns
+    -------
+    dict of str to str
+        Name -> text (numbers formatted by :func:`tutorlib.facts.number`).
+    """
+    full = profiles.settings("scan", "full")
+    simple_runs = committed.query("split == 'simple' and network == 'overall_best'")
+    size_runs = _size_runs(committed)
+    by_percent = exps.accuracy_summary(size_runs, by="percent")
+    simple_stats = exps.accuracy_summary(simple_runs, by="split").loc["simple"]
+    control = exps.committed_runs(training="per_example")
+    control = control[control["network"] == "overall_best"]
+    large = by_percent.loc[by_percent.index >= 8, "accuracy"]  # from 8% of the commands up
+    facts = {
+        "exp1_profile": profile, "exp1_network": network,
+        "exp1_live_presentations": number(settings["presentations"], 0),
+        "exp1_live_simple": number(100 * live["accuracy"]),
+        "exp1_live_simple_train": number(100 * live["train_accuracy"]),
+        "exp1_full_minutes": number(simple_runs["train_seconds"].mean() / 60, 0),
+        "exp1_full_runs": number(len(simple_runs) + len(size_runs), 0),
+        "exp1_batch_size": number(full["batch_size"], 0),
+        "exp1_learning_rate": number(full["learning_rate"], 3),
+        "exp1_final_lr": number(full["learning_rate"] * full["final_lr_fraction"], 4),
+        "exp1_presentations": number(full["presentations"], 0),
+        "exp1_updates": number(full["presentations"] / full["batch_size"], 0),
+        "exp1_seeds": number(simple_stats["runs"], 0),
+        "exp1_simple": number(simple_stats["accuracy"]),
+        "exp1_paper_simple": number(exps.PAPER["simple"]["overall_best"]),
+        "exp1_p1_train_size": number(len(exps.scan.split("simple_p1")[0]), 0),
+        "exp1_large_low": number(large.min()), "exp1_large_high": number(large.max()),
+        "exp1_train_min": number(100 * pd.concat([simple_runs, size_runs])["train_accuracy"].min()),
+        "exp1_paper_exp1_best": number(exps.PAPER["simple"]["exp1_best"]),
+        "exp1_control_minutes": number(control["train_seconds"].median() / 60, 0),
+        "exp1_control_runs_worth": number(
+            control["train_seconds"].median() / (60 * by_percent.loc[4, "train minutes"]), 0),
+        "exp1_control_presentations": number(exps.PER_EXAMPLE_TRAINING["presentations"], 0),
+        "exp1_control_lr": number(exps.PER_EXAMPLE_TRAINING["learning_rate"], 3),
+    }
+    for percent in (1, 2, 4):
+        facts[f"exp1_p{percent}"] = number(by_percent.loc[percent, "accuracy"])
+        facts[f"exp1_paper_p{percent}"] = number(
+            exps.PAPER[exps.split_name("size", percent=percent)]["overall_best"], 0)
+    sentences = []
+    for percent in (2, 4):
+        mine = control[control["split"] == f"simple_p{percent}"]
+        if mine.empty:
+            sentences.append(f"The {percent}% split has no run trained the paper's way "
+                             "committed yet.")
+            continue
+        batched = size_runs[size_runs["split"] == f"simple_p{percent}"]["train_accuracy"].min()
+        sentences.append(
+            f"At {percent}%, one example an update gives {100 * mine['accuracy'].mean():.1f}% "
+            f"({len(mine)} seed{'s' if len(mine) > 1 else ''}; batched: "
+            f"{by_percent.loc[percent, 'accuracy']:.1f}%; published: about "
+            f"{exps.PAPER[f'simple_p{percent}']['overall_best']:.0f}%), with a training accuracy "
+            f"of {100 * mine['train_accuracy'].mean():.1f}% (batched: at least "
+            f"{100 * batched:.1f}%).")
+    facts["exp1_control_summary"] = " ".join(sentences)
+    return facts
+
+
+# Exp. 2's example of a long command, and the action lengths whose accuracy the prose states.
+LONG_EXAMPLE = "jump around left twice and walk opposite right thrice"
+
+
+def exp2_facts(committed: pd.DataFrame, live: dict, settings, network: str) -> dict[str, str]:
+    """Every fact the chapter "Experiment 2" glues into its prose, by name.
+
+    Parameters
+    ----------
+    committed : pandas.DataFrame
+        The committed full-profile runs (:func:`tutorlib.scan.experiments.committed_runs`).
+    live : dict
+        This page's live run on the length split (its record, with ``oracle_accuracy``).
+    settings : tutorlib.profiles.Settings
+        The page's ``scan`` settings.
+    network : str
+        The page's network in words (:func:`tutorlib.scan.experiments.describe`).
+
+    Returns
+    -------
+    dict of str to str
+        Name -> text (numbers formatted by :func:`tutorlib.facts.number`).
+    """
+    length_train, length_test = exps.scan.split("length")
+    target_lengths = [len(actions.split()) for _, actions in length_test]
+    facts = {
+        "exp2_network": network,
+        "exp2_live_presentations": number(settings["presentations"], 0),
+        "exp2_live": number(100 * live["accuracy"]),
+        "exp2_live_train": number(100 * live["train_accuracy"]),
+        "exp2_live_oracle": number(100 * live["oracle_accuracy"]),
+        "exp2_cutoff": number(exps.scan.LENGTH_CUTOFF, 0),
+        "exp2_train_size": number(len(length_train), 0),
+        "exp2_test_size": number(len(length_test), 0),
+        "exp2_test_shortest": number(min(target_lengths), 0),
+        "exp2_test_longest": number(max(target_lengths), 0),
+        "exp2_example_length": number(len(exps.scan.interpret(LONG_EXAMPLE)), 0),
+    }
+    length_runs = committed[committed["split"] == "length"]
+    length_stats = exps.accuracy_summary(length_runs, by="network")
+    for name, key in {"lstm": "overall_best", "gru": "exp2_best"}.items():
+        stats = length_stats.loc[key]
+        facts |= {f"exp2_{name}": number(stats["accuracy"]),
+                  f"exp2_{name}_sd": number(stats["accuracy sd"]),
+                  f"exp2_{name}_oracle": number(stats["oracle accuracy"]),
+                  f"exp2_{name}_oracle_sd": number(stats["oracle accuracy sd"]),
+                  f"exp2_{name}_train": number(stats["train accuracy"]),
+                  f"exp2_paper_{name}": number(exps.PAPER["length"][key]),
+                  f"exp2_paper_{name}_oracle": number(exps.PAPER["length_oracle"][key])}
+        runs = length_runs[length_runs["network"] == key]
+        greedy = pd.DataFrame([r["action length"] for r in runs["by_length"]]).mean()
+        for actions in (24, 25):  # greedy decoding, mean over seeds
+            facts[f"exp2_{name}_at_{actions}"] = number(100 * greedy[str(actions)], 0)
+        oracle = pd.DataFrame([r["action length"] for r in runs["oracle_by_length"]]).mean()
+        oracle.index = oracle.index.astype(int)
+        facts[f"exp2_{name}_oracle_26_40"] = number(100 * oracle.loc[26:40].mean(), 0)
+        facts[f"exp2_{name}_oracle_at_40"] = number(100 * oracle.loc[40], 0)
+    facts["exp2_seeds"] = number(length_stats["runs"].min(), 0)
+    lstm_oracle = sorted(100 * length_runs[length_runs["network"] == "overall_best"]
+                         ["oracle_accuracy"])
+    facts["exp2_lstm_oracle_low"] = number(lstm_oracle[0])  # every seed but the best, the best
+    facts["exp2_lstm_oracle_second"] = number(lstm_oracle[-2])
+    facts["exp2_lstm_oracle_best"] = number(lstm_oracle[-1])
+    return facts
