@@ -38,7 +38,9 @@ from IPython.display import display
 from myst_nb import glue
 
 from tutorlib import orchard, profiles
+from tutorlib.facts import glue_facts
 from tutorlib.orchard import experiments as exps
+from tutorlib.orchard import report
 from tutorlib.plotting import use_book_style
 from tutorlib.train import progress_bar
 
@@ -221,37 +223,7 @@ fit_table.round(1)
 # training ones has learned the training *distribution*, not just its examples.
 
 # %%
-def plot_by_depth(table, title, train_depths=orchard.TRAIN_DEPTHS):
-    """Accuracy by depth: one row of panels per variant, one panel per tree, a line per model."""
-    variants = list(dict.fromkeys(table["variant"]))
-    fig, axes = plt.subplots(len(variants), 3, figsize=(9, 2.6 * len(variants) + 0.6),
-                             sharex=True, sharey=True, squeeze=False)
-    means = table.groupby(["variant", "model", "tree", "depth"])["accuracy (%)"].mean()
-    for row, name in enumerate(variants):
-        for col, tree in enumerate(exps.TREES):
-            ax = axes[row, col]
-            ax.axvspan(train_depths[0] - 0.5, train_depths[1] + 0.5, color="0.9", zorder=0)
-            ax.axhline(exps.CHANCE if tree != "both" else exps.CHANCE ** 2 / 100, color="0.5",
-                       ls=":", lw=1)
-            for model, marker in zip(exps.MODELS, "os"):
-                if (name, model, tree) in means.index.droplevel("depth"):
-                    curve = means.loc[(name, model, tree)]
-                    ax.plot(curve.index, curve.values, marker=marker, ms=4, label=model)
-            ax.set_title(f"{name}: {tree} tree" if tree != "both" else f"{name}: both trees",
-                         fontsize=9)
-            ax.set_ylim(-3, 103)
-            ax.set_xticks(sorted(set(table["depth"])))
-            if row == len(variants) - 1:
-                ax.set_xlabel("depth of both trees")
-            if col == 0:
-                ax.set_ylabel("accuracy (%)")
-    axes[0, 0].legend(loc="lower left", fontsize=8)
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
-
-
-plot_by_depth(table, f"Figure 3. Accuracy by depth ({PROFILE} profile)")
+report.plot_by_depth(table, f"Figure 3. Accuracy by depth ({PROFILE} profile)")
 plt.show()
 
 # %% [markdown]
@@ -267,56 +239,9 @@ edge = (table[table["depth"].isin([orchard.TRAIN_DEPTHS[1], deepest])]
         .unstack(["tree", "depth"]))
 edge.round(1)
 
-# %%
-def mean_accuracy(table, *, model, tree, depth, variant=None):
-    rows = table[(table["model"] == model) & (table["tree"] == tree) & (table["depth"] == depth)]
-    if variant is not None:
-        rows = rows[rows["variant"] == variant]
-    return rows["accuracy (%)"].mean()
-
-
-six = orchard.TRAIN_DEPTHS[1]
-train_first = {model: 100 * np.mean([r["train"]["first"] for r in records if r["model"] == model])
-               for model in exps.MODELS}
-valid_first = {model: 100 * np.mean([r["valid"]["first"] for r in records if r["model"] == model])
-               for model in exps.MODELS}
-for model in exps.MODELS:
-    glue(f"{model}_train_first", f"{train_first[model]:.1f}", display=False)
-    glue(f"{model}_valid_first", f"{valid_first[model]:.1f}", display=False)
-NAMES = {"lstm": "LSTM", "transformer": "Transformer"}
-
-
-def fit_phrase(model: str) -> str:
-    """How far a model has learned the first tree of the training distribution, in words,
-    from its validation accuracy (inputs of the training depths it never saw; chance 10%)."""
-    if valid_first[model] >= 60:
-        return f"the {NAMES[model]} has learned it well"
-    if valid_first[model] >= 2.5 * exps.CHANCE:
-        return f"the {NAMES[model]} has learned part of it, well above chance"
-    return f"the {NAMES[model]} has not learned it"
-
-
-learned = [model for model in exps.MODELS if valid_first[model] >= 2.5 * exps.CHANCE]
-memorised = [model for model in exps.MODELS if train_first[model] - valid_first[model] >= 10]
-glue("fit_verdict",
-     f"On the first tree, {fit_phrase('lstm')} and {fit_phrase('transformer')}. "
-     + ("Neither does much worse on the validation inputs than on its training inputs, so what "
-        "it learned is the training distribution, not its examples. " if not memorised else
-        f"The {' and the '.join(NAMES[m] for m in memorised)} does at least ten points better "
-        f"on its training inputs than on new ones: part of what it learned is its examples. ")
-     + ("What happens past depth 6 is then generalisation from what each model learned inside "
-        "the training range, which is far from perfect; a fully trained model may generalise "
-        "differently." if len(learned) == len(exps.MODELS) else
-        "A model that has not learned the task inside the training range cannot show a failure "
-        "to generalise beyond it: its low accuracy past depth 6 is no evidence either way."),
-     display=False)
-glue("deepest", f"{deepest}", display=False)
-for model in exps.MODELS:
-    for tree in exps.TREES:
-        glue(f"{model}_{tree}_d6", f"{mean_accuracy(table, model=model, tree=tree, depth=six):.1f}",
-             display=False)
-        glue(f"{model}_{tree}_deep",
-             f"{mean_accuracy(table, model=model, tree=tree, depth=deepest):.1f}", display=False)
+# %% tags=["remove-input"]
+# The numbers the text states about this profile's runs, glued into it at build time
+glue_facts(report.run_facts(records, table, deepest))
 
 # %% [markdown]
 # Averaged over this profile's variants, the LSTM gets the first tree right in
@@ -347,7 +272,8 @@ if committed:
     committed_table = exps.by_depth_table(committed)
     print(f"{len(committed)} of the full profile's {len(exps.runs(paper_settings))} runs are "
           f"committed (python -m tutorlib run orchard --profile full).")
-    plot_by_depth(committed_table, "Figure 4. Accuracy by depth (full profile, committed runs)")
+    report.plot_by_depth(committed_table,
+                         "Figure 4. Accuracy by depth (full profile, committed runs)")
     plt.show()
 else:
     committed_table = None
@@ -370,64 +296,8 @@ else:
 # {glue:text}`deepest` here):
 
 # %%
-def copy_verdict(frame) -> str:
-    """Second-tree accuracy of the committed LSTM runs at depth 6 on the MIN-MAX variants, when
-    all three are committed (the easy and medium variants are the full profile's only)."""
-    rows = frame[(frame["model"] == "lstm") & (frame["tree"] == "second") & (frame["depth"] == 6)
-                 & frame["variant"].str.startswith("minmax")]
-    means = rows.groupby("variant")["accuracy (%)"].mean()
-    names = ["minmax_easy", "minmax_medium", "minmax_hard"]
-    if not set(names) <= set(means.index):
-        return "needs the easy and medium variants: the full profile only (not all committed)"
-    return ("full profile, LSTM, second tree at depth 6: "
-            + " > ".join(f"{name.split('_')[1]} {means[name]:.1f}%" for name in names)
-            if means[names[0]] > means[names[1]] > means[names[2]] else
-            "full profile, LSTM, second tree at depth 6: "
-            + ", ".join(f"{name.split('_')[1]} {means[name]:.1f}%" for name in names)
-            + " (not in that order)")
-
-
-def percent(values) -> str:
-    """The mean of the values that exist, in %, or a dash where there is none."""
-    values = [v for v in values if not np.isnan(v)]
-    return f"{np.mean(values):.1f}%" if values else "–"
-
-
-def claim_column(frame, deep) -> list[str]:
-    """The claims' quantities (the first four) in one table of results, at depth ``deep``."""
-    hard = [v for v in ("minmax_hard", "firstlast_hard") if v in set(frame["variant"])]
-    first = {model: percent([mean_accuracy(frame, model=model, tree="first", depth=deep,
-                                           variant=v) for v in hard])
-             for model in exps.MODELS}
-    falls = {}
-    for model in exps.MODELS:
-        deep_both, six_both = (mean_accuracy(frame, model=model, tree="both", depth=d)
-                               for d in (deep, six))
-        falls[model] = ("has no run" if np.isnan(deep_both) or np.isnan(six_both)
-                        else "falls" if deep_both < six_both else "does not fall")
-    second = percent([mean_accuracy(frame, model=m, tree="second", depth=deep, variant=v)
-                      for m in exps.MODELS for v in hard])
-    return [f"LSTM {falls['lstm']}, Transformer {falls['transformer']} (both trees, depth {six} "
-            f"to {deep})",
-            f"{first['lstm']} vs {first['transformer']} (mean of the hard variants, depth {deep})",
-            f"{first['transformer']} on the first tree at depth {deep}",
-            f"{second} (both models, depth {deep})"]
-
-
-claims = pd.DataFrame({
-    "claim": ["both models fall as depth grows past the training range",
-              "LSTM beats the Transformer on deep first trees (hard variants)",
-              "the Transformer falls to chance (10%) at depth 12",
-              "both models fail on the second tree of the hard variant",
-              "COPY makes every variant harder"],
-    "published": ["yes", "86.7% / 88.7% vs 54.1% / 48.3% (MIN-MAX / FIRST-LAST, depth 12)",
-                  "yes", "yes", "yes (easy > medium > hard)"],
-    "this run": [*claim_column(table, deepest), "needs the easy and medium variants: the full "
-                 "profile only"]}).set_index("claim")
-if committed_table is not None:
-    claims[f"full profile ({len(committed)} of {len(exps.runs(paper_settings))} runs)"] = [
-        *claim_column(committed_table, max(committed_table["depth"])),
-        copy_verdict(committed_table)]
+claims = report.claims_table(table, deepest, committed_table, len(committed),
+                             len(exps.runs(paper_settings)))
 with pd.option_context("display.max_colwidth", None):
     display(claims)
 
@@ -450,82 +320,9 @@ comparison.round(1)
 # difference:
 
 # %%
-paper_training = exps.PAPER["training"]
-
-
-def epochs_of(s) -> str:
-    """Passes over the training set, per model where the models differ."""
-    per_model = {model: exps.run_settings(s["variants"][0], model, s)["presentations"]
-                 / s["train_size"] for model in s["models"]}
-    if len(set(per_model.values())) == 1:
-        return f"{next(iter(per_model.values())):g}"
-    return ", ".join(f"{model} {value:g}" for model, value in per_model.items())
-
-
-def transformer_training(s) -> str:
-    """A profile's Transformer training in a few words."""
-    config = exps.run_settings(s["variants"][0], "transformer", s)
-    return (f"learning rate {config['learning_rate']:g}, warmup "
-            f"{config.get('warmup_steps', 0)} steps, {config.get('embedding_init', 'pytorch')} "
-            f"embedding initialisation")
-
-
-lstm_parameters = next((r["parameters"] for r in records if r["model"] == "lstm"), None)
-transformer_parameters = next((r["parameters"] for r in records if r["model"] == "transformer"),
-                              None)
-source_vocab, target_vocab = exps.vocabularies()
-paper_profile_parameters = {
-    name: sum(p.numel() for p in exps.s2s.build_model(exps.s2s.Seq2SeqConfig(**config), len(source_vocab),
-                                                      len(target_vocab)).parameters())
-    for name, config in paper_settings["models"].items()}
-glue("lstm_share", f"{100 * lstm_parameters / paper_training['lstm_parameters']:.1f}", display=False)
-glue("transformer_share",
-     f"{100 * transformer_parameters / paper_training['transformer_parameters']:.1f}", display=False)
-glue("tutorial_variants", " and ".join(profiles.settings("orchard", "tutorial")["variants"]),
-     display=False)
-most_presentations = max(exps.run_settings(settings["variants"][0], model, settings)["presentations"]
-                         for model in settings["models"])
-glue("presentation_ratio",
-     f"{paper_training['examples'] * paper_training['epochs'] / most_presentations:,.0f}",
-     display=False)
-pd.DataFrame({
-    "Pung & Chan (2021)": {
-        "training examples": f"{paper_training['examples']:,}",
-        "epochs": f"{paper_training['epochs']}",
-        "batch size": f"{paper_training['batch_size']}",
-        "LSTM parameters": f"{paper_training['lstm_parameters'] / 1e6:.1f}M",
-        "Transformer parameters": f"{paper_training['transformer_parameters'] / 1e6:.1f}M",
-        "decoding": paper_training["decoding"],
-        "checkpoint": paper_training["checkpoint"],
-        "hardware": f"{paper_training['gpus']} GPUs, {paper_training['hours']} hours",
-        "test examples per depth bin": "the release's test sets",
-        "Transformer training": "fairseq",
-        "seeds": "-"},
-    f"this run ({PROFILE})": {
-        "training examples": f"{settings['train_size']:,}",
-        "epochs": epochs_of(settings),
-        "batch size": f"{settings['batch_size']}",
-        "LSTM parameters": f"{lstm_parameters / 1e6:.3f}M",
-        "Transformer parameters": f"{transformer_parameters / 1e6:.3f}M",
-        "decoding": "greedy",
-        "checkpoint": "last",
-        "hardware": "CPU",
-        "test examples per depth bin": f"{settings['test_size']}",
-        "Transformer training": transformer_training(settings),
-        "seeds": f"{len(settings['seeds'])}"},
-    "our full profile": {
-        "training examples": f"{paper_settings['train_size']:,}",
-        "epochs": epochs_of(paper_settings),
-        "batch size": f"{paper_settings['batch_size']}",
-        "LSTM parameters": f"{paper_profile_parameters['lstm'] / 1e6:.3f}M",
-        "Transformer parameters": f"{paper_profile_parameters['transformer'] / 1e6:.3f}M",
-        "decoding": "greedy",
-        "checkpoint": "last",
-        "hardware": "CPU, about 10 core-hours for 36 runs",
-        "test examples per depth bin": f"{paper_settings['test_size']:,}",
-        "Transformer training": transformer_training(paper_settings),
-        "seeds": f"{len(paper_settings['seeds'])}"},
-})
+glue_facts(report.setting_facts(settings, profiles.settings("orchard", "tutorial")["variants"],
+                                records))
+report.setting_table(settings, paper_settings, records, PROFILE)
 
 # %% [markdown]
 # Besides the table: our data come from our reimplementation of the release's generator

@@ -20,7 +20,7 @@ PACKAGE = ROOT / "tutorlib"
 # uses only methods and shared pieces; the flat top-level modules are the shared pieces, which
 # use only each other.
 STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable=True)} | {
-    "tutorlib.pcfgset.report", "tutorlib.scan.report",
+    "tutorlib.pcfgset.report", "tutorlib.scan.report", "tutorlib.orchard.report",
     "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
     "tutorlib.tre.learner", "tutorlib.tre.corpora",
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
