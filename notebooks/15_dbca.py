@@ -39,6 +39,8 @@ from myst_nb import glue
 
 from tutorlib import dbca, profiles, scan
 from tutorlib.dbca import experiments as exps
+from tutorlib.dbca import report
+from tutorlib.facts import glue_facts
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -379,63 +381,9 @@ else:
 # (cells with fewer than {glue:text}`paper_seeds` seeds are marked in the table's `runs`
 # column):
 
-# %%
-NAMES = {"lstm": "the LSTM", "lstm_attention": "the LSTM with attention",
-         "transformer": "the Transformer"}
-planned = len(paper_settings["targets"]) * len(paper_settings["architectures"]) * len(
-    paper_settings["seeds"])
-glue("full_runs", f"{len(committed)} of {planned}", display=False)
-if len(committed):
-    full_dial = exps.dial_table(committed.to_dict(orient="records"))
-    dials = {network: rows.set_index("target") for network, rows in full_dial.groupby("network")}
-    falls = []
-    for network, rows in dials.items():
-        numeric = rows.drop(index="max", errors="ignore")
-        low, high = numeric.iloc[0], numeric.iloc[-1]
-        falls.append(f"{NAMES.get(network, network)} from {low['accuracy (%)']:.1f}% at D_C "
-                     f"{low['D_C']:.1f} to {high['accuracy (%)']:.1f}% at {high['D_C']:.1f}")
-    glue("full_falls", "; ".join(falls), display=False)
-    glue("full_train", f"{full_dial['training accuracy (%)'].min():.1f}%", display=False)
-    glue("full_max_da", f"{committed['atom_divergence'].max():.6f}", display=False)
-    at_max = [(network, rows.loc["max"]) for network, rows in dials.items() if "max" in rows.index]
-    if at_max:
-        mean_dc = np.mean([row["D_C"] for _, row in at_max])
-        glue("full_mcd", f"On the MCD splits (D_C about {mean_dc:.2f}) " + "; ".join(
-            f"{NAMES.get(network, network)} gets {row['accuracy (%)']:.1f}% "
-            f"({int(row['runs'])} seed{'s' if row['runs'] > 1 else ''}"
-            + (f"; the paper {exps.PAPER['mcd'][network]}%" if network in exps.PAPER["mcd"]
-               else "; not in the paper's SCAN table") + ")"
-            for network, row in at_max) + ".", display=False)
-        on_mcd = committed[committed["target_compound_divergence"].isna()].sort_values("seed")
-        by_network = dict(list(on_mcd.groupby("network")))
-        per_seed = {network: 100 * rows["accuracy"].to_numpy()
-                    for network, rows in by_network.items()}
-        all_seeds = sorted(on_mcd["seed"].unique())
-        seeds_text = "; ".join(
-            f"{NAMES.get(network, network)} " + ", ".join(f"{value:.1f}" for value in values)
-            + ("" if list(by_network[network]["seed"]) == all_seeds
-               else f" (seeds {', '.join(map(str, by_network[network]['seed']))})")
-            for network, values in per_seed.items())
-        order = ""
-        if {"lstm_attention", "transformer"} <= per_seed.keys():
-            gap = per_seed["lstm_attention"].mean() - per_seed["transformer"].mean()
-            spread = max(np.ptp(values) for values in per_seed.values())
-            order = (" The paper has the LSTM with attention ahead of the Transformer on these "
-                     "splits; " + ("so do we" if gap > 0 else "ours is the other way round")
-                     + f" (by {abs(gap):.1f} points), while the same network's accuracy varies by "
-                     f"up to {spread:.1f} points from one seed to the next.")
-        glue("full_mcd_seeds", f"Per seed (%, seeds {', '.join(map(str, all_seeds))}): "
-             f"{seeds_text}.{order}",
-             display=False)
-    else:
-        glue("full_mcd", "No run on an MCD split (the last target of each seed's sweep) is "
-             "committed yet, so the paper's single-digit numbers are not yet tested.",
-             display=False)
-        glue("full_mcd_seeds", "Per-seed accuracies follow when those runs are in.",
-             display=False)
-else:
-    for name in ["full_falls", "full_train", "full_max_da", "full_mcd", "full_mcd_seeds"]:
-        glue(name, "(no full-profile runs committed)", display=False)
+# %% tags=["remove-input"]
+# The numbers the text states about the committed runs, glued into it at build time
+glue_facts(report.full_facts(committed, paper_settings))
 
 # %% [markdown]
 # {glue:text}`full_runs` planned runs are committed. Along the dial, accuracy falls for every
