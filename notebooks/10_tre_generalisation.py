@@ -33,7 +33,8 @@ import pandas as pd
 from IPython.display import display
 
 from tutorlib import profiles
-from tutorlib.tre import generalisation, refgame
+from tutorlib.facts import glue_facts
+from tutorlib.tre import generalisation, refgame, report
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -222,18 +223,7 @@ if len(committed):
 # the pair with training rewards within 0.01 of each other and the largest difference in TRE:
 
 # %%
-def mine_pair(runs, tolerance=0.01):
-    best = None
-    for i in range(len(runs)):
-        for j in range(len(runs)):
-            a, b = runs.iloc[i], runs.iloc[j]
-            if abs(a["train reward"] - b["train reward"]) <= tolerance and a["TRE"] > b["TRE"]:
-                if best is None or a["TRE"] - b["TRE"] > best[0]["TRE"] - best[1]["TRE"]:
-                    best = (a, b)
-    return best
-
-
-pair = mine_pair(committed) if len(committed) > 1 else None
+pair = report.mine_pair(committed) if len(committed) > 1 else None
 if pair is not None:
     display(pd.DataFrame([pair[0], pair[1]], index=["higher TRE", "lower TRE"])[
         ["seed", "train reward", "test reward", "gap", "TRE", "topsim", "posdis"]].round(3))
@@ -248,21 +238,7 @@ else:
     print("No two committed runs have training rewards within 0.01 of each other yet.")
 
 
-def pair_verdict(pair) -> str:
-    """Whether the lower-TRE language of a pair generalises better (a smaller gap), in words."""
-    if pair is None:
-        return "our runs contain no two languages with training rewards within 0.01"
-    high, low = pair
-    better = low["gap"] < high["gap"]
-    return (f"the lower-TRE language (seed {int(low['seed'])}, TRE {low['TRE']:.2f}) has a gap "
-            f"of {low['gap']:.3f} against {high['gap']:.3f} for the higher-TRE one (seed "
-            f"{int(high['seed'])}, TRE {high['TRE']:.2f}): "
-            + ("it generalises better, as in the paper's figure" if better else
-               "it generalises *worse*, so our runs contain no pair like the paper's under this "
-               "measure"))
-
-
-glue("pair_verdict", pair_verdict(pair), display=False)
+glue("pair_verdict", report.pair_verdict(pair), display=False)
 if len(committed):
     glue("tre_lowest", f"{committed['TRE'].min():.2f}", display=False)
     glue("tre_highest", f"{committed['TRE'].max():.2f}", display=False)
@@ -334,46 +310,7 @@ if len(protocols):
 
 # %% tags=["remove-input"]
 if len(protocols):
-    def r_text(column: str) -> str:
-        target = protocols["gap"] if column == "gap" else protocols["held-out error"]
-        return ", ".join(f"{protocols[name].corr(target):.2f} ({name})"
-                         for name in generalisation.TRE_PROTOCOLS)
-
-    others = {m: committed[m].corr(committed["gap"])
-              for m in ["topsim", "bosdis", "context independence"]}
-    best_tre = max(abs(protocols[n].corr(protocols["gap"])) for n in generalisation.TRE_PROTOCOLS)
-    glue("protocols_r_gap", r_text("gap"), display=False)
-    glue("protocols_r_error", r_text("error"), display=False)
-    glue("protocols_release_range", f"{protocols['release (L1)'].min():.2f} to "
-         f"{protocols['release (L1)'].max():.2f}", display=False)
-    glue("protocols_release_excess",
-         f"{(protocols['release (L1)'] - protocols['converged (L1)']).mean():.2f}", display=False)
-    glue("protocols_other_r", ", ".join(f"{m} {v:.2f}" for m, v in others.items()),
-         display=False)
-    glue("protocols_best_tre_r", f"{best_tre:.2f}", display=False)
-    beaten = [m for m, v in others.items() if abs(v) <= best_tre]
-    weaker = sum(abs(protocols[n].corr(protocols["gap"])) < min(abs(v) for v in others.values())
-                 for n in generalisation.TRE_PROTOCOLS)
-    glue("protocols_others_better",
-         "all predict the gap better than TRE does under any of the three protocols"
-         if not beaten else
-         f"all predict it better than TRE under {weaker} of the three protocols, but the best "
-         f"TRE does as well as or better than {' and '.join(beaten)}", display=False)
-    release_pair = mine_pair(protocols.rename(columns={"release (L1)": "TRE"}))
-    glue("protocols_pair_verdict", pair_verdict(release_pair), display=False)
-    strongest = max(generalisation.TRE_PROTOCOLS,
-                    key=lambda name: protocols[name].corr(protocols["gap"]))
-    glue("protocols_strongest", strongest, display=False)
-    glue("protocols_strongest_r", f"{protocols[strongest].corr(protocols['gap']):.2f}",
-         display=False)
-    glue("protocols_strongest_error_r",
-         f"{protocols[strongest].corr(protocols['held-out error']):.2f}", display=False)
-    glue("protocols_ceiling",
-         "The ceiling matters: the measure without one tells the languages at the L1 ceiling "
-         "apart, and ranks all the languages more as their generalisation does"
-         if strongest == "converged (L2)" else
-         "Removing the ceiling (the L2 measure) does not bring TRE closer to generalisation",
-         display=False)
+    glue_facts(report.protocol_facts(protocols, committed))
 
 # %% [markdown]
 # **What changes with the protocol.** The strongest correlation comes from

@@ -21,7 +21,7 @@ PACKAGE = ROOT / "tutorlib"
 # use only each other.
 STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable=True)} | {
     "tutorlib.pcfgset.report", "tutorlib.scan.report", "tutorlib.orchard.report",
-    "tutorlib.dbca.report",
+    "tutorlib.dbca.report", "tutorlib.tre.report",
     "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
     "tutorlib.tre.learner", "tutorlib.tre.corpora",
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",

@@ -1,0 +1,41 @@
+"""tutorlib.tre.report: the pair of languages like the paper's Fig. 6, and the protocols' facts."""
+
+import pandas as pd
+
+from tutorlib.tre import generalisation, report
+
+
+def _runs(rows):
+    return pd.DataFrame(rows, columns=["seed", "train reward", "TRE", "gap"])
+
+
+def test_the_pair_with_equal_rewards_and_the_largest_tre_difference():
+    runs = _runs([(0, 0.900, 4.0, 0.10), (1, 0.905, 3.0, 0.05), (2, 0.9075, 1.0, 0.20),
+                  (3, 0.50, 0.5, 0.01)])
+    high, low = report.mine_pair(runs)
+    # seeds 0, 1 and 2 are within 0.01 in reward; 0 and 2 differ most in TRE (4.0 against
+    # 1.0); seed 3 is far in reward
+    assert (high["seed"], low["seed"]) == (0, 2)
+    assert report.mine_pair(_runs([(0, 0.9, 1.0, 0.1), (1, 0.5, 2.0, 0.1)])) is None
+    assert report.pair_verdict(None).startswith("our runs contain no two languages")
+    verdict = report.pair_verdict((high, low))
+    assert verdict.startswith("the lower-TRE language (seed 2, TRE 1.00) has a gap of 0.200 "
+                              "against 0.100 for the higher-TRE one (seed 0, TRE 4.00)")
+    assert verdict.endswith("so our runs contain no pair like the paper's under this measure")
+    better = report.pair_verdict(report.mine_pair(runs.iloc[:2]))
+    assert better.endswith("it generalises better, as in the paper's figure")
+
+
+def test_protocol_facts_from_the_committed_languages():
+    protocols = generalisation.committed_protocols("full")
+    committed = generalisation.committed_runs("full")
+    protocols["held-out error"] = 1 - protocols["test reward"]  # as the chapter adds it
+    facts = report.protocol_facts(protocols, committed)
+    r = {name: protocols[name].corr(protocols["gap"]) for name in generalisation.TRE_PROTOCOLS}
+    assert facts["protocols_strongest"] == max(r, key=r.get)
+    assert facts["protocols_strongest_r"] == f"{max(r.values()):.2f}"
+    assert facts["protocols_best_tre_r"] == f"{max(abs(v) for v in r.values()):.2f}"
+    assert facts["protocols_r_gap"] == ", ".join(
+        f"{r[name]:.2f} ({name})" for name in generalisation.TRE_PROTOCOLS)
+    assert facts["protocols_other_r"].startswith(
+        f"topsim {committed['topsim'].corr(committed['gap']):.2f}")
