@@ -29,7 +29,6 @@ PROFILE = "tutorial"
 
 # %%
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 from IPython.display import display
 from myst_nb import glue
@@ -55,43 +54,11 @@ pairs = exps.pair_options(settings)  # which pairs this profile trains and tests
 # *reduced* version of the same task, chosen so that one small network visibly learns it:
 
 # %%
-def restrictions(s) -> str:
-    """The profile's restrictions of the task, in words."""
-    found = []
-    if s.max_functions is not None:
-        found.append(f"inputs with at most {s.max_functions} functions")
-    if s.max_output_length is not None:
-        found.append(f"outputs of at most {s.max_output_length} symbols")
-    if s.alphabet_size is not None:
-        found.append(f"the 520 symbols folded onto {s.alphabet_size}")
-    return ", ".join(found) if found else "none"
-
-
 full = profiles.settings("pcfgset", "full")
-setting_rows = {}
-for label, s in [(f"this chapter ({PROFILE} profile)", settings), ("full profile", full)]:
-    setting_rows[label] = {
-        "architectures": ", ".join(s.architectures),
-        "hidden size, layers": f"{s.hidden_size}, {s.num_layers}" + "".join(
-            f"; {name}: " + ", ".join(f"{k} {v}" for k, v in options.items())
-            for name, options in s.architecture_options.items()),
-        "batch size, learning rate": f"{s.batch_size}, {s.learning_rate:g}",
-        "training pairs per split": f"{s.train_size:,}" if s.train_size else "all",
-        "restrictions of the task": restrictions(s),
-        "presentations": f"{s.presentations:,}",
-        "seeds": len(s.seeds)}
-setting_rows["the paper"] = {
-    "architectures": ", ".join(exps.ARCHITECTURE_NAMES),
-    "hidden size, layers": "full-size toolkit models",
-    "batch size, learning rate": "the toolkits' settings",
-    "training pairs per split": "all",
-    "restrictions of the task": "none (1-30 functions, outputs up to 224 symbols, 520 symbols)",
-    "presentations": "many epochs, until converged",
-    "seeds": "several"}
 glue("profile_architectures", ", ".join(settings.architectures), display=False)
-glue("profile_restrictions", restrictions(settings), display=False)
+glue("profile_restrictions", report.restrictions(settings), display=False)
 with pd.option_context("display.max_colwidth", None):
-    display(pd.DataFrame(setting_rows))
+    display(report.setting_table(settings, full, PROFILE))
 
 # %% [markdown]
 # *Table 1.* What the runs of this chapter train, beside the full profile (our large runs,
@@ -185,37 +152,8 @@ task.round(3)
 # functions, are harder.
 
 # %%
-def by_length(split_name: str, which: str, frame: pd.DataFrame | None = None,
-              width: int = 1, min_inputs: int = 1) -> pd.DataFrame:
-    """Accuracy per value of ``which`` (input_length or num_functions), a column per network,
-    pooled over seeds (``frame``: the runs, by default this chapter's). Values are grouped in
-    bins of ``width`` (a bin is named by its smallest value), and a bin with fewer than
-    ``min_inputs`` test inputs is left out."""
-    frame = runs if frame is None else frame
-    out = {}
-    for network, group in frame[frame["split"] == split_name].groupby("network", sort=False):
-        totals: dict[int, np.ndarray] = {}
-        for counts in group["by_length"]:
-            for value, (n, hits) in counts[which].items():
-                key = int(value) // width * width
-                totals[key] = totals.get(key, np.zeros(2)) + (n, hits)
-        out[network] = {value: hits / n for value, (n, hits) in sorted(totals.items())
-                        if n >= min_inputs}
-    return pd.DataFrame(out).sort_index()
-
-
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharey=True)
-for ax, which, label in [(axes[0], "input_length", "input length (tokens)"),
-                         (axes[1], "num_functions", "number of functions")]:
-    table = by_length("pcfgset", which)
-    for network in table.columns:
-        ax.plot(table.index, table[network], marker="o", label=network)
-    ax.set_xlabel(label)
-    ax.set_ylim(-0.03, 1.03)
-axes[0].set_ylabel("sequence accuracy")
-axes[0].legend()
-fig.suptitle(f"Figure 1. Task accuracy by input length and number of functions ({PROFILE} profile)")
-fig.tight_layout()
+report.plot_by_length(
+    runs, f"Figure 1. Task accuracy by input length and number of functions ({PROFILE} profile)")
 plt.show()
 
 # %% [markdown]
@@ -484,35 +422,12 @@ if len(committed):
     print(f"{provenance['command']}: seeds {provenance['seeds']}, {provenance['date']}, "
           f"tutorlib {provenance['tutorlib_version']}, {len(committed)} runs")
     display(exps.table(committed.to_dict("records")).round(2))
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharey=True)
-    for ax, which, width, label in [(axes[0], "input_length", 5, "input length (tokens, bins of 5)"),
-                                    (axes[1], "num_functions", 1, "number of functions")]:
-        table = by_length("pcfgset", which, committed, width=width, min_inputs=30)
-        for network in table.columns:
-            ax.plot(table.index, table[network], marker="o", label=network)
-        ax.set_xlabel(label)
-        ax.set_ylim(-0.03, 1.03)
-    axes[0].set_ylabel("sequence accuracy")
-    axes[0].legend()
-    fig.suptitle("Figure 3. Task accuracy by input length and number of functions (full profile)")
-    fig.tight_layout()
+    report.plot_by_length(committed, "Figure 3. Task accuracy by input length and number of "
+                          "functions (full profile)", length_bin=5, min_inputs=30)
     plt.show()
-    full_over = committed[committed["split"].str.startswith("overgeneralisation")]
-    if len(full_over):
-        fig, ax = plt.subplots(figsize=(7, 3.8))
-        colours = dict(zip(exps.ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
-        for (network, seed), group in full_over.groupby(["network", "seed"], sort=False):
-            curve = pd.DataFrame(group["curve"].iloc[0])
-            labelled = seed == full_over[full_over["network"] == network]["seed"].min()
-            ax.plot(curve["epoch"], curve["overgeneralisation"], color=colours[network],
-                    label=f"{network}: rule" if labelled else None)
-            ax.plot(curve["epoch"], curve["memorisation"], color=colours[network],
-                    linestyle="--", label=f"{network}: exception" if labelled else None)
-        ax.set_xlabel("epoch (passes over the training set)")
-        ax.set_ylabel("fraction of the exceptions")
-        ax.set_ylim(-0.03, 1.03)
-        ax.set_title("Figure 4. Rule or exception during training (full profile, every seed)")
-        ax.legend(fontsize=8)
+    if committed["split"].str.startswith("overgeneralisation").any():
+        report.plot_overgeneralisation(committed, "Figure 4. Rule or exception during training "
+                                                  "(full profile, every seed)")
         plt.show()
 else:
     print("No full-profile results are committed yet.")

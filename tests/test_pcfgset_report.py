@@ -114,3 +114,33 @@ def test_findings_check_the_papers_orderings_against_the_committed_runs():
     assert facts["full_findings"] == f"{int(table3a.to_numpy().sum())} of 9"
     empty = report.findings(committed.iloc[0:0])
     assert empty[0].empty and set(empty[3].values()) == {"(no full-profile results committed)"}
+
+
+def test_restrictions_and_the_setting_table_in_words():
+    from tutorlib import profiles
+
+    tutorial = profiles.settings("pcfgset", "tutorial")
+    full = profiles.settings("pcfgset", "full")
+    assert report.restrictions(tutorial) == ("inputs with at most 3 functions, outputs of at most "
+                                             "12 symbols, the 520 symbols folded onto 26")
+    table = report.setting_table(tutorial, full, "tutorial")
+    assert list(table.columns) == ["this chapter (tutorial profile)", "full profile", "the paper"]
+    assert table.loc["seeds", "full profile"] == len(full.seeds)
+    assert table.loc["presentations", "the paper"] == "many epochs, until converged"
+
+
+def test_accuracy_by_length_pools_seeds_and_bins():
+    import pandas as pd
+
+    runs = pd.DataFrame([
+        {"split": "pcfgset", "network": "LSTMS2S", "by_length": {
+            "input_length": {"3": [2, 2], "4": [2, 0], "7": [1, 1]}, "num_functions": {}}},
+        {"split": "pcfgset", "network": "LSTMS2S", "by_length": {
+            "input_length": {"3": [2, 0]}, "num_functions": {}}},
+        {"split": "systematicity", "network": "LSTMS2S", "by_length": {
+            "input_length": {"3": [9, 9]}, "num_functions": {}}}])
+    one = report.by_length(runs, "pcfgset", "input_length")
+    assert one["LSTMS2S"].to_dict() == {3: 0.5, 4: 0.0, 7: 1.0}  # 2 of 4 at length 3, pooled
+    binned = report.by_length(runs, "pcfgset", "input_length", width=5, min_inputs=2)
+    assert binned["LSTMS2S"].to_dict() == {0: pytest.approx(1 / 3)}  # lengths 3-4: 2 of 6;
+    # the bin 5-9 has one input, fewer than min_inputs

@@ -360,3 +360,180 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
             "paper's"),
     }
     return table3a, orderings, kept, facts
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's setting, and its figures by length
+
+
+def restrictions(settings) -> str:
+    """A profile's restrictions of the task, in words.
+
+    Parameters
+    ----------
+    settings : tutorlib.profiles.Settings
+        A ``pcfgset`` profile's settings.
+
+    Returns
+    -------
+    str
+        Its limits on functions, output length and symbols, or ``"none"``.
+    """
+    found = []
+    if settings.max_functions is not None:
+        found.append(f"inputs with at most {settings.max_functions} functions")
+    if settings.max_output_length is not None:
+        found.append(f"outputs of at most {settings.max_output_length} symbols")
+    if settings.alphabet_size is not None:
+        found.append(f"the 520 symbols folded onto {settings.alphabet_size}")
+    return ", ".join(found) if found else "none"
+
+
+def setting_table(settings, full, profile: str) -> pd.DataFrame:
+    """What a profile's runs train, beside the full profile's and the paper's.
+
+    Parameters
+    ----------
+    settings, full : tutorlib.profiles.Settings
+        The chapter's ``pcfgset`` settings and the full profile's.
+    profile : str
+        The chapter's profile.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A column per setting (this chapter, the full profile, the paper), a row per aspect.
+    """
+    rows = {}
+    for label, s in [(f"this chapter ({profile} profile)", settings), ("full profile", full)]:
+        rows[label] = {
+            "architectures": ", ".join(s.architectures),
+            "hidden size, layers": f"{s.hidden_size}, {s.num_layers}" + "".join(
+                f"; {name}: " + ", ".join(f"{k} {v}" for k, v in options.items())
+                for name, options in s.architecture_options.items()),
+            "batch size, learning rate": f"{s.batch_size}, {s.learning_rate:g}",
+            "training pairs per split": f"{s.train_size:,}" if s.train_size else "all",
+            "restrictions of the task": restrictions(s),
+            "presentations": f"{s.presentations:,}",
+            "seeds": len(s.seeds)}
+    rows["the paper"] = {
+        "architectures": ", ".join(ARCHITECTURE_NAMES),
+        "hidden size, layers": "full-size toolkit models",
+        "batch size, learning rate": "the toolkits' settings",
+        "training pairs per split": "all",
+        "restrictions of the task": "none (1-30 functions, outputs up to 224 symbols, 520 "
+                                    "symbols)",
+        "presentations": "many epochs, until converged",
+        "seeds": "several"}
+    return pd.DataFrame(rows)
+
+
+def by_length(runs: pd.DataFrame, split_name: str, which: str, width: int = 1,
+              min_inputs: int = 1) -> pd.DataFrame:
+    """Sequence accuracy per input length or number of functions, a column per network, pooled
+    over seeds (the paper's Fig. 3).
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        Run records with ``split``, ``network`` and ``by_length``
+        (:func:`tutorlib.pcfgset.experiments.breakdown` counts).
+    split_name : str
+        The split whose test set is broken down.
+    which : {"input_length", "num_functions"}
+        What to break it down by.
+    width : int
+        Bin width (a bin is named by its smallest value).
+    min_inputs : int
+        A bin with fewer test inputs is left out.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Accuracy (0-1) per bin.
+    """
+    out = {}
+    for network, group in runs[runs["split"] == split_name].groupby("network", sort=False):
+        totals: dict[int, np.ndarray] = {}
+        for counts in group["by_length"]:
+            for value, (n, hits) in counts[which].items():
+                key = int(value) // width * width
+                totals[key] = totals.get(key, np.zeros(2)) + (n, hits)
+        out[network] = {value: hits / n for value, (n, hits) in sorted(totals.items())
+                        if n >= min_inputs}
+    return pd.DataFrame(out).sort_index()
+
+
+def plot_by_length(runs: pd.DataFrame, title: str, *, length_bin: int = 1,
+                   min_inputs: int = 1):
+    """The base task's accuracy by input length and by number of functions, side by side.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        Run records (:func:`by_length`).
+    title : str
+        The figure's title.
+    length_bin : int
+        Width of the input-length bins (tokens).
+    min_inputs : int
+        Fewest test inputs a point needs.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharey=True)
+    length_label = ("input length (tokens)" if length_bin == 1 else
+                    f"input length (tokens, bins of {length_bin})")
+    for ax, which, width, label in [(axes[0], "input_length", length_bin, length_label),
+                                    (axes[1], "num_functions", 1, "number of functions")]:
+        table = by_length(runs, "pcfgset", which, width=width, min_inputs=min_inputs)
+        for network in table.columns:
+            ax.plot(table.index, table[network], marker="o", label=network)
+        ax.set_xlabel(label)
+        ax.set_ylim(-0.03, 1.03)
+    axes[0].set_ylabel("sequence accuracy")
+    axes[0].legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_overgeneralisation(runs: pd.DataFrame, title: str):
+    """For the training exceptions of every overgeneralisation run, the share answered by the
+    rule (solid) and by the exception (dashed) during training, one colour per network.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        Run records with ``split``, ``network``, ``seed`` and ``curve``.
+    title : str
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    import matplotlib.pyplot as plt
+
+    over = runs[runs["split"].str.startswith("overgeneralisation")]
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    colours = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
+    for (network, seed), group in over.groupby(["network", "seed"], sort=False):
+        curve = pd.DataFrame(group["curve"].iloc[0])
+        labelled = seed == over[over["network"] == network]["seed"].min()
+        ax.plot(curve["epoch"], curve["overgeneralisation"], color=colours[network],
+                label=f"{network}: rule" if labelled else None)
+        ax.plot(curve["epoch"], curve["memorisation"], color=colours[network],
+                linestyle="--", label=f"{network}: exception" if labelled else None)
+    ax.set_xlabel("epoch (passes over the training set)")
+    ax.set_ylabel("fraction of the exceptions")
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return fig
