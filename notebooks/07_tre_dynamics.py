@@ -36,7 +36,8 @@ import pandas as pd
 from IPython.display import display
 
 from tutorlib import profiles, stats, tre, trees
-from tutorlib.tre import concepts, dynamics, learner
+from tutorlib.facts import glue_facts
+from tutorlib.tre import concepts, dynamics, learner, report
 from tutorlib.plotting import use_book_style
 
 use_book_style()
@@ -538,75 +539,11 @@ for key, text in numbers.items():
 
 # %%
 matched = dynamics.committed_results("full")
-
-
-def setting_row(data: dict, label: str) -> dict:
-    runs = data["runs"]
-    pooled = data["pooled correlations"]
-    steps = data["settings"]["epochs"] * (data["settings"].get("batches_per_epoch") or 71)
-    return {"setting": label, "seeds": len(runs), "optimiser steps": steps,
-            "best validation accuracy (%)": 100 * np.mean([r["best val_accuracy"] for r in runs]),
-            "final validation accuracy (%)": 100 * data["mean final val_accuracy"],
-            "r(TRE, per-unit info), all": pooled["info_unit"]["all"],
-            "r, compression phase": pooled["info_unit"]["compression"],
-            "r(TRE, joint 30-bin info), all": pooled["info_joint"]["all"],
-            "per-unit info peaks at step (mean)":
-                np.mean([r["correlations"]["info_unit"]["peak_epoch"] for r in runs])
-                * (data["settings"].get("batches_per_epoch") or 71),
-            "runs whose per-unit info peaks before the end": sum(
-                r["correlations"]["info_unit"]["peak_epoch"] < data["settings"]["epochs"] - 1e-9
-                for r in runs),
-            "snapshots after the peak (mean)": np.mean([
-                len(r["snapshots"]["epoch"]) - 1
-                - int(np.argmax(r["snapshots"]["info_unit"])) for r in runs])}
-
-
-rows = []
-if matched is not None and matched["data"]["runs"]:
-    rows.append(setting_row(matched["data"], "full profile: 20 epochs of 100 batches"))
-if committed is not None:
-    rows.append(setting_row(committed["data"], "long runs: 60 passes of 71 batches"))
-rows.append({"setting": "published", "optimiser steps": 2_000,
-             "final validation accuracy (%)": 100 * dynamics.PAPER["validation accuracy"],
-             "r(TRE, per-unit info), all": np.nan,
-             "r(TRE, joint 30-bin info), all": dynamics.PAPER["r(TRE, I(theta; X)), all runs"],
-             "r, compression phase": dynamics.PAPER["r(TRE, I(theta; X)), compression phase"]})
-length_table = pd.DataFrame(rows).set_index("setting")
-counts = ["seeds", "optimiser steps", "per-unit info peaks at step (mean)",
-          "runs whose per-unit info peaks before the end"]
-length_table.T.apply(lambda row: row.map(
-    lambda v: "–" if pd.isna(v) else f"{v:,.0f}" if row.name in counts else f"{v:.2f}"), axis=1)
+length_table = report.training_length_table(matched, committed)
+report.formatted_training_length(length_table)
 
 # %% tags=["remove-input"]
-def number(row: str, column: str, digits: int = 2, scale: float = 1.0) -> str:
-    if row not in length_table.index or pd.isna(length_table.loc[row, column]):
-        return "–"
-    return f"{scale * length_table.loc[row, column]:.{digits}f}"
-
-
-short, long_ = "full profile: 20 epochs of 100 batches", "long runs: 60 passes of 71 batches"
-for name, row, column, digits in [
-        ("matched_seeds", short, "seeds", 0),
-        ("matched_best", short, "best validation accuracy (%)", 1),
-        ("matched_final", short, "final validation accuracy (%)", 1),
-        ("matched_r_unit", short, "r(TRE, per-unit info), all", 2),
-        ("matched_r_compression", short, "r, compression phase", 2),
-        ("matched_r_joint", short, "r(TRE, joint 30-bin info), all", 2),
-        ("matched_peaked", short, "runs whose per-unit info peaks before the end", 0),
-        ("matched_after_peak", short, "snapshots after the peak (mean)", 1),
-        ("long_after_peak", long_, "snapshots after the peak (mean)", 1),
-        ("long_best", long_, "best validation accuracy (%)", 1),
-        ("long_r_unit", long_, "r(TRE, per-unit info), all", 2),
-        ("long_r_compression", long_, "r, compression phase", 2)]:
-    glue(name, number(row, column, digits), display=False)
-long_compression = length_table.loc[long_, "r, compression phase"] if long_ in length_table.index \
-    else np.nan
-glue("long_compression_verdict",
-     "not yet committed" if pd.isna(long_compression) else
-     f"there TRE and information move in opposite directions after the peak (r = "
-     f"{long_compression:.2f})" if long_compression < 0 else
-     f"there they fall together after the peak (r = {long_compression:.2f}), as in the paper",
-     display=False)
+glue_facts(report.training_length_facts(length_table))
 
 # %% [markdown]
 # *The table:* one column per setting; the information estimates are those of the sections

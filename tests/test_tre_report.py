@@ -39,3 +39,28 @@ def test_protocol_facts_from_the_committed_languages():
         f"{r[name]:.2f} ({name})" for name in generalisation.TRE_PROTOCOLS)
     assert facts["protocols_other_r"].startswith(
         f"topsim {committed['topsim'].corr(committed['gap']):.2f}")
+
+
+def test_the_training_length_table_and_its_facts():
+    from tutorlib.tre import dynamics
+
+    matched = dynamics.committed_results("full")
+    long = dynamics.committed_results("full", long=True)
+    table = report.training_length_table(matched, long)
+    assert list(table.index) == [report.MATCHED, report.LONG, "published"]
+    # the full profile: ten seeds of 20 epochs of 100 batches, the paper's 2,000 steps
+    assert table.loc[report.MATCHED, "optimiser steps"] == 2_000
+    assert table.loc[report.LONG, "optimiser steps"] == 60 * 71
+    assert table.loc["published", "r(TRE, joint 30-bin info), all"] == \
+        dynamics.PAPER["r(TRE, I(theta; X)), all runs"]
+    shown = report.formatted_training_length(table)
+    assert shown.loc["optimiser steps", report.LONG] == "4,260"
+    assert shown.loc["r(TRE, per-unit info), all", "published"] == "–"
+    facts = report.training_length_facts(table)
+    assert facts["matched_seeds"] == f"{len(matched['data']['runs'])}"
+    r = table.loc[report.LONG, "r, compression phase"]
+    assert facts["long_compression_verdict"].endswith(f"(r = {r:.2f})" if r < 0 else
+                                                       f"(r = {r:.2f}), as in the paper")
+    without = report.training_length_facts(report.training_length_table(None, None))
+    assert without["matched_best"] == "–" and without["long_compression_verdict"] == \
+        "not yet committed"

@@ -1,12 +1,15 @@
-"""What the chapter "Compositionality and generalisation" states about the committed reference
-games (Andreas 2019, Sec. 7): the pair of languages like the paper's Fig. 6, and how TRE under
-each protocol predicts generalisation beside the other measures.
+"""What the TRE chapters state about their committed runs: the training-length comparison of
+"Compositionality over training" (Andreas 2019, Sec. 4), and for "Compositionality and
+generalisation" (Sec. 7) the pair of languages like the paper's Fig. 6 and how TRE under each
+protocol predicts generalisation beside the other measures.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from tutorlib.tre.dynamics import PAPER as DYNAMICS_PAPER
 from tutorlib.tre.generalisation import TRE_PROTOCOLS
 
 # The other measures the chapter compares with TRE (posdis is shown, not compared here).
@@ -117,3 +120,142 @@ def protocol_facts(protocols: pd.DataFrame, committed: pd.DataFrame) -> dict[str
             if strongest == "converged (L2)" else
             "Removing the ceiling (the L2 measure) does not bring TRE closer to generalisation",
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# Chapter "Compositionality over training" (Andreas 2019, Sec. 4)
+
+# Batches per epoch of the long runs, whose settings predate ``batches_per_epoch``.
+LONG_RUN_BATCHES = 71
+# The two committed settings of the concept learner, as the table names them.
+MATCHED = "full profile: 20 epochs of 100 batches"
+LONG = "long runs: 60 passes of 71 batches"
+
+
+def training_length_row(data: dict, label: str) -> dict:
+    """One committed setting of the concept learner summarised: its seeds and optimiser steps,
+    validation accuracy, TRE's correlations with information, and where information peaks.
+
+    Parameters
+    ----------
+    data : dict
+        The ``data`` of a committed ``tre_dynamics`` results file (``runs``, ``settings``,
+        ``pooled correlations``, ``mean final val_accuracy``).
+    label : str
+        The row's name.
+
+    Returns
+    -------
+    dict
+        A row of :func:`training_length_table`.
+    """
+    runs = data["runs"]
+    pooled = data["pooled correlations"]
+    batches = data["settings"].get("batches_per_epoch") or LONG_RUN_BATCHES
+    return {"setting": label, "seeds": len(runs),
+            "optimiser steps": data["settings"]["epochs"] * batches,
+            "best validation accuracy (%)": 100 * np.mean([r["best val_accuracy"] for r in runs]),
+            "final validation accuracy (%)": 100 * data["mean final val_accuracy"],
+            "r(TRE, per-unit info), all": pooled["info_unit"]["all"],
+            "r, compression phase": pooled["info_unit"]["compression"],
+            "r(TRE, joint 30-bin info), all": pooled["info_joint"]["all"],
+            "per-unit info peaks at step (mean)":
+                np.mean([r["correlations"]["info_unit"]["peak_epoch"] for r in runs]) * batches,
+            "runs whose per-unit info peaks before the end": sum(
+                r["correlations"]["info_unit"]["peak_epoch"] < data["settings"]["epochs"] - 1e-9
+                for r in runs),
+            "snapshots after the peak (mean)": np.mean([
+                len(r["snapshots"]["epoch"]) - 1 - int(np.argmax(r["snapshots"]["info_unit"]))
+                for r in runs])}
+
+
+def training_length_table(matched: dict | None, long: dict | None) -> pd.DataFrame:
+    """The full profile's setting (the paper's length of training), the earlier long runs and
+    the paper, a row each.
+
+    Parameters
+    ----------
+    matched : dict or None
+        The committed full profile's results (:func:`tutorlib.tre.dynamics.committed_results`).
+    long : dict or None
+        The committed long runs' results (``committed_results(long=True)``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per setting (:func:`training_length_row`), ``nan`` where a setting has no value.
+    """
+    rows = []
+    if matched is not None and matched["data"]["runs"]:
+        rows.append(training_length_row(matched["data"], MATCHED))
+    if long is not None:
+        rows.append(training_length_row(long["data"], LONG))
+    rows.append({"setting": "published", "optimiser steps": 2_000,
+                 "final validation accuracy (%)": 100 * DYNAMICS_PAPER["validation accuracy"],
+                 "r(TRE, per-unit info), all": np.nan,
+                 "r(TRE, joint 30-bin info), all":
+                     DYNAMICS_PAPER["r(TRE, I(theta; X)), all runs"],
+                 "r, compression phase": DYNAMICS_PAPER["r(TRE, I(theta; X)), compression phase"]})
+    return pd.DataFrame(rows).set_index("setting")
+
+
+def formatted_training_length(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`training_length_table` for the page: a column per setting, counts whole, the
+    rest to two decimals, "–" where a setting has no value.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`training_length_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The formatted, transposed table.
+    """
+    counts = ["seeds", "optimiser steps", "per-unit info peaks at step (mean)",
+              "runs whose per-unit info peaks before the end"]
+    return table.T.apply(lambda row: row.map(
+        lambda v: "–" if pd.isna(v) else f"{v:,.0f}" if row.name in counts else f"{v:.2f}"),
+        axis=1)
+
+
+def training_length_facts(table: pd.DataFrame) -> dict[str, str]:
+    """The facts the chapter states about :func:`training_length_table`, by name.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`training_length_table`.
+
+    Returns
+    -------
+    dict of str to str
+        The full profile's and the long runs' numbers ("–" where missing), and whether TRE
+        and information fall together after the peak in the long runs.
+    """
+    def value(row: str, column: str, digits: int) -> str:
+        if row not in table.index or pd.isna(table.loc[row, column]):
+            return "–"
+        return f"{table.loc[row, column]:.{digits}f}"
+
+    facts = {name: value(row, column, digits) for name, row, column, digits in [
+        ("matched_seeds", MATCHED, "seeds", 0),
+        ("matched_best", MATCHED, "best validation accuracy (%)", 1),
+        ("matched_final", MATCHED, "final validation accuracy (%)", 1),
+        ("matched_r_unit", MATCHED, "r(TRE, per-unit info), all", 2),
+        ("matched_r_compression", MATCHED, "r, compression phase", 2),
+        ("matched_r_joint", MATCHED, "r(TRE, joint 30-bin info), all", 2),
+        ("matched_peaked", MATCHED, "runs whose per-unit info peaks before the end", 0),
+        ("matched_after_peak", MATCHED, "snapshots after the peak (mean)", 1),
+        ("long_after_peak", LONG, "snapshots after the peak (mean)", 1),
+        ("long_best", LONG, "best validation accuracy (%)", 1),
+        ("long_r_unit", LONG, "r(TRE, per-unit info), all", 2),
+        ("long_r_compression", LONG, "r, compression phase", 2)]}
+    compression = table.loc[LONG, "r, compression phase"] if LONG in table.index else np.nan
+    facts["long_compression_verdict"] = (
+        "not yet committed" if pd.isna(compression) else
+        f"there TRE and information move in opposite directions after the peak (r = "
+        f"{compression:.2f})" if compression < 0 else
+        f"there they fall together after the peak (r = {compression:.2f}), as in the paper")
+    return facts
