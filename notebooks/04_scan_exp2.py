@@ -43,7 +43,7 @@ settings = profiles.settings("scan", PROFILE)
 train_options = exps.train_options(settings)  # presentations, batch size, learning rate, ...
 arch = settings["architecture"]  # the small network this page trains (see Experiment 1)
 # the paper's two networks of this experiment, whose full-profile runs are committed
-paper_key = {"overall-best": "overall_best", "Exp. 2 best": "exp2_best"}
+paper_key = report.LENGTH_NETWORKS  # the paper's two networks on this split
 
 # %% [markdown]
 # ## The split
@@ -85,20 +85,7 @@ pd.DataFrame([{"network": f"this page ({PROFILE} profile, seed 0)",
 # of the action sequence and by the number of words in the command:
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained", sharey=True)
-for key, style, label in [("correct", "-", "greedy"), ("oracle_correct", "--", "oracle length")]:
-    by = exps.accuracy_by_length("length", live, key, max_test=settings["max_test"])
-    for ax, breakdown in zip(axes, ["action length", "command length"]):
-        ax.plot(list(by[breakdown]), [100 * v for v in by[breakdown].values()], style, marker="o",
-                ms=4, label=label)
-axes[0].set_xlabel("length of the true action sequence (actions)")
-axes[1].set_xlabel("length of the command (words)")
-axes[0].set_ylabel("test accuracy (% exact match)")
-axes[0].set_title("Figure 1a. By action-sequence length")
-axes[1].set_title("Figure 1b. By command length")
-for ax in axes:
-    ax.set_ylim(-2, 102)
-axes[0].legend()
+report.plot_live_by_length(live, settings["max_test"])
 plt.show()
 
 # %% [markdown]
@@ -130,19 +117,7 @@ pd.DataFrame([{"network": f"this page ({PROFILE} profile)", "greedy (%)": 100 * 
 
 # %%
 committed = exps.committed_runs()  # the full-profile runs in results/scan, if any
-rows = []
-for name, key in paper_key.items():
-    runs = committed[(committed["split"] == "length") & (committed["network"] == key)]
-    if len(runs):
-        rows.append({"network": name, "seeds": len(runs),
-                     "training accuracy (%)": 100 * runs["train_accuracy"].mean(),
-                     "test accuracy (%)": 100 * runs["accuracy"].mean(),
-                     "oracle length (%)": 100 * runs["oracle_accuracy"].mean(),
-                     "published (%)": exps.PAPER["length"][key],
-                     "published, oracle length (%)": exps.PAPER["length_oracle"][key]})
-full_table = pd.DataFrame(rows).set_index("network") if rows else pd.DataFrame(
-    [{"full-profile results": "not yet committed: run `python -m tutorlib run scan --profile full`"}])
-full_table.round(1)
+report.length_table(committed).round(1)
 
 # %% tags=["remove-input"]
 # The numbers the text states about the split and the committed runs, glued into it at build time
@@ -154,35 +129,8 @@ glue_facts(report.exp2_facts(committed, live, settings, exps.describe(arch)))
 # averaged over the seeds:
 
 # %%
-length_runs = committed[committed["split"] == "length"]
-if len(length_runs):
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), layout="constrained",
-                             gridspec_kw={"width_ratios": [1, 1.6]})
-    for i, (name, key) in enumerate(paper_key.items()):
-        runs = length_runs[length_runs["network"] == key]
-        for j, (column, paper_column) in enumerate(
-                [("accuracy", "length"), ("oracle_accuracy", "length_oracle")]):
-            x = 2 * i + j
-            axes[0].plot([x] * len(runs), 100 * runs[column], "o", color="#0072B2", alpha=0.7,
-                         label="our seeds" if x == 0 else None)
-            axes[0].plot([x], [exps.PAPER[paper_column][key]], "s", color="#D55E00", ms=9,
-                         label="published" if x == 0 else None)
-        for column, style in [("by_length", "-"), ("oracle_by_length", "--")]:
-            curves = pd.DataFrame([r["action length"] for r in runs[column]])
-            curves.columns = curves.columns.astype(int)
-            mean = curves[sorted(curves.columns)].mean()
-            axes[1].plot(mean.index, 100 * mean.values, style, marker="o", ms=3,
-                         color=["#0072B2", "#009E73"][i],
-                         label=f"{name}, {'greedy' if column == 'by_length' else 'oracle length'}")
-    axes[0].set_xticks(range(4), ["overall-best\ngreedy", "overall-best\noracle",
-                                  "Exp. 2 best\ngreedy", "Exp. 2 best\noracle"])
-    axes[0].set_ylabel("test accuracy (% exact match)")
-    axes[0].set_title("Figure 2a. Every committed seed")
-    axes[1].set_xlabel("length of the true action sequence (actions)")
-    axes[1].set_title("Figure 2b. By action length, mean over seeds")
-    for ax in axes:
-        ax.set_ylim(-2, 102)
-        ax.legend(fontsize=8)
+if (committed["split"] == "length").any():
+    report.plot_committed_length(committed)
     plt.show()
 
 # %% [markdown]

@@ -91,3 +91,24 @@ def test_exp1_and_exp2_facts_from_the_committed_runs():
     lstm = sorted(committed.query("split == 'length' and network == 'overall_best'")
                   ["oracle_accuracy"])
     assert two["exp2_lstm_oracle_best"] == f"{100 * lstm[-1]:,.1f}"
+
+
+def test_the_length_table_and_figures_from_the_committed_runs():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    committed = exps.committed_runs()
+    table = report.length_table(committed)
+    assert list(table.index) == ["overall-best", "Exp. 2 best"]
+    lstm = committed.query("split == 'length' and network == 'overall_best'")
+    assert table.loc["overall-best", "seeds"] == len(lstm)
+    assert table.loc["overall-best", "oracle length (%)"] == pytest.approx(
+        100 * lstm["oracle_accuracy"].mean())
+    assert table.loc["Exp. 2 best", "published, oracle length (%)"] == 60.2  # Lake & Baroni
+    empty = report.length_table(committed[committed["split"] != "length"])
+    assert empty.iloc[0, 0].startswith("not yet committed")
+    fig = report.plot_committed_length(committed)
+    # every seed of both networks, greedy and oracle, beside the four published means
+    points = fig.axes[0].get_lines()
+    assert sum(len(line.get_xdata()) for line in points) == \
+        2 * len(committed.query("split == 'length'")) + 4

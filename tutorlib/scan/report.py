@@ -353,3 +353,122 @@ def exp2_facts(committed: pd.DataFrame, live: dict, settings, network: str) -> d
     facts["exp2_lstm_oracle_second"] = number(lstm_oracle[-2])
     facts["exp2_lstm_oracle_best"] = number(lstm_oracle[-1])
     return facts
+
+
+# ---------------------------------------------------------------------------------------------
+# Experiment 2's tables and figures
+
+# The paper's two networks on the length split, as chapter 4 names them.
+LENGTH_NETWORKS = {"overall-best": "overall_best", "Exp. 2 best": "exp2_best"}
+
+
+def length_table(committed: pd.DataFrame) -> pd.DataFrame:
+    """The committed length-split runs of the paper's two networks beside the published means.
+
+    Parameters
+    ----------
+    committed : pandas.DataFrame
+        :func:`tutorlib.scan.experiments.committed_runs`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per network (seeds; training, test and oracle-length accuracy in %; the paper's
+        two numbers), or one row saying the runs are not committed.
+    """
+    rows = []
+    for name, key in LENGTH_NETWORKS.items():
+        runs = committed[(committed["split"] == "length") & (committed["network"] == key)]
+        if len(runs):
+            rows.append({"network": name, "seeds": len(runs),
+                         "training accuracy (%)": 100 * runs["train_accuracy"].mean(),
+                         "test accuracy (%)": 100 * runs["accuracy"].mean(),
+                         "oracle length (%)": 100 * runs["oracle_accuracy"].mean(),
+                         "published (%)": exps.PAPER["length"][key],
+                         "published, oracle length (%)": exps.PAPER["length_oracle"][key]})
+    if not rows:
+        return pd.DataFrame([{"full-profile results": "not yet committed: run `python -m "
+                                                      "tutorlib run scan --profile full`"}])
+    return pd.DataFrame(rows).set_index("network")
+
+
+def plot_live_by_length(live: dict, max_test: int | None):
+    """A live length-split run's accuracy by action-sequence length and by command length,
+    greedy and with oracle lengths (the paper's Fig. 4).
+
+    Parameters
+    ----------
+    live : dict
+        The run's record (with ``correct`` and ``oracle_correct``).
+    max_test : int or None
+        The test subset the run was scored on (:func:`tutorlib.scan.experiments.test_subset`).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained", sharey=True)
+    for key, style, label in [("correct", "-", "greedy"), ("oracle_correct", "--", "oracle length")]:
+        by = exps.accuracy_by_length("length", live, key, max_test=max_test)
+        for ax, breakdown in zip(axes, ["action length", "command length"]):
+            ax.plot(list(by[breakdown]), [100 * v for v in by[breakdown].values()], style,
+                    marker="o", ms=4, label=label)
+    axes[0].set_xlabel("length of the true action sequence (actions)")
+    axes[1].set_xlabel("length of the command (words)")
+    axes[0].set_ylabel("test accuracy (% exact match)")
+    axes[0].set_title("Figure 1a. By action-sequence length")
+    axes[1].set_title("Figure 1b. By command length")
+    for ax in axes:
+        ax.set_ylim(-2, 102)
+    axes[0].legend()
+    return fig
+
+
+def plot_committed_length(committed: pd.DataFrame):
+    """The committed length-split runs: every seed beside the published means, and accuracy by
+    action length (mean over seeds), greedy and with oracle lengths.
+
+    Parameters
+    ----------
+    committed : pandas.DataFrame
+        :func:`tutorlib.scan.experiments.committed_runs` (with length-split runs).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    import matplotlib.pyplot as plt
+
+    length_runs = committed[committed["split"] == "length"]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), layout="constrained",
+                             gridspec_kw={"width_ratios": [1, 1.6]})
+    for i, (name, key) in enumerate(LENGTH_NETWORKS.items()):
+        runs = length_runs[length_runs["network"] == key]
+        for j, (column, paper_column) in enumerate(
+                [("accuracy", "length"), ("oracle_accuracy", "length_oracle")]):
+            x = 2 * i + j
+            axes[0].plot([x] * len(runs), 100 * runs[column], "o", color="#0072B2", alpha=0.7,
+                         label="our seeds" if x == 0 else None)
+            axes[0].plot([x], [exps.PAPER[paper_column][key]], "s", color="#D55E00", ms=9,
+                         label="published" if x == 0 else None)
+        for column, style in [("by_length", "-"), ("oracle_by_length", "--")]:
+            curves = pd.DataFrame([r["action length"] for r in runs[column]])
+            curves.columns = curves.columns.astype(int)
+            mean = curves[sorted(curves.columns)].mean()
+            axes[1].plot(mean.index, 100 * mean.values, style, marker="o", ms=3,
+                         color=["#0072B2", "#009E73"][i],
+                         label=f"{name}, {'greedy' if column == 'by_length' else 'oracle length'}")
+    axes[0].set_xticks(range(4), ["overall-best\ngreedy", "overall-best\noracle",
+                                  "Exp. 2 best\ngreedy", "Exp. 2 best\noracle"])
+    axes[0].set_ylabel("test accuracy (% exact match)")
+    axes[0].set_title("Figure 2a. Every committed seed")
+    axes[1].set_xlabel("length of the true action sequence (actions)")
+    axes[1].set_title("Figure 2b. By action length, mean over seeds")
+    for ax in axes:
+        ax.set_ylim(-2, 102)
+        ax.legend(fontsize=8)
+    return fig
