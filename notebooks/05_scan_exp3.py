@@ -29,7 +29,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import torch
 
-from IPython.display import display
+from IPython.display import Markdown, display
 
 from tutorlib import profiles
 from tutorlib.facts import glue_facts
@@ -249,38 +249,12 @@ plt.show()
 # %% tags=["remove-stderr"]
 # The table and every number the text below states about it come from this one cell (myst-nb
 # glue): the network trained on addprim_jump above, read from the cache.
-from IPython.display import Markdown
-from myst_nb import glue
-
 jump_result, jump_model = exps.run("addprim_jump", arch, seed=0, return_model=True, **train_options)
 jump_training = sorted({c for c, _ in exps.scan.split("addprim_jump")[0]})
 queries = list(exps.PAPER_NEIGHBOURS)  # run, jump, run twice, jump twice: the paper's queries
 neighbours = exps.nearest_neighbours(jump_model, queries, k=3, candidates=jump_training)
-table1 = pd.DataFrame([{"query": query, "rank": rank + 1,
-                        "ours: training command (cosine similarity)": f"{command} ({similarity:.2f})",
-                        "published: training command": exps.PAPER_NEIGHBOURS[query][rank]}
-                       for query in queries
-                       for rank, (command, similarity) in enumerate(neighbours[query])])
-display(table1.set_index(["query", "rank"]))
-
-for query in ["run", "run twice", "jump"]:
-    glue(f"exp3_nn_{query.replace(' ', '_')}", f"{neighbours[query][0][1]:.2f}", display=False)
-    glue(f"exp3_nn_{query.replace(' ', '_')}_command", neighbours[query][0][0], display=False)
-nearest, similarity = neighbours["jump twice"][0]
-glue("exp3_nn_jump_twice_command", nearest, display=False)
-glue("exp3_nn_jump_twice", f"{similarity:.2f}", display=False)
-glue("exp3_nn_train", f"{100 * jump_result['train_accuracy']:.1f}", display=False)
-if nearest == "jump":
-    verdict = ("is `jump` itself, not another \"X twice\" command: `twice` has not been applied to "
-               "`jump` the way it is applied to the other actions")
-elif nearest.endswith(" twice"):
-    verdict = ("is another \"X twice\" command: unlike the paper's network, ours places `jump twice` "
-               "with the other repeated actions"
-               + (", although it gets no composed use of `jump` right" if jump_result["accuracy"] == 0
-                  else ""))
-else:
-    verdict = "is not an \"X twice\" command, as in the paper"
-glue("exp3_nn_jump_twice_verdict", Markdown(verdict), display=False)
+display(report.neighbour_table(neighbours))
+glue_facts(report.neighbour_facts(neighbours, jump_result))
 
 # %% [markdown]
 # *Table 1.* For each query, the three training commands of `addprim_jump` closest to it in the
@@ -471,35 +445,10 @@ glue("exp4_live_seconds", f"{live_translation['train_seconds']:.0f}", display=Fa
 # %%
 translation_runs = translation.committed_runs("full")
 if len(translation_runs):
-    table = pd.DataFrame({
-        "seed": translation_runs["seed"],
-        "daxy: right of 8": [r["right"] for r in translation_runs["daxy"]],
-        "daxy: translated as daxiste": [r["word used"] for r in translation_runs["daxy"]],
-        "tired: right of 8": [r["right"] for r in translation_runs["tired"]],
-        "test sentences right (%)": [100 * r["accuracy"] for r in translation_runs["test"]],
-        "training minutes": translation_runs["train_seconds"] / 60}).set_index("seed")
-    published = pd.DataFrame({"daxy: right of 8": [translation.PAPER["daxy"]["right"]],
-                              "tired: right of 8": [translation.PAPER["tired"]["right"]]},
-                             index=pd.Index(["published (real corpus)"], name="seed"))
-    display(pd.concat([table, published]).round(1))
-    daxy_right = [r["right"] for r in translation_runs["daxy"]]
-    glue("exp4_full_seeds", f"{len(translation_runs)}", display=False)
-    glue("exp4_full_daxy_range", f"{min(daxy_right)} to {max(daxy_right)}"
-         if min(daxy_right) != max(daxy_right) else f"{min(daxy_right)}", display=False)
-    glue("exp4_full_tired_min", f"{min(r['right'] for r in translation_runs['tired'])}",
-         display=False)
-    glue("exp4_full_test_min",
-         f"{100 * min(r['accuracy'] for r in translation_runs['test']):.1f}", display=False)
-    wrong = Counter(s for r in translation_runs["daxy"]
-                    for s, ok in zip(r["sentences"], r["correct"]) if not ok)
-    glue("exp4_full_hardest", ", ".join(f'"{s}" ({n} of {len(translation_runs)})'
-                                        for s, n in wrong.most_common(3)) or "none",
-         display=False)
+    display(report.translation_table(translation_runs).round(1))
 else:
     print("No committed full-profile runs: python -m tutorlib run scan_translation --profile full")
-    for name in ("exp4_full_seeds", "exp4_full_daxy_range", "exp4_full_tired_min",
-                 "exp4_full_test_min", "exp4_full_hardest"):
-        glue(name, "–", display=False)
+glue_facts(report.translation_facts(translation_runs))
 
 # %% [markdown]
 # **What the runs show.** The paper's network, trained on the stand-in with

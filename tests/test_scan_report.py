@@ -112,3 +112,32 @@ def test_the_length_table_and_figures_from_the_committed_runs():
     points = fig.axes[0].get_lines()
     assert sum(len(line.get_xdata()) for line in points) == \
         2 * len(committed.query("split == 'length'")) + 4
+
+
+def test_neighbours_in_words():
+    neighbours = {"run": [("look", 0.73)], "jump": [("walk", 0.15)],
+                  "run twice": [("look twice", 0.72)], "jump twice": [("jump", 0.5)]}
+    facts = report.neighbour_facts(neighbours, {"train_accuracy": 0.99, "accuracy": 0.0})
+    assert facts["exp3_nn_run"] == "0.73" and facts["exp3_nn_run_twice_command"] == "look twice"
+    assert facts["exp3_nn_train"] == "99.0"
+    assert str(facts["exp3_nn_jump_twice_verdict"].data).startswith("is `jump` itself")
+    neighbours["jump twice"] = [("walk twice", 0.4)]
+    verdict = report.neighbour_facts(neighbours, {"train_accuracy": 1, "accuracy": 0.0})[
+        "exp3_nn_jump_twice_verdict"].data
+    assert verdict.endswith("although it gets no composed use of `jump` right")
+    table = report.neighbour_table({"run": [("look", 0.73), ("walk", 0.65), ("x", 0.1)]})
+    assert table.loc[("run", 1)].tolist() == ["look (0.73)", "look"]  # the paper's Table 1
+
+
+def test_translation_facts_from_the_committed_runs():
+    from tutorlib.scan import translation
+
+    runs = translation.committed_runs("full")
+    facts = report.translation_facts(runs)
+    daxy = [r["right"] for r in runs["daxy"]]
+    assert facts["exp4_full_seeds"] == str(len(runs))
+    assert facts["exp4_full_daxy_range"] in (f"{min(daxy)} to {max(daxy)}", f"{min(daxy)}")
+    table = report.translation_table(runs)
+    assert table.loc["published (real corpus)", "daxy: right of 8"] == \
+        translation.PAPER["daxy"]["right"]
+    assert report.translation_facts(runs.iloc[:0]) == dict.fromkeys(report.TRANSLATION_FACTS, "–")

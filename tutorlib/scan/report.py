@@ -8,6 +8,7 @@ formatted for the text; the chapter glues them in one call (:func:`tutorlib.fact
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 
 import pandas as pd
@@ -15,6 +16,7 @@ import pandas as pd
 from tutorlib import profiles
 from tutorlib.facts import number
 from tutorlib.scan import experiments as exps
+from tutorlib.scan import translation
 
 # The template and filler splits of Loula et al. (2018) that chapter 5 reports.
 LOULA_SPLITS = ["template_around_right", "template_opposite_right", "template_right",
@@ -472,3 +474,131 @@ def plot_committed_length(committed: pd.DataFrame):
         ax.set_ylim(-2, 102)
         ax.legend(fontsize=8)
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Experiment 3's nearest neighbours (the paper's Table 1), and Experiment 4's translation runs
+
+
+def neighbour_table(neighbours: Mapping[str, list]) -> pd.DataFrame:
+    """Our nearest training commands beside the paper's (Lake & Baroni 2018, Table 1).
+
+    Parameters
+    ----------
+    neighbours : mapping of str to list of (str, float)
+        :func:`tutorlib.scan.experiments.nearest_neighbours` for the paper's queries.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by query and rank: our command (cosine similarity) and the paper's.
+    """
+    return pd.DataFrame([
+        {"query": query, "rank": rank + 1,
+         "ours: training command (cosine similarity)": f"{command} ({similarity:.2f})",
+         "published: training command": exps.PAPER_NEIGHBOURS[query][rank]}
+        for query in neighbours
+        for rank, (command, similarity) in enumerate(neighbours[query])
+    ]).set_index(["query", "rank"])
+
+
+def neighbour_facts(neighbours: Mapping[str, list], jump_result: dict) -> dict[str, object]:
+    """The facts the chapter states about the nearest neighbours, by name.
+
+    Parameters
+    ----------
+    neighbours : mapping of str to list of (str, float)
+        :func:`tutorlib.scan.experiments.nearest_neighbours` for ``run``, ``jump``,
+        ``run twice`` and ``jump twice``.
+    jump_result : dict
+        The record of the network trained on ``addprim_jump``.
+
+    Returns
+    -------
+    dict of str to object
+        The nearest command and its similarity for each query, the network's training
+        accuracy, and (``Markdown``) what the nearest neighbour of ``jump twice`` says.
+    """
+    from IPython.display import Markdown  # the book's extra: only chapters ask for facts
+
+    facts: dict[str, object] = {}
+    for query in ["run", "run twice", "jump"]:
+        key = f"exp3_nn_{query.replace(' ', '_')}"
+        facts[key] = f"{neighbours[query][0][1]:.2f}"
+        facts[f"{key}_command"] = neighbours[query][0][0]
+    nearest, similarity = neighbours["jump twice"][0]
+    facts |= {"exp3_nn_jump_twice_command": nearest, "exp3_nn_jump_twice": f"{similarity:.2f}",
+              "exp3_nn_train": f"{100 * jump_result['train_accuracy']:.1f}"}
+    if nearest == "jump":
+        verdict = ("is `jump` itself, not another \"X twice\" command: `twice` has not been "
+                   "applied to `jump` the way it is applied to the other actions")
+    elif nearest.endswith(" twice"):
+        verdict = ("is another \"X twice\" command: unlike the paper's network, ours places "
+                   "`jump twice` with the other repeated actions"
+                   + (", although it gets no composed use of `jump` right"
+                      if jump_result["accuracy"] == 0 else ""))
+    else:
+        verdict = "is not an \"X twice\" command, as in the paper"
+    facts["exp3_nn_jump_twice_verdict"] = Markdown(verdict)
+    return facts
+
+
+TRANSLATION_FACTS = ("exp4_full_seeds", "exp4_full_daxy_range", "exp4_full_tired_min",
+                     "exp4_full_test_min", "exp4_full_hardest")
+
+
+def translation_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """The committed Exp. 4 runs seed by seed, and the paper's two counts.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        :func:`tutorlib.scan.translation.committed_runs` (not empty).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per seed and one for the paper: "daxy" and "tired" constructions right of 8,
+        how often "daxy" was translated with its word, test accuracy, training minutes.
+    """
+    table = pd.DataFrame({
+        "seed": runs["seed"],
+        "daxy: right of 8": [r["right"] for r in runs["daxy"]],
+        "daxy: translated as daxiste": [r["word used"] for r in runs["daxy"]],
+        "tired: right of 8": [r["right"] for r in runs["tired"]],
+        "test sentences right (%)": [100 * r["accuracy"] for r in runs["test"]],
+        "training minutes": runs["train_seconds"] / 60}).set_index("seed")
+    published = pd.DataFrame({"daxy: right of 8": [translation.PAPER["daxy"]["right"]],
+                              "tired: right of 8": [translation.PAPER["tired"]["right"]]},
+                             index=pd.Index(["published (real corpus)"], name="seed"))
+    return pd.concat([table, published])
+
+
+def translation_facts(runs: pd.DataFrame) -> dict[str, str]:
+    """The facts the chapter states about the committed Exp. 4 runs ("–" for each when none).
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        :func:`tutorlib.scan.translation.committed_runs`.
+
+    Returns
+    -------
+    dict of str to str
+        Seeds, the range of "daxy" constructions right, the fewest "tired" ones right, the
+        lowest test accuracy, and the three "daxy" sentences most often wrong.
+    """
+    if not len(runs):
+        return dict.fromkeys(TRANSLATION_FACTS, "–")
+    daxy_right = [r["right"] for r in runs["daxy"]]
+    wrong = Counter(s for r in runs["daxy"] for s, ok in zip(r["sentences"], r["correct"])
+                    if not ok)
+    return {
+        "exp4_full_seeds": f"{len(runs)}",
+        "exp4_full_daxy_range": f"{min(daxy_right)} to {max(daxy_right)}"
+                                if min(daxy_right) != max(daxy_right) else f"{min(daxy_right)}",
+        "exp4_full_tired_min": f"{min(r['right'] for r in runs['tired'])}",
+        "exp4_full_test_min": f"{100 * min(r['accuracy'] for r in runs['test']):.1f}",
+        "exp4_full_hardest": ", ".join(f'"{s}" ({n} of {len(runs)})'
+                                       for s, n in wrong.most_common(3)) or "none",
+    }
