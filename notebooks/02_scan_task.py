@@ -33,6 +33,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from tutorlib import scan, trees
+from tutorlib.scan import report
 from tutorlib.plotting import use_book_style
 
 use_book_style()  # this chapter trains nothing: it is the same at every profile
@@ -102,20 +103,7 @@ pd.DataFrame({"commands": [len(pairs)], "distinct action sequences": [len({a for
 # `I_TURN_LEFT I_TURN_LEFT`), and most action sequences are short:
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), layout="constrained")
-lengths = sorted(actions_length)
-axes[0].bar(lengths, [actions_length[n] for n in lengths], color="#0072B2")
-axes[0].axvline(scan.LENGTH_CUTOFF + 0.5, color="#D55E00", ls="--",
-                label=f"length split: train ≤ {scan.LENGTH_CUTOFF}")
-axes[0].set_xlabel("action sequence length (actions)")
-axes[0].set_ylabel("number of commands")
-axes[0].set_title("Figure 2a. Action sequence lengths")
-axes[0].legend()
-words = sorted(command_length)
-axes[1].bar(words, [command_length[n] for n in words], color="#009E73")
-axes[1].set_xlabel("command length (words)")
-axes[1].set_ylabel("number of commands")
-axes[1].set_title("Figure 2b. Command lengths")
+report.plot_lengths(pairs)
 plt.show()
 
 # %% [markdown]
@@ -155,16 +143,7 @@ pd.DataFrame(split_rows).set_index("split")
 # How different are training and test sets? One crude view, the action-length distributions:
 
 # %%
-fig, ax = plt.subplots(figsize=(8, 3.6))
-for name, colour in [("simple", "#0072B2"), ("length", "#D55E00"), ("addprim_jump", "#009E73")]:
-    _, test = scan.split(name)
-    counts, _ = scan.length_counts(test)
-    xs = sorted(counts)
-    ax.plot(xs, [counts[x] / len(test) for x in xs], marker=".", color=colour, label=f"{name} test")
-ax.set_xlabel("action sequence length (actions)")
-ax.set_ylabel("fraction of test commands")
-ax.set_title("Figure 3. Test-set action lengths of three splits")
-ax.legend()
+report.plot_test_lengths(["simple", "length", "addprim_jump"])
 plt.show()
 
 # %% [markdown]

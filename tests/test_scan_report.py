@@ -141,3 +141,17 @@ def test_translation_facts_from_the_committed_runs():
     assert table.loc["published (real corpus)", "daxy: right of 8"] == \
         translation.PAPER["daxy"]["right"]
     assert report.translation_facts(runs.iloc[:0]) == dict.fromkeys(report.TRANSLATION_FACTS, "–")
+
+
+def test_the_task_figures_count_every_command():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    pairs = exps.scan.all_pairs()
+    fig = report.plot_lengths(pairs)
+    bars = fig.axes[0].patches
+    assert sum(bar.get_height() for bar in bars) == len(pairs) == 20_910
+    assert max(bar.get_x() + bar.get_width() / 2 for bar in bars) == 48  # the longest: 48
+    fig = report.plot_test_lengths(["length"])
+    (line,) = fig.axes[0].get_lines()
+    assert min(line.get_xdata()) == 24 and sum(line.get_ydata()) == pytest.approx(1.0)

@@ -602,3 +602,70 @@ def translation_facts(runs: pd.DataFrame) -> dict[str, str]:
         "exp4_full_hardest": ", ".join(f'"{s}" ({n} of {len(runs)})'
                                        for s, n in wrong.most_common(3)) or "none",
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# The SCAN task's figures (chapter 2)
+
+
+def plot_lengths(pairs: list) -> object:
+    """How long SCAN's action sequences and commands are: a histogram each, with the length
+    split's cut-off marked.
+
+    Parameters
+    ----------
+    pairs : list of (str, str)
+        Commands and their action sequences (all of SCAN: :func:`tutorlib.scan.all_pairs`).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    import matplotlib.pyplot as plt
+
+    actions_length, command_length = exps.scan.length_counts(pairs)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), layout="constrained")
+    lengths = sorted(actions_length)
+    axes[0].bar(lengths, [actions_length[n] for n in lengths], color="#0072B2")
+    axes[0].axvline(exps.scan.LENGTH_CUTOFF + 0.5, color="#D55E00", ls="--",
+                    label=f"length split: train ≤ {exps.scan.LENGTH_CUTOFF}")
+    axes[0].set_xlabel("action sequence length (actions)")
+    axes[0].set_ylabel("number of commands")
+    axes[0].set_title("Figure 2a. Action sequence lengths")
+    axes[0].legend()
+    words = sorted(command_length)
+    axes[1].bar(words, [command_length[n] for n in words], color="#009E73")
+    axes[1].set_xlabel("command length (words)")
+    axes[1].set_ylabel("number of commands")
+    axes[1].set_title("Figure 2b. Command lengths")
+    return fig
+
+
+def plot_test_lengths(split_names=("simple", "length", "addprim_jump")):
+    """The distribution of test-set action lengths of a few splits, one line each.
+
+    Parameters
+    ----------
+    split_names : sequence of str
+        Splits (:func:`tutorlib.scan.split`), at most three.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for name, colour in zip(split_names, ["#0072B2", "#D55E00", "#009E73"], strict=False):
+        _, test = exps.scan.split(name)
+        counts, _ = exps.scan.length_counts(test)
+        xs = sorted(counts)
+        ax.plot(xs, [counts[x] / len(test) for x in xs], marker=".", color=colour,
+                label=f"{name} test")
+    ax.set_xlabel("action sequence length (actions)")
+    ax.set_ylabel("fraction of test commands")
+    ax.set_title("Figure 3. Test-set action lengths of three splits")
+    ax.legend()
+    return fig
