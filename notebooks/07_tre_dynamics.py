@@ -195,26 +195,7 @@ if (committed_runs["seed"] == first_seed).any():
 else:
     long_run, long_settings, long_label = shown, settings.to_dict(), f"{PROFILE} profile"
 
-fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.8), layout="constrained")
-axes[0].plot(long_run["epoch"], 100 * long_run["val_accuracy"], color="#0072B2", lw=1,
-             label=long_label)
-for seed, frame in frames.items():
-    axes[0].plot(frame["epoch"], 100 * frame["val_accuracy"], "o", color="#E69F00", ms=4,
-                 label=f"this page, seed {seed}")
-axes[0].axhline(100 * ideal, color="grey", linestyle=":", label="ideal observer")
-axes[0].axhline(100 * dynamics.PAPER["validation accuracy"], color="#D55E00", linestyle="--",
-                label="published, end of training")
-axes[0].set(xlabel="epoch", ylabel="validation accuracy (%)",
-            title="Figure 2a. Validation accuracy")
-axes[0].legend(loc="lower right")
-for column, label, colour in [("tre", "all 218 concepts", "#0072B2"),
-                              ("tre_single", "single values", "#009E73"),
-                              ("tre_conjunction", "conjunctions", "#CC79A7")]:
-    axes[1].plot(long_run["epoch"], long_run[column], color=colour, lw=1, label=label)
-axes[1].plot(shown["epoch"], shown["tre"], "o", color="#E69F00", ms=4, label="this page, all")
-axes[1].set(xlabel="epoch", ylabel="TRE (additive, cosine)",
-            title="Figure 2b. TRE of the probe concepts")
-axes[1].legend(loc="lower right")
+report.plot_training(long_run, frames, ideal, long_label)
 plt.show()
 
 # %% [markdown]

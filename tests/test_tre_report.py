@@ -64,3 +64,18 @@ def test_the_training_length_table_and_its_facts():
     without = report.training_length_facts(report.training_length_table(None, None))
     assert without["matched_best"] == "–" and without["long_compression_verdict"] == \
         "not yet committed"
+
+
+def test_the_training_figure_draws_the_long_run_and_this_pages_dots():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    long_run = pd.DataFrame({"epoch": [0, 1, 2], "val_accuracy": [0.5, 0.6, 0.7],
+                             "tre": [1.0, 0.9, 0.8], "tre_single": [1.0, 1.0, 1.0],
+                             "tre_conjunction": [0.9, 0.8, 0.7]})
+    frames = {0: long_run.iloc[:2]}
+    fig = report.plot_training(long_run, frames, ideal=0.8, long_label="long")
+    left, right = fig.axes
+    assert [line.get_label() for line in left.get_lines()][:2] == ["long", "this page, seed 0"]
+    assert left.get_lines()[2].get_ydata()[0] == 80.0  # the ideal observer, in %
+    assert len(right.get_lines()) == 4  # three TRE curves and this page's dots

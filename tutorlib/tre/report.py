@@ -259,3 +259,51 @@ def training_length_facts(table: pd.DataFrame) -> dict[str, str]:
         f"{compression:.2f})" if compression < 0 else
         f"there they fall together after the peak (r = {compression:.2f}), as in the paper")
     return facts
+
+
+def plot_training(long_run: pd.DataFrame, frames: dict[int, pd.DataFrame], ideal: float,
+                  long_label: str):
+    """Validation accuracy and TRE over training: the long run as lines, this page's runs as
+    dots, beside the ideal observer and the paper's final accuracy.
+
+    Parameters
+    ----------
+    long_run : pandas.DataFrame
+        Snapshots of the long run (``epoch``, ``val_accuracy``, ``tre``, ``tre_single``,
+        ``tre_conjunction``).
+    frames : dict of int to pandas.DataFrame
+        This page's runs' snapshots, by seed (the first seed's TRE is drawn).
+    ideal : float
+        The ideal observer's accuracy (0-1).
+    long_label : str
+        The long run's name in the legend.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.8), layout="constrained")
+    axes[0].plot(long_run["epoch"], 100 * long_run["val_accuracy"], color="#0072B2", lw=1,
+                 label=long_label)
+    for seed, frame in frames.items():
+        axes[0].plot(frame["epoch"], 100 * frame["val_accuracy"], "o", color="#E69F00", ms=4,
+                     label=f"this page, seed {seed}")
+    axes[0].axhline(100 * ideal, color="grey", linestyle=":", label="ideal observer")
+    axes[0].axhline(100 * DYNAMICS_PAPER["validation accuracy"], color="#D55E00", linestyle="--",
+                    label="published, end of training")
+    axes[0].set(xlabel="epoch", ylabel="validation accuracy (%)",
+                title="Figure 2a. Validation accuracy")
+    axes[0].legend(loc="lower right")
+    for column, label, colour in [("tre", "all 218 concepts", "#0072B2"),
+                                  ("tre_single", "single values", "#009E73"),
+                                  ("tre_conjunction", "conjunctions", "#CC79A7")]:
+        axes[1].plot(long_run["epoch"], long_run[column], color=colour, lw=1, label=label)
+    shown = next(iter(frames.values()))
+    axes[1].plot(shown["epoch"], shown["tre"], "o", color="#E69F00", ms=4, label="this page, all")
+    axes[1].set(xlabel="epoch", ylabel="TRE (additive, cosine)",
+                title="Figure 2b. TRE of the probe concepts")
+    axes[1].legend(loc="lower right")
+    return fig
