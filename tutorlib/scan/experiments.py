@@ -67,6 +67,84 @@ PAPER_NEIGHBOURS = {
 }
 
 
+# ---------------------------------------------------------------------------------------------
+# Settings: every profile's, in one frozen dataclass
+
+
+@dataclass(frozen=True)
+class ScanSettings(Settings):
+    """Settings of the ``scan`` experiment (Lake & Baroni's experiments 1-3) at one profile.
+
+    ``architecture`` is the network the chapters train (a name in :data:`ARCHITECTURES` or a
+    :class:`~tutorlib.seq2seq.Seq2SeqConfig` as a dict); ci swaps in a tiny stand-in so that
+    every code path runs in seconds. Training is batched (``batch_size`` commands an update).
+    ``overall_best_splits`` are the splits that network runs; ``top_splits`` maps the paper's
+    per-experiment top networks (names in :data:`ARCHITECTURES`) to theirs; the composed-jump
+    splits run ``complex_jump_reps`` replications of each of ``complex_jump_nums``. On the
+    ``per_example_splits`` every seed is also trained the paper's way (one example an update,
+    :data:`PER_EXAMPLE_TRAINING`): the overall-best network both ways, a top network only so.
+    """
+
+    architecture: str | dict
+    presentations: int
+    batch_size: int
+    learning_rate: float
+    final_lr_fraction: float
+    max_test: int | None
+    seeds: list[int]
+    size_percents: list[int]
+    complex_jump_nums: list[int]
+    complex_jump_reps: int
+    overall_best_splits: list[str]
+    top_splits: dict[str, list[str]]
+    per_example_splits: list[str]
+
+
+# How the full profile's training was chosen: results/scan/NOTES.md.
+SETTINGS: dict[str, ScanSettings] = {
+    "ci": ScanSettings(
+        architecture={"cell": "lstm", "hidden_size": 24, "num_layers": 1, "dropout": 0.0,
+                      "attention": False},
+        presentations=1_500, batch_size=32, learning_rate=6e-3, final_lr_fraction=0.1,
+        max_test=150, seeds=[0], size_percents=[1, 8], complex_jump_nums=[1, 8],
+        complex_jump_reps=1, overall_best_splits=["simple"], top_splits={},
+        per_example_splits=[]),
+    # One small, fast network trains live; how it was sized: results/scan/NOTES.md.
+    "tutorial": ScanSettings(
+        architecture={"cell": "gru", "hidden_size": 64, "num_layers": 1, "dropout": 0.0,
+                      "attention": True},
+        presentations=64_000, batch_size=64, learning_rate=1e-2, final_lr_fraction=0.1,
+        max_test=2_000, seeds=[0], size_percents=[1, 4], complex_jump_nums=[8, 32],
+        complex_jump_reps=1,
+        overall_best_splits=["simple", "length", "addprim_jump", "addprim_turn_left"],
+        top_splits={}, per_example_splits=[]),
+    "full": ScanSettings(
+        architecture="overall_best", presentations=256_000, batch_size=32, learning_rate=6e-3,
+        final_lr_fraction=0.1, max_test=None, seeds=[0, 1, 2, 3, 4],
+        size_percents=[1, 2, 4, 8, 16, 32, 64], complex_jump_nums=[1, 2, 4, 8, 16, 32],
+        complex_jump_reps=5,
+        # filler_num3 is not listed: it is the same split as template_jump_around_right
+        overall_best_splits=["simple", "simple_p1", "simple_p2", "simple_p4", "simple_p8",
+                             "simple_p16", "simple_p32", "simple_p64", "length", "addprim_jump",
+                             "addprim_turn_left", "template_around_right",
+                             "template_opposite_right", "template_right",
+                             "template_jump_around_right", "filler_num0", "filler_num1",
+                             "filler_num2"],
+        # the paper's top network of each experiment, on the split it topped
+        top_splits={"exp1_best": ["simple"], "exp2_best": ["length"],
+                    "turn_left_best": ["addprim_turn_left"], "jump_best": ["addprim_jump"]},
+        # where our batched training misses the paper (turn left: 90.0% in the paper; the size
+        # curve at 2% and 4%: ~54% and ~93%), the paper's own training (one example per update,
+        # constant 1e-3, 100,000 presentations) on every seed. Several models stacked into one
+        # computation do not make it cheaper on a CPU (benchmarks/scan_ensemble.py).
+        per_example_splits=["addprim_turn_left", "simple_p2", "simple_p4"]),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# One run
+
+
 @lru_cache(maxsize=1)
 def vocabularies() -> tuple[s2s.Vocabulary, s2s.Vocabulary]:
     """Command and action vocabularies over all of SCAN (so every split shares them)."""
@@ -275,6 +353,111 @@ def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: i
     return entry["result"], _model_from(config, entry["state_dict"])
 
 
+# ---------------------------------------------------------------------------------------------
+# The experiment: every configuration of a profile, resumably
+
+
+def run_settings(split_name: str, arch: str | dict | s2s.Seq2SeqConfig, settings: ScanSettings,
+                 training: str = "batched") -> dict:
+    """Everything that changes one run's result except its seed: the key of a committed run."""
+    return {"split": split_name, "architecture": architecture(arch).to_dict(),
+            "training": training, **train_options(settings, training)}
+
+
+def paper_configurations(settings: ScanSettings) -> list[dict]:
+    """The (split, architecture, training) triples a profile runs on each of its seeds."""
+    # settings["architecture"] plays the overall-best network (ci swaps in a tiny stand-in)
+    configs = [{"split": split_name, "architecture": settings["architecture"],
+                "training": "batched"} for split_name in settings["overall_best_splits"]]
+    configs += [{"split": split_name, "architecture": settings["architecture"],
+                 "training": "per_example"} for split_name in settings["per_example_splits"]]
+    configs += [{"split": split_name, "architecture": network,
+                 "training": ("per_example" if split_name in settings["per_example_splits"]
+                              else "batched")}
+                for network, splits in settings["top_splits"].items() for split_name in splits]
+    return configs
+
+
+def runs(settings: ScanSettings) -> list[tuple[dict, int]]:
+    """Every (run settings, seed) pair of a profile, seed by seed (a stopped sweep has covered
+    every split once before it repeats any); each composed-jump replication is its own split,
+    trained once, with seed ``rep - 1``."""
+    pairs = [(run_settings(c["split"], c["architecture"], settings, c["training"]), seed)
+             for seed in settings["seeds"] for c in paper_configurations(settings)]
+    pairs += [(run_settings(f"addprim_complex_jump_num{n}_rep{r}", settings["architecture"],
+                            settings), r - 1)
+              for n in settings["complex_jump_nums"]
+              for r in range(1, settings["complex_jump_reps"] + 1)]
+    return pairs
+
+
+def part_name(config: dict, seed: int = 0) -> str:
+    """How ``--only`` names a run: its split, plus ``@per_example`` for the control."""
+    training = config.get("training", "batched")
+    return config["split"] + (f"@{training}" if training != "batched" else "")
+
+
+# The splits whose committed records keep every wrong test command and its prediction
+ERROR_SPLITS = ("addprim_turn_left",)
+
+
+def turn_left_error_kind(command: str) -> str:
+    """Which kind of ``addprim_turn_left`` test command this is, in the terms of the paper's
+    error analysis (Lake & Baroni 2018, Sec. 5): a conjunction (``and`` / ``after``) one of whose
+    parts is plain ``turn left`` or ``turn left thrice``, another conjunction, or a single
+    command.
+
+    Examples
+    --------
+    >>> turn_left_error_kind("jump and turn left")
+    "conjunction with 'turn left'"
+    >>> turn_left_error_kind("turn left thrice after walk twice")
+    "conjunction with 'turn left thrice'"
+    >>> turn_left_error_kind("turn left twice")
+    'single command'
+    """
+    scan.parse(command)
+    for word in ("and", "after"):
+        if f" {word} " in f" {command} ":
+            parts = [p.strip() for p in f" {command} ".split(f" {word} ")]
+            if "turn left" in parts:
+                return "conjunction with 'turn left'"
+            if "turn left thrice" in parts:
+                return "conjunction with 'turn left thrice'"
+            return "other conjunction"
+    return "single command"
+
+
+def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
+    """One run of the sweep, as the compact record that is committed (no per-example outcomes,
+    but accuracy by length for the length split: the paper's Fig. 4)."""
+    options = {k: config[k] for k in ("presentations", "batch_size", "learning_rate",
+                                      "final_lr_fraction", "max_test")}
+    result = run(config["split"], config["architecture"], seed, device=device, **options)
+    result = {**result, "device": str(resolve_device(device))}
+    record = {k: v for k, v in result.items()
+              if k not in ("correct", "oracle_correct", "errors")}
+    if config["split"] in ERROR_SPLITS:  # few enough to commit, and analysed in chapter 5
+        record["errors"] = result["errors"]
+    if config["split"] == "length":
+        record["by_length"] = accuracy_by_length("length", result, max_test=config["max_test"])
+        record["oracle_by_length"] = accuracy_by_length("length", result, "oracle_correct",
+                                                        max_test=config["max_test"])
+    return record
+
+
+def summarise(settings: ScanSettings, finished: list[dict]) -> dict:
+    return {"published": PAPER}
+
+
+EXPERIMENT = results.Experiment(name="scan", runs=runs, run=run_one, summarise=summarise,
+                                part=part_name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading runs: breakdowns, neighbours, committed results beside the paper
+
+
 def accuracy_by_length(split_name: str, result: dict, key: str = "correct", seed: int = 0,
                        max_test: int | None = None) -> dict[str, dict[int, float]]:
     """Accuracy per action-sequence length and per command length (Fig. 4 of the paper)."""
@@ -428,178 +611,6 @@ def turn_left_errors(profile: str = "full", network: str = "overall_best",
             "errors": len(errors), "kinds": kinds,
             "thrice_alone_right": "turn left thrice" not in {c for c, _, _ in errors},
             "examples": errors}
-
-
-# ---------------------------------------------------------------------------------------------
-# Settings and the experiment: every configuration of a profile, resumably
-
-
-@dataclass(frozen=True)
-class ScanSettings(Settings):
-    """Settings of the ``scan`` experiment (Lake & Baroni's experiments 1-3) at one profile.
-
-    ``architecture`` is the network the chapters train (a name in :data:`ARCHITECTURES` or a
-    :class:`~tutorlib.seq2seq.Seq2SeqConfig` as a dict); ci swaps in a tiny stand-in so that
-    every code path runs in seconds. Training is batched (``batch_size`` commands an update).
-    ``overall_best_splits`` are the splits that network runs; ``top_splits`` maps the paper's
-    per-experiment top networks (names in :data:`ARCHITECTURES`) to theirs; the composed-jump
-    splits run ``complex_jump_reps`` replications of each of ``complex_jump_nums``. On the
-    ``per_example_splits`` every seed is also trained the paper's way (one example an update,
-    :data:`PER_EXAMPLE_TRAINING`): the overall-best network both ways, a top network only so.
-    """
-
-    architecture: str | dict
-    presentations: int
-    batch_size: int
-    learning_rate: float
-    final_lr_fraction: float
-    max_test: int | None
-    seeds: list[int]
-    size_percents: list[int]
-    complex_jump_nums: list[int]
-    complex_jump_reps: int
-    overall_best_splits: list[str]
-    top_splits: dict[str, list[str]]
-    per_example_splits: list[str]
-
-
-# How the full profile's training was chosen: results/scan/NOTES.md.
-SETTINGS: dict[str, ScanSettings] = {
-    "ci": ScanSettings(
-        architecture={"cell": "lstm", "hidden_size": 24, "num_layers": 1, "dropout": 0.0,
-                      "attention": False},
-        presentations=1_500, batch_size=32, learning_rate=6e-3, final_lr_fraction=0.1,
-        max_test=150, seeds=[0], size_percents=[1, 8], complex_jump_nums=[1, 8],
-        complex_jump_reps=1, overall_best_splits=["simple"], top_splits={},
-        per_example_splits=[]),
-    # One small, fast network trains live; how it was sized: results/scan/NOTES.md.
-    "tutorial": ScanSettings(
-        architecture={"cell": "gru", "hidden_size": 64, "num_layers": 1, "dropout": 0.0,
-                      "attention": True},
-        presentations=64_000, batch_size=64, learning_rate=1e-2, final_lr_fraction=0.1,
-        max_test=2_000, seeds=[0], size_percents=[1, 4], complex_jump_nums=[8, 32],
-        complex_jump_reps=1,
-        overall_best_splits=["simple", "length", "addprim_jump", "addprim_turn_left"],
-        top_splits={}, per_example_splits=[]),
-    "full": ScanSettings(
-        architecture="overall_best", presentations=256_000, batch_size=32, learning_rate=6e-3,
-        final_lr_fraction=0.1, max_test=None, seeds=[0, 1, 2, 3, 4],
-        size_percents=[1, 2, 4, 8, 16, 32, 64], complex_jump_nums=[1, 2, 4, 8, 16, 32],
-        complex_jump_reps=5,
-        # filler_num3 is not listed: it is the same split as template_jump_around_right
-        overall_best_splits=["simple", "simple_p1", "simple_p2", "simple_p4", "simple_p8",
-                             "simple_p16", "simple_p32", "simple_p64", "length", "addprim_jump",
-                             "addprim_turn_left", "template_around_right",
-                             "template_opposite_right", "template_right",
-                             "template_jump_around_right", "filler_num0", "filler_num1",
-                             "filler_num2"],
-        # the paper's top network of each experiment, on the split it topped
-        top_splits={"exp1_best": ["simple"], "exp2_best": ["length"],
-                    "turn_left_best": ["addprim_turn_left"], "jump_best": ["addprim_jump"]},
-        # where our batched training misses the paper (turn left: 90.0% in the paper; the size
-        # curve at 2% and 4%: ~54% and ~93%), the paper's own training (one example per update,
-        # constant 1e-3, 100,000 presentations) on every seed. Several models stacked into one
-        # computation do not make it cheaper on a CPU (benchmarks/scan_ensemble.py).
-        per_example_splits=["addprim_turn_left", "simple_p2", "simple_p4"]),
-}
-
-
-def run_settings(split_name: str, arch: str | dict | s2s.Seq2SeqConfig, settings: ScanSettings,
-                 training: str = "batched") -> dict:
-    """Everything that changes one run's result except its seed: the key of a committed run."""
-    return {"split": split_name, "architecture": architecture(arch).to_dict(),
-            "training": training, **train_options(settings, training)}
-
-
-def paper_configurations(settings: ScanSettings) -> list[dict]:
-    """The (split, architecture, training) triples a profile runs on each of its seeds."""
-    # settings["architecture"] plays the overall-best network (ci swaps in a tiny stand-in)
-    configs = [{"split": split_name, "architecture": settings["architecture"],
-                "training": "batched"} for split_name in settings["overall_best_splits"]]
-    configs += [{"split": split_name, "architecture": settings["architecture"],
-                 "training": "per_example"} for split_name in settings["per_example_splits"]]
-    configs += [{"split": split_name, "architecture": network,
-                 "training": ("per_example" if split_name in settings["per_example_splits"]
-                              else "batched")}
-                for network, splits in settings["top_splits"].items() for split_name in splits]
-    return configs
-
-
-def runs(settings: ScanSettings) -> list[tuple[dict, int]]:
-    """Every (run settings, seed) pair of a profile, seed by seed (a stopped sweep has covered
-    every split once before it repeats any); each composed-jump replication is its own split,
-    trained once, with seed ``rep - 1``."""
-    pairs = [(run_settings(c["split"], c["architecture"], settings, c["training"]), seed)
-             for seed in settings["seeds"] for c in paper_configurations(settings)]
-    pairs += [(run_settings(f"addprim_complex_jump_num{n}_rep{r}", settings["architecture"],
-                            settings), r - 1)
-              for n in settings["complex_jump_nums"]
-              for r in range(1, settings["complex_jump_reps"] + 1)]
-    return pairs
-
-
-def part_name(config: dict, seed: int = 0) -> str:
-    """How ``--only`` names a run: its split, plus ``@per_example`` for the control."""
-    training = config.get("training", "batched")
-    return config["split"] + (f"@{training}" if training != "batched" else "")
-
-
-# The splits whose committed records keep every wrong test command and its prediction
-ERROR_SPLITS = ("addprim_turn_left",)
-
-
-def turn_left_error_kind(command: str) -> str:
-    """Which kind of ``addprim_turn_left`` test command this is, in the terms of the paper's
-    error analysis (Lake & Baroni 2018, Sec. 5): a conjunction (``and`` / ``after``) one of whose
-    parts is plain ``turn left`` or ``turn left thrice``, another conjunction, or a single
-    command.
-
-    Examples
-    --------
-    >>> turn_left_error_kind("jump and turn left")
-    "conjunction with 'turn left'"
-    >>> turn_left_error_kind("turn left thrice after walk twice")
-    "conjunction with 'turn left thrice'"
-    >>> turn_left_error_kind("turn left twice")
-    'single command'
-    """
-    scan.parse(command)
-    for word in ("and", "after"):
-        if f" {word} " in f" {command} ":
-            parts = [p.strip() for p in f" {command} ".split(f" {word} ")]
-            if "turn left" in parts:
-                return "conjunction with 'turn left'"
-            if "turn left thrice" in parts:
-                return "conjunction with 'turn left thrice'"
-            return "other conjunction"
-    return "single command"
-
-
-def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
-    """One run of the sweep, as the compact record that is committed (no per-example outcomes,
-    but accuracy by length for the length split: the paper's Fig. 4)."""
-    options = {k: config[k] for k in ("presentations", "batch_size", "learning_rate",
-                                      "final_lr_fraction", "max_test")}
-    result = run(config["split"], config["architecture"], seed, device=device, **options)
-    result = {**result, "device": str(resolve_device(device))}
-    record = {k: v for k, v in result.items()
-              if k not in ("correct", "oracle_correct", "errors")}
-    if config["split"] in ERROR_SPLITS:  # few enough to commit, and analysed in chapter 5
-        record["errors"] = result["errors"]
-    if config["split"] == "length":
-        record["by_length"] = accuracy_by_length("length", result, max_test=config["max_test"])
-        record["oracle_by_length"] = accuracy_by_length("length", result, "oracle_correct",
-                                                        max_test=config["max_test"])
-    return record
-
-
-def summarise(settings: ScanSettings, finished: list[dict]) -> dict:
-    return {"published": PAPER}
-
-
-EXPERIMENT = results.Experiment(name="scan", runs=runs, run=run_one, summarise=summarise,
-                                part=part_name)
-
 
 
 # ---------------------------------------------------------------------------------------------
