@@ -52,7 +52,7 @@ def test_claim_fit_by_hand_and_the_best_fitted_profile():
 def test_tests_table_holds_the_paper_and_each_profile():
     table = report.tests_table()
     assert list(table.index) == list(exps.PAPER)
-    assert table.loc["task", ("Transformer", "published")] == exps.PAPER["task"]["Transformer"]
+    assert table.loc["task", ("Transformer", "published")] == 0.92  # the paper's Table 1: .92
     gpu_rows = {r["test"]: r for r in exps.table_rows(records("gpu"))}
     assert table.loc["localism", ("ConvS2S", "gpu")] == pytest.approx(
         gpu_rows["localism"]["ConvS2S"])

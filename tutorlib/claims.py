@@ -447,7 +447,7 @@ def _pcfgset_claims() -> list[Claim]:
             claims.append(Claim(
                 "PCFG SET", "pcfgset/12_pcfgset_tests", "hupkes2020compositionality",
                 f"{_PCFGSET_TESTS.get(test, test.replace('_', ' '))}: {network}",
-                100 * published[network], "%", _pcfgset(test, network), experiment="pcfgset"))
+                published[network], "%", _pcfgset(test, network), experiment="pcfgset"))
     return claims
 
 

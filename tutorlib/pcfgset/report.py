@@ -22,6 +22,7 @@ from tutorlib.pcfgset.experiments import (
     PAPER,
     TEST_SCORES,
     committed_runs,
+    published_fraction,
     table_rows,
 )
 
@@ -87,7 +88,8 @@ def tests_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
     column per (architecture, source), where the source is ``published`` or a profile."""
     columns = {}
     for network in ARCHITECTURE_NAMES:
-        columns[(network, "published")] = {test: PAPER[test][network] for test in PAPER}
+        columns[(network, "published")] = {test: published_fraction(test, network)
+                                            for test in PAPER}
     for profile in profiles:
         runs = _runs(profile)
         if runs.empty:
@@ -296,7 +298,7 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
         missing = "(no full-profile results committed)"
         return (pd.DataFrame(), pd.DataFrame(), pd.DataFrame(),
                 dict.fromkeys(FINDINGS_FACTS, missing))
-    published = pd.DataFrame(PAPER).T[list(ARCHITECTURE_NAMES)]
+    published = pd.DataFrame(PAPER).T[list(ARCHITECTURE_NAMES)] / 100  # fractions, as ours
     ours = (pd.DataFrame(table_rows(committed.to_dict("records"))).set_index("test")
             [list(ARCHITECTURE_NAMES)])
     base_runs = committed[committed["split"] == "pcfgset"]
