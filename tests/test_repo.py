@@ -85,3 +85,20 @@ def test_browser_check_skips_without_chromium_and_exits_0(tmp_path):
     out = subprocess.run([sys.executable, "-m", "pytest", "tests/browser"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode != 0 and "REQUIRE_BROWSER=1" in out.stdout
+
+
+def test_the_licences_and_the_citation_are_stated():
+    """Code under MIT (LICENSE, in the wheel's metadata), text under CC BY 4.0 (stated in the
+    README and the book's footer), and a citation file at the package's version."""
+    project = _pyproject()["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert "CC BY 4.0" in (ROOT / "LICENSE-TEXT.md").read_text()
+    readme = (ROOT / "README.md").read_text()
+    assert "MIT licence" in readme and "CC BY 4.0" in readme
+    assert "CC BY 4.0" in (ROOT / "_config.yml").read_text()
+    citation = (ROOT / "CITATION.cff").read_text()
+    assert f'version: "{tutorlib.__version__}"' in citation
+    for name in ("CONTRIBUTING.md", "CHANGELOG.md"):
+        assert (ROOT / name).exists(), name
+    assert f"## {tutorlib.__version__}" in (ROOT / "CHANGELOG.md").read_text()
