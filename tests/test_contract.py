@@ -1,9 +1,8 @@
 """The package's contracts, checked over everything at once (after scikit-learn's
 ``check_estimator``): every registered experiment keeps the experiment contract, the registry
-is the one list of experiments, and the import graph has no cycles and no private names taken
-across files."""
+is the one list of experiments, and every exported function documents its parameters (the
+import graph's checks are in test_package.py)."""
 
-import ast
 import dataclasses
 import json
 from pathlib import Path
@@ -95,89 +94,6 @@ def test_the_registry_is_the_one_list_of_experiments():
         registry.entry("scna")
     with pytest.raises(ValueError, match="unknown experiment"):
         results.experiment("tre_intro")  # settings only: nothing to run
-
-
-def _modules() -> dict[str, Path]:
-    found = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        found[".".join(parts)] = path
-    return found
-
-
-def _imports(modules: dict[str, Path]):
-    """``{module: {imported tutorlib module}}`` (top-level and inside functions), and every
-    private name one module takes from another."""
-    graph, private = {}, []
-    for name, path in modules.items():
-        edges = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                edges |= {a.name for a in node.names if a.name in modules}
-            elif isinstance(node, ast.ImportFrom) and node.module in modules:
-                for alias in node.names:
-                    candidate = f"{node.module}.{alias.name}"
-                    if candidate in modules:
-                        edges.add(candidate)
-                    else:
-                        edges.add(node.module)
-                        if alias.name.startswith("_") and not alias.name.startswith("__"):
-                            private.append(f"{name} imports {node.module}.{alias.name}")
-        # a package's __init__ re-exporting its own modules is not a dependency of them
-        if path.name == "__init__.py":
-            edges = {e for e in edges if not e.startswith(name + ".")}
-        graph[name] = edges - {name}
-    return graph, private
-
-
-def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index, low, stack, on_stack, found = {}, {}, [], set(), []
-
-    def visit(node):
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for other in graph.get(node, ()):
-            if other not in index:
-                visit(other)
-                low[node] = min(low[node], low[other])
-            elif other in on_stack:
-                low[node] = min(low[node], index[other])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                other = stack.pop()
-                on_stack.discard(other)
-                component.append(other)
-                if other == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
-
-
-def test_no_import_cycles_and_no_private_names_across_files():
-    graph, private = _imports(_modules())
-    assert _cycles(graph) == []
-    assert private == []
-    # the checks themselves find what they look for
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-
-
-def test_the_seq2seq_package_keeps_one_file_per_architecture():
-    graph, _ = _imports(_modules())
-    architectures = ["tutorlib.seq2seq.recurrent", "tutorlib.seq2seq.transformer",
-                     "tutorlib.seq2seq.convolutional"]
-    for name in architectures:  # each reads on its own: the config, the shared layers, tokens
-        assert graph[name] <= {"tutorlib.seq2seq.config", "tutorlib.seq2seq.layers",
-                               "tutorlib.seq2seq.vocab"}, name
 
 
 # Every subpackage's exported functions carry numpydoc Parameters/Returns sections.

@@ -77,6 +77,72 @@ def test_dependencies_point_one_way(module):
             f"{module} ({layer(module)}) imports {imported} ({layer(imported)})")
 
 
+def graph() -> dict[str, set[str]]:
+    """``{module: {tutorlib modules it imports}}``; a package's ``__init__`` re-exporting its own
+    modules is not a dependency of them."""
+    found = {}
+    for module, path in MODULES.items():
+        edges = {i for i in imports(path) if i in MODULES and i != module}
+        if path.name == "__init__.py":
+            edges = {i for i in edges if not i.startswith(module + ".")}
+        found[module] = edges
+    return found
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(edges.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def private_imports(path: Path) -> list[str]:
+    """The private names (``_name``) ``path`` takes from another tutorlib module."""
+    return [f"{node.module}.{alias.name}" for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tutorlib")
+            for alias in node.names
+            if alias.name.startswith("_") and not alias.name.startswith("__")]
+
+
+def test_no_import_cycles_and_no_private_names_across_files():
+    assert cycles(graph()) == []
+    assert [f"{m} imports {name}" for m, p in MODULES.items() for name in private_imports(p)] == []
+    # the checks themselves find what they look for
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_seq2seq_package_keeps_one_file_per_architecture():
+    edges = graph()
+    for name in ["tutorlib.seq2seq.recurrent", "tutorlib.seq2seq.transformer",
+                 "tutorlib.seq2seq.convolutional"]:  # each reads on its own
+        assert edges[name] <= {"tutorlib.seq2seq.config", "tutorlib.seq2seq.layers",
+                               "tutorlib.seq2seq.vocab"}, name
+
+
 def test_the_command_line_starts_without_torch():
     code = ("import runpy, sys\n"
             "sys.argv = ['tutorlib', '--help']\n"

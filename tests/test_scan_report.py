@@ -21,8 +21,7 @@ def test_glue_facts_glues_each_name_without_displaying(monkeypatch):
     glued = []
     monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.append(
         (name, value, display)))
-    facts.glue_facts({"a": "1.0", "b": "two"})
-    facts.glue_number("c", 3.14159, 2)
+    facts.glue_facts({"a": "1.0", "b": "two", "c": facts.number(3.14159, 2)})
     assert glued == [("a", "1.0", False), ("b", "two", False), ("c", "3.14", False)]
 
 

@@ -55,22 +55,3 @@ def glue_facts(facts: Mapping[str, object]) -> None:
 
     for name, value in facts.items():
         glue(name, value, display=False)
-
-
-def glue_number(name: str, value: float, digits: int = 1) -> None:
-    """Glue one number, formatted by :func:`number`, under ``name``.
-
-    Parameters
-    ----------
-    name : str
-        The name the prose cites.
-    value : float
-        The number.
-    digits : int
-        Decimals to keep.
-
-    Returns
-    -------
-    None
-    """
-    glue_facts({name: number(value, digits)})

@@ -115,15 +115,13 @@ def _table(experiment: str) -> dict:
 
 
 def experiments() -> list[str]:
-    """Names of the experiments that have profile settings."""
-    return sorted(SOURCES)
+    """Names of the experiments that have profile settings (every registered one)."""
+    return registry.names()
 
 
 def check_experiment(experiment: str) -> str:
     """Return ``experiment`` if it has settings, else raise ``ValueError`` listing the names."""
-    if experiment not in SOURCES:
-        raise ValueError(f"unknown experiment {experiment!r}: expected one of "
-                         f"{', '.join(experiments())}")
+    registry.entry(experiment)
     return experiment
 
 

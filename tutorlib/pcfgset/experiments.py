@@ -341,11 +341,7 @@ def _key(config: dict, split_name: str, seed: int, options: dict) -> dict:
                 "recipe": options["recipe"], **_later(options)}
     return {"architecture": config, "split": split_name, "seed": seed,
             "train_size": options["train_size"], "max_output_length": options["max_output_length"],
-            "training": asdict(_train_settings(options, seed)), **_later(options)}
-
-
-def _train_settings(options: dict, seed: int) -> s2s.TrainSettings:
-    return s2s.TrainSettings.from_mapping(options, seed)
+            "training": asdict(s2s.TrainSettings.from_mapping(options, seed)), **_later(options)}
 
 
 def predict(model, sources: list[str], max_length: int, device: str = "cpu",
@@ -431,7 +427,7 @@ def _train(config: dict, split_name: str, seed: int, options: dict, device: str)
     if "recipe" in options:
         return _train_recipe(config, split_name, seed, options, device)
     train = training_pairs(split_name, options["train_size"], **pair_options(options))
-    settings = _train_settings(options, seed)
+    settings = s2s.TrainSettings.from_mapping(options, seed)
     curve: list[dict] = []
     evaluate = None
     if _ratio(split_name) is not None:

@@ -27,6 +27,12 @@ NEW_TEMPLATES = ["template_around_right", "template_opposite_right", "template_r
 COMPOSED_JUMPS = (4, 8, 16, 32)
 
 
+def _of_family(committed: pd.DataFrame, family: str) -> pd.DataFrame:
+    """The runs whose split belongs to ``family`` (:func:`tutorlib.scan.experiments.split_info`)."""
+    families = committed["split"].map(lambda name: exps.split_info(name)["family"])
+    return committed[families == family]
+
+
 def paper_jump_curve() -> dict[int, float]:
     """The paper's Fig. 5: accuracy (%) by the number of composed jump commands in training.
 
@@ -52,8 +58,7 @@ def composed_jump_curve(committed: pd.DataFrame) -> pd.DataFrame:
         :func:`tutorlib.scan.experiments.accuracy_summary` by ``num`` (in %, over
         replications); empty when no such run is committed.
     """
-    family = committed["split"].map(lambda name: exps.split_info(name)["family"])
-    runs = committed[family == "addprim_complex_jump"]
+    runs = _of_family(committed, "addprim_complex_jump")
     return exps.accuracy_summary(runs, by="num") if len(runs) else pd.DataFrame()
 
 
@@ -208,11 +213,6 @@ def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
     return facts
 
 
-def _size_runs(committed: pd.DataFrame) -> pd.DataFrame:
-    family = committed["split"].map(lambda name: exps.split_info(name)["family"])
-    return committed[(family == "size") & (committed["network"] == "overall_best")]
-
-
 def exp1_facts(committed: pd.DataFrame, live: dict, settings, profile: str,
                network: str) -> dict[str, str]:
     """Every fact the chapter "Experiment 1" glues into its prose, by name.
@@ -237,7 +237,7 @@ def exp1_facts(committed: pd.DataFrame, live: dict, settings, profile: str,
     """
     full = profiles.settings("scan", "full")
     simple_runs = committed.query("split == 'simple' and network == 'overall_best'")
-    size_runs = _size_runs(committed)
+    size_runs = _of_family(committed, "size").query("network == 'overall_best'")
     by_percent = exps.accuracy_summary(size_runs, by="percent")
     simple_stats = exps.accuracy_summary(simple_runs, by="split").loc["simple"]
     control = exps.committed_runs(training="per_example")
