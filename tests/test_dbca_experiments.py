@@ -26,7 +26,31 @@ def test_profiles_have_the_same_fields_and_the_paper_profile_the_issue_scale():
     transformer = exps.run_settings(None, "transformer", paper)
     assert transformer["architecture"]["norm_first"] is True
     assert transformer["embedding_init"] == "fairseq" and transformer["warmup_steps"] == 400
-    assert len(exps.runs(paper)) == len(paper["targets"]) * 3 * len(paper["seeds"]) >= 72
+    dial = [(c, seed) for c, seed in exps.runs(paper) if "split_seed" not in c]
+    assert len(dial) == len(paper["targets"]) * 3 * len(paper["seeds"]) >= 72
+
+
+def test_crossed_runs_train_every_seed_on_every_other_seeds_split():
+    paper = profiles.settings("dbca", "full")
+    crossed = [(c, seed) for c, seed in exps.runs(paper) if "split_seed" in c]
+    # the Transformer at MCD and at D_C 0.5, the LSTM with attention at MCD: 3 x 3 each, less
+    # the diagonal, which is the dial's own runs
+    assert len(crossed) == 3 * 6
+    cells = {(c["network"], c["target_compound_divergence"], c["split_seed"], seed)
+             for c, seed in crossed}
+    assert len(cells) == 18 and all(split != seed for _, _, split, seed in cells)
+    assert ("transformer", 0.5, 2, 0) in cells and ("lstm_attention", None, 0, 1) in cells
+    # a crossed run's key differs from the dial run of the same training seed; the dial's keys
+    # are as they were (no split_seed in them)
+    dial_keys = {results.run_key("dbca", c, s) for c, s in exps.runs(paper) if "split_seed" not in c}
+    assert not {results.run_key("dbca", c, s) for c, s in crossed} & dial_keys
+    assert exps.split_seed({"split_seed": 2}, 0) == 2 and exps.split_seed({}, 1) == 1
+    assert exps.split_seed({"split_seed": float("nan")}, 1) == 1  # a table's missing value
+    assert exps.is_dial_run({"seed": 1}) and not exps.is_dial_run({"seed": 1, "split_seed": 0})
+    with pytest.raises(ValueError, match="crossed runs for unknown network 'gru'"):
+        replace(paper, crossed={"gru": [None]})
+    with pytest.raises(ValueError, match="crossed targets \\[0.55\\] are not among"):
+        replace(paper, crossed={"transformer": [0.55]})
     assert profiles.settings("dbca", "tutorial")["pool_size"] is None
     assert len(exps.runs(profiles.settings("dbca", "ci"))) == 2
 

@@ -63,10 +63,11 @@ def test_unknown_names_raise():
 
 
 def test_the_gpu_profile_exists_only_where_a_sweep_was_prepared():
-    assert profiles.has_profile("pcfgset", "gpu")
+    assert profiles.has_profile("pcfgset", "gpu") and profiles.has_profile("orchard", "gpu")
     assert not profiles.has_profile("scan", "gpu")
     assert profiles.check_profile("gpu") == "gpu"
-    with pytest.raises(ValueError, match="scan has no 'gpu' profile.*exists for: pcfgset"):
+    with pytest.raises(ValueError, match="scan has no 'gpu' profile.*exists for: "
+                                         "orchard, pcfgset"):
         profiles.settings("scan", "gpu")
     with pytest.raises(ValueError, match="unknown profile 'gpus'"):
         profiles.has_profile("pcfgset", "gpus")

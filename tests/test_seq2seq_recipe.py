@@ -153,6 +153,10 @@ def test_the_time_budget_stops_training_and_max_epochs_caps_it():
                                      recipes.Recipe(batch_size=20, max_seconds=1e-6,
                                                     max_epochs=5), seed=0)
     assert fit.stopped == "max_seconds" and len(fit.history) == 1
+    # the budget is checked every step, not only at evaluations: with one evaluation an epoch
+    # of 10 steps, a run out of time after its first step stops there (on a GPU sweep, an
+    # epoch between evaluations took minutes and the runs overran the sweep's own budget)
+    assert fit.steps == 1 and fit.epochs == pytest.approx(0.1)
     fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab,
                                      recipes.Recipe(batch_size=100, max_epochs=2,
                                                     patience=10), seed=0)

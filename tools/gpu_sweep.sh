@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One prepared GPU sweep, for a lent machine with one NVIDIA GPU and no network:
 #
-#   bash tools/gpu_sweep.sh pcfgset            # the experiment's gpu profile
+#   bash tools/gpu_sweep.sh pcfgset                     # the experiment's gpu profile
+#   JOBS=18 BUDGET=900 bash tools/gpu_sweep.sh orchard  # 29 runs left: two waves of 18
 #
 # Runs `python -m tutorlib run NAME --profile gpu --device cuda --jobs JOBS` (worker processes
 # sharing the GPU under CUDA MPS, each with its share of the cores) for at most BUDGET seconds,
@@ -13,6 +14,8 @@
 #
 # Environment: JOBS (default 27: the 54 PCFG SET runs in two waves), BUDGET (seconds, default
 # 480), OUT (where the archive goes, default ./gpu-out), PYTHON (default python3).
+# Memory: an ORCHARD worker holds 1.7-2.7 GiB of GPU memory, so 36 at once ran out of an H100's
+# 80 GB (results/orchard/gpu-sweeps.json); 18 fit with room to spare.
 set -u
 name=${1:?usage: bash tools/gpu_sweep.sh EXPERIMENT}
 jobs=${JOBS:-27}

@@ -204,13 +204,28 @@ def architecture(config: dict | s2s.Seq2SeqConfig | str) -> s2s.Seq2SeqConfig:
     return s2s.named_config(config, ARCHITECTURES)
 
 
+def split_seed(config: dict, seed: int) -> int:
+    """The seed of a run's split: ``config["split_seed"]`` where the run sets one (a network
+    trained with ``seed`` on another seed's split), else the run's own ``seed`` (also where a
+    table of records has NaN for records written before crossed runs existed)."""
+    value = config.get("split_seed", seed)
+    return seed if value is None or (isinstance(value, float) and np.isnan(value)) else int(value)
+
+
+def is_dial_run(record: dict) -> bool:
+    """Whether a run record belongs to the dial (its split's seed is its training seed) rather
+    than to the crossed runs."""
+    return split_seed(record, record["seed"]) == record["seed"]
+
+
 def _train_and_evaluate(config: dict, seed: int, device: str) -> dict:
-    split = make_split(config["target_compound_divergence"], seed, pool_size=config["pool_size"],
-                       pool_seed=config["pool_seed"],
+    split_at = split_seed(config, seed)
+    split = make_split(config["target_compound_divergence"], split_at,
+                       pool_size=config["pool_size"], pool_seed=config["pool_seed"],
                        max_atom_divergence=config["max_atom_divergence"])
     test = split.test
     if config["max_test"] is not None and config["max_test"] < len(test):
-        test = random.Random(f"dbca-test-{seed}").sample(test, config["max_test"])
+        test = random.Random(f"dbca-test-{split_at}").sample(test, config["max_test"])
     train_sample = random.Random(seed).sample(split.train, min(len(test), len(split.train)))
     options = TRAINING_DEFAULTS | config
     trained = s2s.train_once(
@@ -232,13 +247,15 @@ def _train_and_evaluate(config: dict, seed: int, device: str) -> dict:
 
 def run(config: dict, seed: int, device: str = "cpu") -> dict:
     """One point of the dial: build the split (``config`` from :func:`run_settings`), train the
-    architecture with ``seed`` (also the split's seed), evaluate; cached on disk by ``config``
-    and ``seed`` (not by ``device``). Returns the JSON-friendly record, with ``network``."""
+    architecture with ``seed`` (also the split's seed unless ``config`` has a ``split_seed``),
+    evaluate; cached on disk by ``config`` and ``seed`` (not by ``device``). Returns the
+    JSON-friendly record, with ``network`` and ``split_seed``."""
     key = {k: v for k, v in config.items() if k != "network"} | {"seed": seed}
     with s2s.pinned_threads(1):
         result = cache.cached("dbca-run", key, lambda: _train_and_evaluate(config, seed, device),
                               format=CACHE_FORMAT)
-    return {"network": config["network"], **result, "device": str(resolve_device(device))}
+    return {"network": config["network"], "split_seed": split_seed(config, seed), **result,
+            "device": str(resolve_device(device))}
 
 
 def run_settings(target: float | None, network: str, settings: DbcaSettings) -> dict:
@@ -257,9 +274,16 @@ def run_settings(target: float | None, network: str, settings: DbcaSettings) -> 
 
 def runs(settings: DbcaSettings) -> list[tuple[dict, int]]:
     """Every (run settings, seed) pair of a profile, seed by seed (a stopped sweep has covered
-    every target and network once before it repeats any)."""
-    return [(run_settings(target, network, settings), seed) for seed in settings["seeds"]
+    every target and network once before it repeats any), then the crossed runs: for each
+    (network, target) of ``crossed``, every training seed on every other seed's split (the
+    dial's own runs are the diagonal, split seed = training seed)."""
+    dial = [(run_settings(target, network, settings), seed) for seed in settings["seeds"]
             for target in settings["targets"] for network in settings["architectures"]]
+    crossed = [(run_settings(target, network, settings) | {"split_seed": split_at}, seed)
+               for network, targets in settings["crossed"].items() for target in targets
+               for split_at in settings["seeds"] for seed in settings["seeds"]
+               if seed != split_at]
+    return dial + crossed
 
 
 def part_name(config: dict, seed: int) -> str:
@@ -268,11 +292,13 @@ def part_name(config: dict, seed: int) -> str:
 
 
 def dial_table(records: list[dict]):
-    """Runs grouped by network and target: mean reached D_C and accuracy (%), sd, count."""
+    """The dial's runs (split seed = training seed; the crossed runs are left out) grouped by
+    network and target: mean reached D_C and accuracy (%), sd, count."""
     import pandas as pd
 
     columns = ["network", "target", "runs", "D_C", "accuracy (%)", "sd (%)",
                "training accuracy (%)"]
+    records = [r for r in records if is_dial_run(r)]
     if not records:
         return pd.DataFrame(columns=columns)
     frame = pd.DataFrame(records)
@@ -311,7 +337,10 @@ class DbcaSettings(Settings):
     (``None``: all). ``training`` sets, per network, a warmup of the learning rate and the
     Transformer's embedding initialisation: ``{"transformer": {"warmup_steps": 100,
     "embedding_init": "fairseq"}}`` (:data:`TRAINING_DEFAULTS`;
-    :func:`tutorlib.seq2seq.init_embeddings`).
+    :func:`tutorlib.seq2seq.init_embeddings`). ``crossed`` (``{network: [target, ...]}``)
+    separates the variance of the split from that of training: each of those networks is also
+    trained with every seed of ``seeds`` on every other seed's split at those targets
+    (:func:`runs`).
     """
 
     pool_size: int | None
@@ -327,9 +356,18 @@ class DbcaSettings(Settings):
     final_lr_fraction: float
     max_test: int | None
     training: dict = field(default_factory=dict)
+    crossed: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         split_sizes(self.pool_size)
+        for network, targets in self.crossed.items():
+            if network not in self.architectures:
+                raise ValueError(f"crossed runs for unknown network {network!r}; this profile "
+                                 f"trains {', '.join(self.architectures)}")
+            missing = [t for t in targets if t not in self.targets]
+            if missing:
+                raise ValueError(f"crossed targets {missing} are not among the dial's targets "
+                                 f"{self.targets}")
         check_per_network("training", self.training, list(self.architectures),
                           list(TRAINING_DEFAULTS))
         for overrides in self.training.values():
@@ -392,7 +430,10 @@ SETTINGS: dict[str, DbcaSettings] = {
         architectures=_paper_architectures("lstm", "lstm_attention", "transformer"),
         learning_rates={"lstm": 6e-3, "lstm_attention": 6e-3, "transformer": 1e-3},
         presentations=256_000, batch_size=32, final_lr_fraction=0.1, max_test=None,
-        training={"transformer": {"embedding_init": "fairseq", "warmup_steps": 400}}),
+        training={"transformer": {"embedding_init": "fairseq", "warmup_steps": 400}},
+        # split variance against training variance (3 x 3 at the MCD point; the Transformer
+        # also at D_C 0.5): 18 runs beside the dial's diagonal
+        crossed={"transformer": [None, 0.5], "lstm_attention": [None]}),
 }
 
 
@@ -400,10 +441,17 @@ EXPERIMENT = results.Experiment(name="dbca", runs=runs, run=run, summarise=summa
                                 part=part_name)
 
 
-def committed_runs(profile: str = "full"):
-    """The finished dial runs of ``results/dbca/<profile>.json`` as a DataFrame (empty if none)."""
-    return results.committed_runs("dbca", profile, columns=[
-        "network", "target_compound_divergence", "seed", "compound_divergence", "accuracy"])
+def committed_runs(profile: str = "full", *, crossed: bool = False):
+    """The finished runs of ``results/dbca/<profile>.json`` as a DataFrame (empty if none): the
+    dial's (split seed = training seed), or with ``crossed`` every run, a ``split_seed`` column
+    filled in."""
+    runs = results.committed_runs("dbca", profile, columns=[
+        "network", "target_compound_divergence", "seed", "split_seed", "compound_divergence",
+        "accuracy"])
+    if runs.empty:
+        return runs
+    runs["split_seed"] = [split_seed(r, r["seed"]) for r in runs.to_dict(orient="records")]
+    return runs if crossed else runs[runs["split_seed"] == runs["seed"]].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -460,7 +508,7 @@ def draw_rule_tree(tree, ax=None, *, highlight=(), title: str | None = None, fon
 
 
 __all__ = ["ARCHITECTURES", "DbcaSettings", "DialSplit", "EXPERIMENT", "PAPER", "SETTINGS",
-           "architecture", "committed_runs", "dial_table", "divergence_table", "draw_rule_tree",
+           "architecture", "committed_runs", "dial_table", "is_dial_run", "split_seed", "divergence_table", "draw_rule_tree",
            "make_split",
            "mcd_divergences", "pool_rows", "run", "run_settings", "runs", "split_sizes",
            "standard_divergences", "standard_split_names", "subset_pool", "summarise"]

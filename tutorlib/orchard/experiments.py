@@ -18,7 +18,7 @@ predicted label is read back with :func:`tutorlib.orchard.parse_label` and score
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 import numpy as np
@@ -149,6 +149,12 @@ class OrchardSettings(Settings):
     tests on ``threads`` CPU threads: models this small gain nothing from more, and on a busy
     machine two threads are many times slower than one.
 
+    ``recipes`` (the ``gpu`` profile) trains each model by the convergence recipe instead
+    (:class:`tutorlib.seq2seq.Recipe` as a dict, one per model): the paper's stopping rule on
+    ``train_check`` validation examples (depths 3-6, not trained on), the best model on them
+    kept, and its fit recorded; ``presentations``, ``batch_size``, ``learning_rate`` and
+    ``final_lr_fraction`` are then None.
+
     ``training`` overrides the training of one model: ``{"transformer": {"learning_rate": 1e-3,
     "warmup_steps": 100, "embedding_init": "fairseq"}}`` (any of :data:`TRAINING_KEYS`).
     ``warmup_steps`` raises the learning rate linearly over the first steps (0: none);
@@ -163,10 +169,10 @@ class OrchardSettings(Settings):
     models: dict
     seeds: list[int]
     train_size: int
-    presentations: int
-    batch_size: int
-    learning_rate: float
-    final_lr_fraction: float
+    presentations: int | None
+    batch_size: int | None
+    learning_rate: float | None
+    final_lr_fraction: float | None
     test_depths: list[int]
     test_size: int
     train_check: int
@@ -174,8 +180,26 @@ class OrchardSettings(Settings):
     eval_batch_size: int
     threads: int
     training: dict = field(default_factory=dict)
+    recipes: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        fixed = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
+        if self.recipes:
+            set_anyway = [name for name in fixed if getattr(self, name) is not None]
+            if set_anyway or self.training:
+                raise ValueError(f"a profile with recipes trains each model by its recipe: "
+                                 f"leave {', '.join(set_anyway) or 'training'} unset")
+            missing = [model for model in self.models if model not in self.recipes]
+            if missing:
+                raise ValueError(f"recipes missing for {', '.join(missing)}")
+            check_per_network("recipes", self.recipes, self.models,
+                              [f.name for f in fields(s2s.Recipe)], noun="model")
+            for values in self.recipes.values():
+                s2s.Recipe.from_dict(values)  # a clear error for a bad recipe now
+        else:
+            unset = [name for name in fixed if getattr(self, name) is None]
+            if unset:
+                raise ValueError(f"{', '.join(unset)} must be set (or give recipes)")
         check_per_network("training", self.training, self.models, TRAINING_KEYS,
                           noun="model")
 
@@ -192,9 +216,26 @@ def _lstm(hidden: int, layers: int, dropout: float) -> dict:
                              bidirectional=True).to_dict()
 
 
-def _transformer(hidden: int, layers: int, heads: int, dropout: float) -> dict:
+def _transformer(hidden: int, layers: int, heads: int, dropout: float,
+                 norm_first: bool = False) -> dict:
     return s2s.Seq2SeqConfig("transformer", hidden, layers, dropout, num_heads=heads,
-                             positions="sinusoidal").to_dict()
+                             positions="sinusoidal", norm_first=norm_first).to_dict()
+
+
+# The gpu profile's recipes (tutorlib.seq2seq.Recipe): the paper's batch of 128, Adam with an
+# inverse-square-root schedule, best model on in-distribution validation, patience 3 epochs,
+# and a training budget per run so that the 36 runs, all at once, fit a lent GPU's minutes
+# (``max_seconds``; each record says where and why it stopped). fp32 with TF32: the PCFG SET
+# sweep measured bf16 autocast slower for these small networks (results/pcfgset/NOTES.md).
+GPU_RECIPES: dict[str, dict] = {
+    "lstm": {"batch_size": 128, "learning_rate": 2e-3, "warmup_steps": 200,
+             "schedule": "inverse_sqrt", "max_epochs": 50, "patience": 3,
+             "evaluations_per_epoch": 2, "max_seconds": 330.0, "precision": "fp32"},
+    "transformer": {"batch_size": 128, "learning_rate": 1e-3, "betas": [0.9, 0.98],
+                    "warmup_steps": 800, "schedule": "inverse_sqrt", "max_epochs": 50,
+                    "patience": 3, "evaluations_per_epoch": 2, "max_seconds": 330.0,
+                    "precision": "fp32", "embedding_init": "fairseq"},
+}
 
 
 # Sizes of the profiles, and what the Transformer needed: results/orchard/NOTES.md.
@@ -222,6 +263,17 @@ SETTINGS = {
         learning_rate=1e-3, final_lr_fraction=0.1, test_depths=list(TEST_DEPTHS),
         test_size=1_000, train_check=1_000, data_seed=0, eval_batch_size=32, threads=1,
         training={"transformer": {"warmup_steps": 100, "embedding_init": "fairseq"}}),
+    # gpu: the full profile's 36 runs with networks near the paper's LSTM size (5.0M and 7.9M
+    # parameters against its 6.2M and 44.3M), 200,000 training examples (the paper's: 500,000)
+    # and the convergence recipe above, all 36 at once on one GPU (tools/gpu_sweep.sh orchard).
+    "gpu": OrchardSettings(
+        variants=["minmax_easy", "minmax_medium", "minmax_hard",
+                  "firstlast_easy", "firstlast_medium", "firstlast_hard"],
+        models={"lstm": _lstm(256, 2, 0.1), "transformer": _transformer(256, 4, 8, 0.1, True)},
+        seeds=[0, 1, 2], train_size=200_000, presentations=None, batch_size=None,
+        learning_rate=None, final_lr_fraction=None, test_depths=list(TEST_DEPTHS),
+        test_size=1_000, train_check=1_000, data_seed=0, eval_batch_size=64, threads=1,
+        recipes=GPU_RECIPES),
 }
 
 
@@ -252,11 +304,13 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
     tests["train"] = train[: config["train_check"]]
     tests["valid"] = generate_part(name, "valid", config["train_check"], config["data_seed"])
     options = LATER_DEFAULTS | config
+    recipe = s2s.Recipe.from_dict(config["recipe"]) if "recipe" in config else None
     trained = s2s.train_once(
         s2s.Seq2SeqConfig(**config["architecture"]), model_pairs(train), vocabularies(),
-        s2s.TrainSettings.from_mapping(config, seed), seed,
+        recipe or s2s.TrainSettings.from_mapping(config, seed), seed,
         tests={key: model_pairs(pairs) for key, pairs in tests.items()}, device=device,
         embedding_init=options["embedding_init"], warmup_steps=options["warmup_steps"],
+        validation=model_pairs(tests["valid"]) if recipe else None,
         loss_window=50, eval_batch_size=config["eval_batch_size"],
         desc=f"{name}, {config['model']}, seed {seed}")
     scores = {key: accuracies(trained.evaluations[key].predictions, pairs)
@@ -266,9 +320,17 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
                 for key, pairs in tests.items() if key not in ("train", "valid")}
     result = {"variant": name, "model": config["model"], "seed": seed,
               "architecture": config["architecture"], "parameters": trained.parameters,
-              "train_size": config["train_size"], "presentations": config["presentations"],
+              "train_size": config["train_size"], "presentations": config.get("presentations"),
               "train_seconds": round(trained.seconds, 1), "final_loss": trained.final_loss,
               "train": scores["train"], "valid": scores["valid"], "by_depth": by_depth}
+    if recipe is not None:  # where and why it stopped, and the fit along the way
+        fit = trained.log.to_dict()
+        where = resolve_device(device)
+        result.update(
+            presentations=round(fit["epochs"] * len(train)), epochs=fit["epochs"],
+            stopped=fit["stopped"], recipe=config["recipe"],
+            device_name=torch.cuda.get_device_name(where) if where.type == "cuda" else "cpu",
+            fit={k: v for k, v in fit.items() if k != "history"}, fit_history=fit["history"])
     return {"result": result, "state_dict": trained.state_dict()}
 
 
@@ -278,6 +340,13 @@ def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> di
     if model not in settings["models"]:
         raise ValueError(f"unknown model {model!r}; this profile has "
                          f"{', '.join(settings['models'])}")
+    if settings.get("recipes"):
+        keys = ("train_size", "test_depths", "test_size", "train_check", "data_seed",
+                "eval_batch_size", "threads")
+        return {"variant": variant_name, "model": model,
+                "architecture": dict(settings["models"][model]),
+                **{k: settings[k] for k in keys},
+                "recipe": s2s.Recipe.from_dict(settings["recipes"][model]).to_dict()}
     keys = ("train_size", "presentations", "batch_size", "learning_rate", "final_lr_fraction",
             "test_depths", "test_size", "train_check", "data_seed", "eval_batch_size", "threads")
     overrides = settings.get("training", {}).get(model, {})

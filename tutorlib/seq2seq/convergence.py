@@ -449,7 +449,12 @@ def fit_to_convergence(model: nn.Module, train: Sequence[tuple[str, str]],
             pairs_seen += len(batch)
             step += 1
             bar.update(1)
-            if b + 1 not in evaluate_at:
+            # the budget is checked every step on the host's clock (no wait for the device),
+            # and a run that reaches it is evaluated at once: between evaluations an epoch of
+            # a large set can take minutes
+            out_of_time = (recipe.max_seconds is not None and train_seconds
+                           + time.perf_counter() - started >= recipe.max_seconds)
+            if b + 1 not in evaluate_at and not out_of_time:
                 continue
             # an evaluation: the only place the loop waits for the device
             if device.type == "cuda":
