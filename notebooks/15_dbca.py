@@ -395,6 +395,51 @@ glue_facts(report.full_facts(committed, paper_settings))
 # {glue:text}`full_mcd_seeds`
 
 # %% [markdown]
+# ### The dial as a line
+#
+# For CFQ the paper fits a straight line to accuracy against compound divergence and reports
+# how much of the variation it explains (R² between 0.81 and 0.88 for its three networks). The
+# same line through every committed dial run of ours (each split's reached D_C, the MCD splits
+# included):
+
+# %%
+if len(committed):
+    regression = report.dial_regression(committed)
+    glue_facts(report.regression_facts(regression))
+    report.plot_dial_regression(committed)
+    plt.show()
+    display(regression.round(3))
+else:
+    glue_facts(report.regression_facts(report.dial_regression(committed)))
+
+# %% [markdown]
+# *Figure.* Test accuracy of every committed dial run against its split's compound divergence,
+# with each network's least-squares line. {glue:text}`regression_text`
+#
+# ### The split or the training?
+#
+# Each dial run's seed draws both its split and its network's initialisation and batch order,
+# so three seeds cannot tell a network's own variability from the split's. The full profile
+# therefore also trains the Transformer (at the MCD point and at D_C 0.5) and the LSTM with
+# attention (at the MCD point) with every training seed on every other seed's split: three
+# splits × three training seeds per cell, the dial's own runs on the diagonal.
+
+# %%
+crossed = exps.committed_runs("full", crossed=True)
+variance = report.variance_table(crossed)
+glue_facts(report.variance_facts(variance))
+if len(variance):
+    report.plot_crossed(crossed)
+    plt.show()
+variance.round(1)
+
+# %% [markdown]
+# *Figure and table.* Test accuracy (%) of each crossed cell by split (bars: the split's mean;
+# markers: the training seeds), and the spread split in two: the standard deviation of the
+# split means (*between splits*) and the typical standard deviation over training seeds on one
+# split (*within a split*), in points. {glue:text}`variance_text`
+
+# %% [markdown]
 # ## What the paper claimed, and where we differ
 #
 # Keysers et al. built MCD splits of CFQ and of SCAN and found that accuracy falls steadily as

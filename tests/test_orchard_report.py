@@ -14,6 +14,13 @@ def _table(values: dict) -> pd.DataFrame:
                           "accuracy (%)": a} for (v, m, t, d), a in values.items()])
 
 
+def _run(variant, model, fit=1.0, second=None, seed=0, by_depth=None):
+    """A run record: ``fit`` on every tree and part, or ``second`` on the second tree."""
+    scores = {"first": fit, "second": fit if second is None else second}
+    return {"variant": variant, "model": model, "seed": seed, "train": dict(scores),
+            "valid": dict(scores), "by_depth": by_depth or {}, "parameters": 1000}
+
+
 def test_claims_read_the_table_at_the_edge_and_at_depth():
     values = {}
     for model, (edge, deep) in {"lstm": (80.0, 60.0), "transformer": (70.0, 75.0)}.items():
@@ -22,16 +29,83 @@ def test_claims_read_the_table_at_the_edge_and_at_depth():
                 values[(variant, model, tree, 6)] = edge
                 values[(variant, model, tree, 12)] = deep
     table = _table(values)
+    fitted = [_run(v, m) for v in ("minmax_hard", "firstlast_hard") for m in ("lstm", "transformer")]
     assert report.mean_accuracy(table, model="lstm", tree="both", depth=12) == 60.0
     assert np.isnan(report.mean_accuracy(table, model="lstm", tree="both", depth=9))
-    falls, first, transformer, second = report.claim_column(table, 12)
+    column = report.claim_column(table, 12, fitted)
+    assert len(column) == len(report.CLAIMS)
+    falls, first, chance, second, inside, pairs, copy = column
     assert falls == "LSTM falls, Transformer does not fall (both trees, depth 6 to 12)"
     assert first == "60.0% vs 75.0% (mean of the hard variants, depth 12)"
-    assert transformer == "75.0% on the first tree at depth 12"
-    assert second == "67.5% (both models, depth 12)"
-    claims = report.claims_table(table, 12, committed=table, committed_runs=4, planned_runs=36)
-    assert list(claims.columns) == ["published", "this run", "full profile (4 of 36 runs)"]
-    assert claims.iloc[4, 2].startswith("needs the easy and medium variants")
+    assert chance == "75.0% on the second tree at depth 12"
+    assert second == "67.5% (both models, second tree, depth 12)"
+    assert inside == "Transformer 70.0% vs LSTM 80.0% (both trees, depths 3-6, medium and hard)"
+    assert pairs == ("LSTM 60.0% vs 60.0%, Transformer 75.0% vs 75.0% (MIN-MAX vs "
+                     "FIRST-LAST)")
+    assert copy == "needs the LSTM on all three MIN-MAX variants"
+    # the same numbers from networks that did not fit are untested, with the fit named
+    unfit = [_run(v, m, second=0.5 if m == "transformer" else 1.0)
+             for v in ("minmax_hard", "firstlast_hard") for m in ("lstm", "transformer")]
+    gated = report.claim_column(table, 12, unfit)
+    assert gated[1] == ("untested, did not fit (lowest in-distribution accuracy: Transformer "
+                        "50%); ours: 60.0% vs 75.0% (mean of the hard variants, depth 12)")
+    assert gated[2].startswith("untested") and gated[6] == copy  # the LSTM fits: COPY not gated
+    with_depths = [_run(r["variant"], r["model"], by_depth={
+        str(d): {tree: values[(r["variant"], r["model"], tree, d)] / 100 for tree in report.TREES}
+        | {"n": 10} for d in (6, 12)}) for r in fitted]
+    claims = report.claims_table(table, 12, fitted, "ci", committed={"full": with_depths},
+                                 planned_runs=36)
+    assert list(claims.columns) == ["published", "this run (ci)", "full profile (4 of 36 runs)"]
+    assert list(claims.iloc[:, 1]) == column  # the committed runs read as the page's own
+
+
+def test_a_run_fits_when_both_trees_fit_on_training_and_validation():
+    assert report.fits(_run("minmax_hard", "lstm", 0.9)) and report.run_fit(_run("a", "lstm", 0.95)) == 0.95
+    assert not report.fits(_run("minmax_hard", "lstm", 1.0, second=0.89))
+    no_validation = {"train": {"first": 1.0, "second": 1.0}}
+    assert report.run_fit(no_validation) == 1.0 and not report.fits(no_validation)
+    runs = [_run("minmax_hard", "lstm", 1.0, seed=0), _run("minmax_hard", "lstm", 0.6, seed=1),
+            _run("minmax_easy", "transformer", 0.95)]
+    assert report.fit_gate(runs, ["transformer"], ["minmax_easy"]) is None
+    assert report.fit_gate(runs, ["lstm", "transformer"], ["minmax_hard", "minmax_easy"]) == (
+        "untested, did not fit (lowest in-distribution accuracy: LSTM 60%)")
+    table = report.fit_table({"gpu": runs})
+    row = table.loc[("gpu", "minmax_hard", "lstm")]
+    assert row["runs"] == 2 and row["fitted"] == "1 of 2" and row["lowest fit (%)"] == 60.0
+    assert row["validation, second (%)"] == pytest.approx(80.0)
+
+
+def test_claims_are_read_from_the_profile_that_fits_best():
+    deep = {"12": {"first": 0.7, "second": 0.2, "both": 0.1, "n": 10}}
+    by_profile = {"gpu": [_run("minmax_hard", "lstm", 0.95, by_depth=deep)],
+                  "full": [_run("minmax_hard", "lstm", 0.5, by_depth=deep, seed=s)
+                           for s in range(3)]}
+    assert report.best_profile("lstm", "minmax_hard", by_profile)[0] == "gpu"
+    assert report.best_profile("transformer", "minmax_hard", by_profile) is None
+    reading = report.claim_reading("lstm", "minmax_hard", "second", by_profile=by_profile)
+    assert reading == {"value": pytest.approx(20.0), "runs": 1, "fitted": True, "profile": "gpu"}
+    worse = {"gpu": [_run("minmax_hard", "lstm", 0.3, by_depth=deep)], "full": by_profile["full"]}
+    assert report.claim_reading("lstm", "minmax_hard", "first", by_profile=worse)["profile"] == "full"
+    assert report.claim_reading("lstm", "minmax_hard", "first", by_profile=worse)["fitted"] is False
+
+
+def test_fitted_networks_by_depth_and_the_fit_column_of_the_figure():
+    deep = {str(d): {"first": 0.9 - d / 100, "second": 0.5, "both": 0.4, "n": 10}
+            for d in (6, 12)}
+    runs = [_run("minmax_easy", "lstm", 1.0, by_depth=deep),
+            _run("minmax_easy", "transformer", 0.5, by_depth=deep)]
+    table = report.fitted_by_depth({"gpu": runs})
+    assert list(table.index) == [("gpu", "minmax_easy", "lstm")]  # the Transformer did not fit
+    assert table.loc[("gpu", "minmax_easy", "lstm"), "first, depth 12 (%)"] == pytest.approx(78.0)
+    # a profile whose runs of a variant do not all fit adds nothing
+    assert report.fitted_by_depth({"full": [runs[0], {**runs[0], "seed": 1,
+                                                       "valid": {"first": 0.5, "second": 0.5}}]}).empty
+    import matplotlib
+    matplotlib.use("Agg")
+    from tutorlib.orchard.experiments import by_depth_table
+    fig = report.plot_by_depth(by_depth_table(runs), "t", records=runs)
+    assert len(fig.axes) == 4 and fig.axes[3].get_title() == "minmax_easy: fit (depths 3-6)"
+    assert len(report.plot_by_depth(by_depth_table(runs), "t").axes) == 3
 
 
 def test_copy_makes_the_variants_harder_in_the_papers_order_or_says_not():
@@ -39,10 +113,10 @@ def test_copy_makes_the_variants_harder_in_the_papers_order_or_says_not():
         return _table({(f"minmax_{name}", "lstm", "second", 6): value
                        for name, value in (("easy", easy), ("medium", medium), ("hard", hard))})
     assert report.copy_verdict(table(90, 50, 10)) == (
-        "full profile, LSTM, second tree at depth 6: easy 90.0% > medium 50.0% > hard 10.0%")
+        "LSTM, second tree at depth 6: easy 90.0% > medium 50.0% > hard 10.0%")
     assert report.copy_verdict(table(50, 90, 10)).endswith("(not in that order)")
-    assert report.copy_verdict(_table({("minmax_hard", "lstm", "second", 6): 5.0})).startswith(
-        "needs the easy and medium variants")
+    assert report.copy_verdict(_table({("minmax_hard", "lstm", "second", 6): 5.0})) == (
+        "needs the LSTM on all three MIN-MAX variants")
 
 
 def _records(train: dict, valid: dict) -> list[dict]:
