@@ -148,3 +148,12 @@ def test_setting_facts_are_shares_of_the_papers_setting():
     assert found["tutorial_variants"] == "minmax_hard"
     with pytest.raises(ValueError, match="no run of the transformer among the 1 records"):
         report.setting_facts(settings, [], [{"model": "lstm", "parameters": 1}])
+
+
+def test_the_fit_summary_names_the_variants_each_model_fits():
+    runs = [_run("minmax_easy", "lstm", 1.0), _run("minmax_hard", "lstm", 1.0, seed=0),
+            _run("minmax_hard", "lstm", 0.5, seed=1), _run("minmax_easy", "transformer", 0.5)]
+    assert report.fit_summary(runs) == ("the LSTM fits on minmax_easy (and in some runs on "
+                                        "minmax_hard); the Transformer fits on no variant")
+    assert report.fit_summary(runs[1:3]) == ("the LSTM fits only in some runs, on minmax_hard; "
+                                             "the Transformer has no run")

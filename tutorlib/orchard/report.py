@@ -113,6 +113,38 @@ def fit_table(records_by_profile: dict[str, list[dict]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).set_index(["profile", "variant", "model"])
 
 
+def fit_summary(records: list[dict]) -> str:
+    """Which variants each model fits, in words: where all its runs fit, where some do, or
+    none.
+
+    Examples
+    --------
+    >>> run = {"variant": "minmax_easy", "model": "lstm", "train": {"first": 1, "second": 1},
+    ...        "valid": {"first": 1, "second": 1}}
+    >>> fit_summary([run])
+    'the LSTM fits on minmax_easy; the Transformer has no run'
+    """
+    parts = []
+    for model in MODELS:
+        runs = [r for r in records if r["model"] == model]
+        if not runs:
+            parts.append(f"the {NAMES[model]} has no run")
+            continue
+        variants = sorted({r["variant"] for r in runs})
+        every = [v for v in variants if all(fits(r) for r in runs if r["variant"] == v)]
+        some = [v for v in variants if v not in every
+                and any(fits(r) for r in runs if r["variant"] == v)]
+        if not every and not some:
+            parts.append(f"the {NAMES[model]} fits on no variant")
+            continue
+        if not every:
+            parts.append(f"the {NAMES[model]} fits only in some runs, on {', '.join(some)}")
+            continue
+        parts.append(f"the {NAMES[model]} fits on {', '.join(every)}"
+                     + (f" (and in some runs on {', '.join(some)})" if some else ""))
+    return "; ".join(parts)
+
+
 def committed_by_profile(profiles=CLAIM_PROFILES) -> dict[str, list[dict]]:
     """The committed run records of each profile that has some (``results/orchard/``)."""
     found = {profile: committed_records(profile) for profile in profiles}
