@@ -67,8 +67,8 @@ deepest = max(settings["test_depths"])
 # `MIN` and `MAX`. A value node is one or two digits, each digit a separate argument. In the
 # second tree, `[COPY k ]` stands for the value of the k-th item of the first tree, counting
 # from 0 in level order (breadth first), where every operator and every digit is an item and an
-# operator's value is its subtree's. The label is the two trees' values, `v1,v2`. The issue's
-# second example, drawn as in the paper's Figure 1:
+# operator's value is its subtree's. The label is the two trees' values, `v1,v2`. A second
+# example, drawn as in the paper's Figure 1:
 
 # %%
 example = ("[LAST [LAST [FIRST 3 ] [FIRST 0 ] ] 9 ] X "

@@ -146,7 +146,7 @@ pd.Series({dbca.format_compound(g): w for g, w in dbca.compound_weights(toy_pool
 # symmetric. $\alpha = 0.1$ is not: $p_k^{0.1}$ is close to 1 for any $p_k$ that is not tiny, so
 # $C_{0.1}$ mostly asks *whether* each test compound ($q$) occurs in training ($p$) at all, not
 # how often. That is what a compositional test needs: a compound may be rare in training, but
-# should not be missing. The check, with $p$ a training distribution that puts almost all
+# should not be missing. A worked check, with $p$ a training distribution that puts almost all
 # its mass on compound 3 and $q$ a test distribution that never uses it:
 
 # %%

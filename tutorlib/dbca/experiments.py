@@ -409,7 +409,7 @@ SETTINGS: dict[str, DbcaSettings] = {
     # scored 68% / 52% / 48% / 13% at D_C 0.05 / 0.3 / 0.5 / max, with 68% on its training
     # commands each time. A Transformer of width 64 stayed at or below 2% on training and test
     # up to 25,600 at learning rates from 5e-4 to 3e-3 (its loss on a plateau near 0.6): it
-    # needs the paper profile's training, and the tutorial leaves it out, as it does the third
+    # needs the full profile's training, and the tutorial leaves it out, as it does the third
     # MCD seed and two of the targets (each a split to build), to keep the chapter within
     # about two and a half CPU minutes.
     "tutorial": DbcaSettings(

@@ -27,7 +27,7 @@ Quick profiles train on a subset of a split's training pairs (``train_size``), l
 whose output is longer than ``max_output_length`` symbols (in training and in testing: outputs
 reach 224 symbols, and greedy decoding of long outputs is what costs time on a CPU), and test on
 a seeded sample of ``max_test`` inputs per test. Two more settings make the task small enough
-for a small network to learn in seconds (the tutorial profile; the paper profile leaves both
+for a small network to learn in seconds (the tutorial profile; the full profile leaves both
 off): ``max_functions`` keeps only inputs with at most that many functions (in training and in
 every test but productivity, whose test inputs have 9 or more by definition), and
 ``alphabet_size`` folds the 520 symbols onto fewer (:func:`fold_symbols`: ``M17`` becomes ``M1``
@@ -548,7 +548,7 @@ def _score(config: dict, split_name: str, seed: int, options: dict, device: str)
 
 OPTION_KEYS = ("train_size", "max_output_length", "presentations", "batch_size", "learning_rate",
                "final_lr_fraction", "max_test")
-# Options added after the paper profile was sized, with their defaults (which change nothing):
+# Options added after the full profile was sized, with their defaults (which change nothing):
 # run keys and cache keys hold them only when they differ, so earlier keys stay as they were.
 # ``warmup_steps`` raises the learning rate linearly over the first steps;
 # ``embedding_init="fairseq"`` draws a Transformer's token embeddings on the scale of its
@@ -644,7 +644,7 @@ class PCFGSetSettings(Settings):
     split (None: all) with outputs of at most ``max_output_length`` symbols (None: any) for
     ``presentations`` examples, and is scored on ``max_test`` test inputs per test.
     ``max_functions`` (None: any) and ``alphabet_size`` (None: all 520 symbols) reduce the task
-    so that a small network learns it quickly (see the module docstring); the paper profile
+    so that a small network learns it quickly (see the module docstring); the full profile
     leaves them at None. ``training`` overrides the training of one architecture:
     ``{"Transformer": {"embedding_init": "fairseq", "warmup_steps": 100}}`` (any of
     :data:`TRAINING_KEYS`); ``architecture_options`` sets other fields of one architecture's
