@@ -3,8 +3,8 @@ resolved against the committed results."""
 
 import math
 
-import pandas as pd
 import numpy as np
+import pandas as pd
 import pytest
 
 from tutorlib import claims, results

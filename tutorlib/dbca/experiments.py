@@ -508,7 +508,7 @@ def draw_rule_tree(tree, ax=None, *, highlight=(), title: str | None = None, fon
 
 
 __all__ = ["ARCHITECTURES", "DbcaSettings", "DialSplit", "EXPERIMENT", "PAPER", "SETTINGS",
-           "architecture", "committed_runs", "dial_table", "is_dial_run", "split_seed", "divergence_table", "draw_rule_tree",
-           "make_split",
-           "mcd_divergences", "pool_rows", "run", "run_settings", "runs", "split_sizes",
-           "standard_divergences", "standard_split_names", "subset_pool", "summarise"]
+           "architecture", "committed_runs", "dial_table", "divergence_table", "draw_rule_tree",
+           "is_dial_run", "make_split", "mcd_divergences", "pool_rows", "run", "run_settings", "runs",
+           "split_seed", "split_sizes", "standard_divergences", "standard_split_names",
+           "subset_pool", "summarise"]

@@ -22,8 +22,16 @@ import pandas as pd
 
 from tutorlib import results
 from tutorlib import seq2seq as s2s
-from tutorlib.orchard.experiments import (CHANCE, MODELS, PAPER, TREES, by_depth_table,
-                                          committed_records, run_settings, vocabularies)
+from tutorlib.orchard.experiments import (
+    CHANCE,
+    MODELS,
+    PAPER,
+    TREES,
+    by_depth_table,
+    committed_records,
+    run_settings,
+    vocabularies,
+)
 from tutorlib.orchard.experiments import runs as runs_of
 from tutorlib.orchard.generator import TRAIN_DEPTHS
 
@@ -560,6 +568,8 @@ def claim_column(table: pd.DataFrame, deep: int, records: list[dict]) -> list[st
                                              variant=v)
                                for d in range(TRAIN_DEPTHS[0], TRAIN_DEPTHS[1] + 1)
                                for v in harder]) for model in MODELS}
+    second_deep = _percent([mean_accuracy(table, model=m, tree="second", depth=deep, variant=v)
+                            for m in MODELS for v in hard])
     variant_pairs = ", ".join(
         f"{NAMES[m]} {at(m, 'first', deep, ['minmax_hard'])} vs "
         f"{at(m, 'first', deep, ['firstlast_hard'])}" for m in MODELS)
@@ -570,8 +580,8 @@ def claim_column(table: pd.DataFrame, deep: int, records: list[dict]) -> list[st
                f"(mean of the hard variants, depth {deep})", records, MODELS, hard),
         _gated(f"{at('transformer', 'second', deep, hard)} on the second tree at depth {deep}",
                records, ["transformer"], hard),
-        _gated(f"{_percent([mean_accuracy(table, model=m, tree='second', depth=deep, variant=v) for m in MODELS for v in hard])} "
-               f"(both models, second tree, depth {deep})", records, MODELS, hard),
+        _gated(f"{second_deep} (both models, second tree, depth {deep})", records, MODELS,
+               hard),
         _gated(f"Transformer {inside['transformer']} vs LSTM {inside['lstm']} (both trees, "
                f"depths {TRAIN_DEPTHS[0]}-{TRAIN_DEPTHS[1]}, medium and hard)", records, MODELS,
                harder),
