@@ -381,7 +381,7 @@ if committed_table is not None:
     comparison["full profile: lowest fit (%)"] = [
         full_fit.loc[(variant, model), "lowest fit (%)"]
         if (variant, model) in full_fit.index else np.nan for model, variant in comparison.index]
-comparison.round(1)
+comparison.round(1).astype(object).where(comparison.notna(), "—")  # a dash: no run
 
 # %% [markdown]
 # ## Where our setting differs from the paper
