@@ -118,7 +118,8 @@ weights = pd.DataFrame([{"sample": i, "tree": str(sample), "compound": dbca.form
                          "w(G, R)": w}
                         for i, sample in enumerate(toy_pool)
                         for g, w in table.sample_weights(sample).items()])
-weights.pivot_table(index="compound", columns="sample", values="w(G, R)").round(2)
+weight_grid = weights.pivot_table(index="compound", columns="sample", values="w(G, R)").round(2)
+weight_grid.astype(object).where(weight_grid.notna(), "—")  # a dash: not in that sample
 
 # %% [markdown]
 # Read the rows. `x (0: y)` occurs twice, both times inside `x → y → z`, so
@@ -289,7 +290,7 @@ setup
 # %% tags=["remove-stderr"]
 records = [exps.run(config, seed) for config, seed in exps.runs(settings)]
 dial = exps.dial_table(records)
-dial.round(3)
+dial.round(3).astype(object).where(dial.notna(), "—")  # a dash: no sd from one run
 
 # %%
 first, last = dial.groupby("network").first(), dial.groupby("network").last()
@@ -362,7 +363,8 @@ glue("paper_seeds", str(len(paper_settings["seeds"])), display=False)
 glue("paper_presentations", f"{paper_settings['presentations']:,}", display=False)
 pd.DataFrame({"learning rate": paper_settings["learning_rates"],
               "architecture": {name: ", ".join(f"{k}={v}" for k, v in cfg.items())
-                               for name, cfg in paper_settings["architectures"].items()}})
+                               for name, cfg in paper_settings["architectures"].items()}}
+             ).rename(index=lambda name: report.NAMES.get(name, name).removeprefix("the "))
 
 # %%
 committed = exps.committed_runs("full")
