@@ -180,3 +180,33 @@ def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
     results.run_experiment("orchard", "ci", tmp_path, progress=False)
     after = sorted(p.stat().st_mtime_ns for p in (tmp_path / "orchard" / "runs").glob("*.json"))
     assert before == after
+
+
+def test_the_gpu_profile_trains_by_the_recipe_and_records_its_fit(one_thread):
+    gpu = profiles.settings("orchard", "gpu")
+    assert len(exps.runs(gpu)) == 36 and set(gpu["recipes"]) == set(exps.MODELS)
+    config = exps.run_settings("minmax_hard", "transformer", gpu)
+    assert "presentations" not in config and config["recipe"]["max_seconds"] > 0
+    assert config["recipe"]["embedding_init"] == "fairseq"
+    # a tiny version of it, run on the CPU: where and why it stopped, and the fit on the way
+    tiny = dataclasses.replace(
+        gpu, train_size=120, test_depths=[3, 6], test_size=8, train_check=8,
+        models={"lstm": exps._lstm(8, 1, 0.0), "transformer": exps._transformer(8, 1, 2, 0.0)},
+        recipes={model: {**recipe, "batch_size": 40, "max_epochs": 2, "warmup_steps": 2}
+                 for model, recipe in gpu["recipes"].items()})
+    result = exps.run(exps.run_settings("minmax_hard", "lstm", tiny), 0)
+    assert result["stopped"] in ("patience", "max_epochs", "max_seconds")
+    assert result["device_name"] == "cpu" and 0 < result["epochs"] <= 2
+    assert result["presentations"] == round(result["epochs"] * 120)
+    assert result["fit"]["validation_accuracy"] == max(
+        row["validation_accuracy"] for row in result["fit_history"])  # the best model is kept
+    assert set(result["valid"]) == {"first", "second", "both", "malformed"}
+    # a profile with recipes trains by them alone, and names what is wrong
+    with pytest.raises(ValueError, match="leave presentations unset"):
+        dataclasses.replace(gpu, presentations=1000)
+    with pytest.raises(ValueError, match="recipes missing for transformer"):
+        dataclasses.replace(gpu, recipes={"lstm": gpu["recipes"]["lstm"]})
+    with pytest.raises(ValueError, match="unknown recipes setting"):
+        dataclasses.replace(gpu, recipes={**gpu["recipes"], "lstm": {"batch": 64}})
+    with pytest.raises(ValueError, match="must be set \\(or give recipes\\)"):
+        dataclasses.replace(gpu, recipes={})

@@ -13,7 +13,9 @@ predicted label is read back with :func:`tutorlib.orchard.parse_label` and score
 (:func:`score_label`). A prediction that is not a label counts as wrong on both trees.
 
 ``python -m tutorlib run orchard --profile full`` runs every (variant, model, seed) of the
-``paper`` profile, resumably, into ``results/orchard/``.
+full profile, resumably, into ``results/orchard/``; ``--profile gpu --device cuda`` runs the
+``gpu`` profile, whose networks are trained by the convergence recipe
+(:mod:`tutorlib.seq2seq.convergence`) and record their fit.
 """
 
 from __future__ import annotations
@@ -224,8 +226,9 @@ def _transformer(hidden: int, layers: int, heads: int, dropout: float,
 
 # The gpu profile's recipes (tutorlib.seq2seq.Recipe): the paper's batch of 128, Adam with an
 # inverse-square-root schedule, best model on in-distribution validation, patience 3 epochs,
-# and a training budget per run so that the 36 runs, all at once, fit a lent GPU's minutes
-# (``max_seconds``; each record says where and why it stopped). fp32 with TF32: the PCFG SET
+# and a training budget per run so that the 36 runs, 18 at a time (36 at once ran out of an
+# H100's 80 GB), fit a lent GPU's minutes (``max_seconds``; each record says where and why it
+# stopped). fp32 with TF32: the PCFG SET
 # sweep measured bf16 autocast slower for these small networks (results/pcfgset/NOTES.md).
 GPU_RECIPES: dict[str, dict] = {
     "lstm": {"batch_size": 128, "learning_rate": 2e-3, "warmup_steps": 200,
@@ -265,7 +268,7 @@ SETTINGS = {
         training={"transformer": {"warmup_steps": 100, "embedding_init": "fairseq"}}),
     # gpu: the full profile's 36 runs with networks near the paper's LSTM size (5.0M and 7.9M
     # parameters against its 6.2M and 44.3M), 200,000 training examples (the paper's: 500,000)
-    # and the convergence recipe above, all 36 at once on one GPU (tools/gpu_sweep.sh orchard).
+    # and the convergence recipe above, on one GPU (JOBS=18 bash tools/gpu_sweep.sh orchard).
     "gpu": OrchardSettings(
         variants=["minmax_easy", "minmax_medium", "minmax_hard",
                   "firstlast_easy", "firstlast_medium", "firstlast_hard"],

@@ -42,7 +42,7 @@ positions right), which shows partial learning, and the sequence accuracy on a s
 training pairs (does the model fit what it was trained on?).
 
 ``python -m tutorlib run pcfgset --profile full`` runs every (architecture, split, seed) of the
-``paper`` profile, resumably, into ``results/pcfgset/``.
+full profile, resumably, into ``results/pcfgset/``.
 
 The ``gpu`` profile (``python -m tutorlib run pcfgset --profile gpu --device cuda --jobs 27``)
 runs the same 54 runs with larger networks trained by the convergence recipe
