@@ -308,7 +308,7 @@ else:
 # Transformer of {glue:text}`gpu_transformer_parameters` against 44.3M), 200,000 training
 # examples per variant (the paper's: 500,000), and the paper's stopping rule: batches of 128
 # until the accuracy on validation examples of depths 3 to 6 stops improving, keeping the best
-# model on them ({mod}`tutorlib.seq2seq.convergence`). It is meant for one lent GPU
+# model on them (`tutorlib.seq2seq.convergence`). It is meant for one lent GPU
 # (`bash tools/gpu_sweep.sh orchard`); what it has committed so far is below, and the claims
 # page reads whichever committed profile fits best.
 
