@@ -133,7 +133,7 @@ if len(committed):
     committed["held-out error"] = 1 - committed["test reward"]
     planned = profiles.settings("tre_generalisation", "full")["runs"]
     print(f"{len(committed)} of the full profile's {planned} runs are committed in "
-          "results/tre_generalisation/paper.json")
+          "results/tre_generalisation/full.json")
     display(committed[["seed", "train reward", "train accuracy", "test reward", "gap", "TRE",
                        "topsim", "posdis", "bosdis"]].head(6).set_index("seed").round(3))
 else:

@@ -456,10 +456,18 @@ predicted = exps.predict(lstm_model, [line for line, _ in deep_pairs])
 length = np.array([len(line.split()) for line, _ in deep_pairs])
 right = np.array([exps.score_label(p, label)[0] for p, (_, label) in zip(predicted, deep_pairs)])
 shorter = length <= np.median(length)
-pd.DataFrame({"inputs": [shorter.sum(), (~shorter).sum()],
-              "mean length (tokens)": [length[shorter].mean(), length[~shorter].mean()],
-              "first-tree accuracy (%)": [100 * right[shorter].mean(), 100 * right[~shorter].mean()]},
-             index=["shorter half", "longer half"]).round(1)
+halves = pd.DataFrame({"inputs": [shorter.sum(), (~shorter).sum()],
+                       "mean length (tokens)": [length[shorter].mean(), length[~shorter].mean()],
+                       "first-tree accuracy (%)": [100 * right[shorter].mean(),
+                                                   100 * right[~shorter].mean()]},
+                      index=["shorter half", "longer half"]).round(1)
+gap = halves["first-tree accuracy (%)"].diff().iloc[-1]
+reading = ("at one depth, length still matters: depth alone does not explain the errors"
+           if gap <= -5 else "within 5 points: at one depth, length adds little to depth"
+           if abs(gap) < 5 else "longer inputs are not what makes deep trees hard")
+print(f"The longer half scores {abs(gap):.1f} points {'lower' if gap < 0 else 'higher'}; "
+      f"{reading}.")
+halves
 
 # %% [markdown]
 # **3. Without COPY.** The easy variant has no `COPY`. Predict: how does the LSTM's second-tree

@@ -492,7 +492,13 @@ from tutorlib.dbca import scan_divergences
 
 thrice_test = [p for p in scan.all_pairs() if "thrice" in p[0].split()]
 thrice_train = [p for p in scan.all_pairs() if "thrice" not in p[0].split()]
-pd.Series(dict(zip(["D_A", "D_C"], scan_divergences(thrice_train, thrice_test)))).round(3)
+thrice_atoms, thrice_compounds = scan_divergences(thrice_train, thrice_test)
+jump_compounds = divergences.loc["addprim_jump", "compound_divergence"]
+print(f"D_A {thrice_atoms:.3f}, D_C {thrice_compounds:.3f}: D_C "
+      f"{'higher' if thrice_compounds > jump_compounds else 'lower'} than addprim_jump's "
+      f"{jump_compounds:.3f}. With D_A above DBCA's bound of 0.02, though, this is no DBCA "
+      f"split: holding out a whole atom makes it an atom split, which tests something else."
+      if thrice_atoms > 0.02 else f"D_A {thrice_atoms:.3f}: within DBCA's bound of 0.02.")
 
 # %% [markdown]
 # **2. Alpha and the test set.** Predict how $D_C$ of the `length` split changes if it is measured

@@ -10,8 +10,9 @@
 # # Claims and verdicts
 #
 # Every method part of this book tests numbers that a paper published. This page gathers them in
-# one table: each claim, the published number, ours from the committed full-profile runs
-# (`results/<experiment>/paper.json`), and a verdict. It is generated when the book is built,
+# one table: each claim, the published number, ours from the committed runs
+# (`results/<experiment>/full.json`, or `gpu.json` where that profile's networks fit better),
+# and a verdict. It is generated when the book is built,
 # from `tutorlib.claims`, so it always says what the committed results say; a chapter tells the
 # story behind each row.
 
