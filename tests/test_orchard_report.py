@@ -157,3 +157,21 @@ def test_the_fit_summary_names_the_variants_each_model_fits():
                                         "minmax_hard); the Transformer fits on no variant")
     assert report.fit_summary(runs[1:3]) == ("the LSTM fits only in some runs, on minmax_hard; "
                                              "the Transformer has no run")
+
+
+def test_the_gpu_facts_read_the_committed_sweeps_or_give_dashes(monkeypatch, tmp_path):
+    from tutorlib import profiles
+    gpu = profiles.settings("orchard", "gpu")
+    facts = report.gpu_facts(report.committed_by_profile(), gpu)
+    sweeps = report.gpu_sweeps()
+    if sweeps:  # the committed record of the sweeps, read as it is
+        assert facts["gpu_oom"] == str(sweeps["sweep_1"]["failed_runs"])
+        assert facts["gpu_transformer_epoch1"].count("%") == 6  # one range per variant
+    assert facts["gpu_lstm_parameters"] == "5.0M" and facts["gpu_transformer_parameters"] == "7.9M"
+    # results read from a folder with nothing in it: every fact still has a value
+    monkeypatch.setenv("TUTORLIB_RESULTS_DIR", str(tmp_path))
+    assert report.gpu_sweeps() == {} and report.committed_by_profile() == {}
+    empty = report.gpu_facts({}, gpu)
+    assert empty["gpu_runs"] == "0 of 36" and empty["gpu_oom"] == "–"
+    assert empty["gpu_memory"] == "–" and empty["gpu_transformer_epoch1"] == "–"
+    assert empty["fitted_networks"] == "none" and empty["fitted_first_d12"] == "–"

@@ -246,8 +246,10 @@ def fitted_by_depth(by_profile: dict[str, list[dict]], depths=(EDGE, 12)) -> pd.
 
 def gpu_sweeps() -> dict:
     """What the GPU sweeps of the ``gpu`` profile left besides their records
-    (``results/orchard/gpu-sweeps.json``): why runs did not finish, and how far they got."""
-    return json.loads(results.project_results("orchard", "gpu-sweeps.json").read_text())
+    (``results/orchard/gpu-sweeps.json``): why runs did not finish, and how far they got;
+    empty when the file is not there."""
+    path = results.project_results("orchard", "gpu-sweeps.json")
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def _span(values) -> str:
@@ -257,6 +259,10 @@ def _span(values) -> str:
         return "–"
     low, high = f"{min(values):.0f}", f"{max(values):.0f}"
     return f"{low}%" if low == high else f"{low}-{high}%"
+
+
+def _span_gib(memory: dict) -> str:
+    return f"{memory['min']:.1f}-{memory['max']:.1f}" if memory else "–"
 
 
 def gpu_facts(by_profile: dict[str, list[dict]], settings) -> dict[str, str]:
@@ -278,6 +284,9 @@ def gpu_facts(by_profile: dict[str, list[dict]], settings) -> dict[str, str]:
     """
     records = by_profile.get("gpu", [])
     sweeps = gpu_sweeps()
+    if not sweeps:  # no record of the sweeps (results read from elsewhere): dashes
+        sweeps = {"sweep_1": {"failed_runs": "–", "memory_per_process_gib": {}},
+                  "sweep_2": {"last_progress": [], "pairs_per_second_per_run": "–"}}
     by_variant: dict[str, list[float]] = {}
     for row in sweeps["sweep_2"]["last_progress"]:
         by_variant.setdefault(row["variant"], []).append(100 * row["valid_both_at_epoch_1"])
@@ -300,11 +309,13 @@ def gpu_facts(by_profile: dict[str, list[dict]], settings) -> dict[str, str]:
         "gpu_lstm_parameters": f"{parameters['lstm'] / 1e6:.1f}M",
         "gpu_transformer_parameters": f"{parameters['transformer'] / 1e6:.1f}M",
         "gpu_oom": f"{sweeps['sweep_1']['failed_runs']}",
-        "gpu_memory": (f"{sweeps['sweep_1']['memory_per_process_gib']['min']:.1f}-"
-                       f"{sweeps['sweep_1']['memory_per_process_gib']['max']:.1f}"),
-        "gpu_transformer_pairs": f"{sweeps['sweep_2']['pairs_per_second_per_run']:,}",
+        "gpu_memory": _span_gib(sweeps["sweep_1"]["memory_per_process_gib"]),
+        "gpu_transformer_pairs": (f"{sweeps['sweep_2']['pairs_per_second_per_run']:,}"
+                                  if sweeps["sweep_2"]["pairs_per_second_per_run"] != "–"
+                                  else "–"),
         "gpu_transformer_epoch1": "; ".join(
-            f"{variant} {_span(values)}" for variant, values in sorted(by_variant.items())),
+            f"{variant} {_span(values)}" for variant, values in sorted(by_variant.items()))
+        or "–",
         "gpu_lstm_pairs": f"{np.mean(lstm_speed):,.0f}" if lstm_speed else "–",
         "fitted_networks": ", ".join(f"{variant} ({NAMES[model]}, {profile} profile)"
                                      for profile, variant, model in fitted.index) or "none",
