@@ -289,6 +289,7 @@ def variance_facts(variance: pd.DataFrame) -> dict[str, str]:
                      f"{row['between splits (sd)']:.1f} points between splits and {within} "
                      f"({int(row['runs'])} of 9 runs)")
     text = "; ".join(cells) + "."
+    text = text[0].upper() + text[1:]
     at_mcd = variance.xs("MCD", level="target") if "MCD" in variance.index.get_level_values(
         "target") else variance.iloc[:0]
     if {"lstm_attention", "transformer"} <= set(at_mcd.index):
