@@ -75,6 +75,28 @@ class Settings:
 
 
 
+def check_recipes(settings, networks, recipe_fields, noun: str = "network") -> None:
+    """Check a settings object whose networks may be trained by the convergence recipe: with
+    ``settings.recipes``, the fixed training settings (``presentations``, ``batch_size``,
+    ``learning_rate``, ``final_lr_fraction``) and ``training`` are unset and every network has
+    a recipe with known fields (``recipe_fields``); without, the fixed settings are set. A bad
+    recipe's own error comes from building it, which the caller does."""
+    fixed = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
+    if settings.recipes:
+        set_anyway = [name for name in fixed if getattr(settings, name) is not None]
+        if set_anyway or settings.training:
+            raise ValueError(f"a profile with recipes trains each {noun} by its recipe: "
+                             f"leave {', '.join(set_anyway) or 'training'} unset")
+        missing = [name for name in networks if name not in settings.recipes]
+        if missing:
+            raise ValueError(f"recipes missing for {', '.join(missing)}")
+        check_per_network("recipes", settings.recipes, networks, recipe_fields, noun=noun)
+    else:
+        unset = [name for name in fixed if getattr(settings, name) is None]
+        if unset:
+            raise ValueError(f"{', '.join(unset)} must be set (or give recipes)")
+
+
 def check_per_network(what: str, settings: dict, networks, known, noun: str = "network") -> None:
     """Check per-network settings (``{network: {key: value}}``): every network is one the
     profile trains, every key one of ``known``; ``what`` names the settings in the error and

@@ -30,7 +30,7 @@ from tutorlib import cache, results
 from tutorlib import seq2seq as s2s
 from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
 from tutorlib.orchard.language import OPERATORS, parse_label
-from tutorlib.profiles import Settings, check_per_network
+from tutorlib.profiles import Settings, check_per_network, check_recipes
 from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes, so that cached results of the old code
@@ -185,23 +185,10 @@ class OrchardSettings(Settings):
     recipes: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        fixed = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
-        if self.recipes:
-            set_anyway = [name for name in fixed if getattr(self, name) is not None]
-            if set_anyway or self.training:
-                raise ValueError(f"a profile with recipes trains each model by its recipe: "
-                                 f"leave {', '.join(set_anyway) or 'training'} unset")
-            missing = [model for model in self.models if model not in self.recipes]
-            if missing:
-                raise ValueError(f"recipes missing for {', '.join(missing)}")
-            check_per_network("recipes", self.recipes, self.models,
-                              [f.name for f in fields(s2s.Recipe)], noun="model")
-            for values in self.recipes.values():
-                s2s.Recipe.from_dict(values)  # a clear error for a bad recipe now
-        else:
-            unset = [name for name in fixed if getattr(self, name) is None]
-            if unset:
-                raise ValueError(f"{', '.join(unset)} must be set (or give recipes)")
+        check_recipes(self, list(self.models), [f.name for f in fields(s2s.Recipe)],
+                      noun="model")
+        for values in self.recipes.values():
+            s2s.Recipe.from_dict(values)  # a clear error for a bad recipe now
         check_per_network("training", self.training, self.models, TRAINING_KEYS,
                           noun="model")
 

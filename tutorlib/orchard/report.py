@@ -87,6 +87,14 @@ def _mean(records: list[dict], part: str, tree: str) -> float:
     return 100 * float(np.mean(values)) if values else float("nan")
 
 
+def _by_variant_and_model(records: list[dict]) -> list[tuple[tuple[str, str], list[dict]]]:
+    """The records grouped by (variant, model), in sorted order."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for record in records:
+        groups.setdefault((record["variant"], record["model"]), []).append(record)
+    return sorted(groups.items())
+
+
 def fit_table(records_by_profile: dict[str, list[dict]]) -> pd.DataFrame:
     """Each model's fit on each variant, per profile: the mean accuracy (%) on training and
     validation examples of the training depths, first and second tree, and how many runs fit.
@@ -104,10 +112,7 @@ def fit_table(records_by_profile: dict[str, list[dict]]) -> pd.DataFrame:
     """
     rows = []
     for profile, records in records_by_profile.items():
-        groups: dict[tuple[str, str], list[dict]] = {}
-        for record in records:
-            groups.setdefault((record["variant"], record["model"]), []).append(record)
-        for (variant, model), runs in sorted(groups.items()):
+        for (variant, model), runs in _by_variant_and_model(records):
             rows.append({
                 "profile": profile, "variant": variant, "model": model, "runs": len(runs),
                 **{f"{name}, {tree} (%)": _mean(runs, part, tree)
@@ -227,10 +232,7 @@ def fitted_by_depth(by_profile: dict[str, list[dict]], depths=(EDGE, 12)) -> pd.
     """
     rows = []
     for profile, records in by_profile.items():
-        groups: dict[tuple[str, str], list[dict]] = {}
-        for record in records:
-            groups.setdefault((record["variant"], record["model"]), []).append(record)
-        for (variant, model), runs in sorted(groups.items()):
+        for (variant, model), runs in _by_variant_and_model(records):
             if not all(fits(r) for r in runs):
                 continue
             table = by_depth_table(runs)

@@ -66,7 +66,7 @@ import torch
 
 from tutorlib import cache, pcfgset, results
 from tutorlib import seq2seq as s2s
-from tutorlib.profiles import Settings, check_per_network
+from tutorlib.profiles import Settings, check_per_network, check_recipes
 from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes (tutorlib.cache).
@@ -672,24 +672,10 @@ class PCFGSetSettings(Settings):
     recipes: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        fixed = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
-        if self.recipes:
-            # the convergence recipe: one Recipe per architecture, no fixed training length
-            set_anyway = [name for name in fixed if getattr(self, name) is not None]
-            if set_anyway or self.training:
-                raise ValueError(f"a profile with recipes trains each architecture by its "
-                                 f"recipe: leave {', '.join(set_anyway) or 'training'} unset")
-            missing = [n for n in self.architectures if n not in self.recipes]
-            if missing:
-                raise ValueError(f"recipes missing for {', '.join(missing)}")
-            check_per_network("recipes", self.recipes, self.architectures,
-                              [f.name for f in fields(s2s.Recipe)])
-            for values in self.recipes.values():
-                s2s.Recipe.from_dict(values)
-        else:
-            unset = [name for name in fixed if getattr(self, name) is None]
-            if unset:
-                raise ValueError(f"{', '.join(unset)} must be set (or give recipes)")
+        check_recipes(self, self.architectures, [f.name for f in fields(s2s.Recipe)],
+                      noun="architecture")
+        for values in self.recipes.values():
+            s2s.Recipe.from_dict(values)  # a clear error for a bad recipe now
         for network in self.architecture_options:
             if network not in self.architectures:
                 raise ValueError(f"architecture options for {network!r}, which this profile "
