@@ -83,7 +83,13 @@ def test_claims_are_read_from_the_profile_that_fits_best():
     assert report.best_profile("lstm", "minmax_hard", by_profile)[0] == "gpu"
     assert report.best_profile("transformer", "minmax_hard", by_profile) is None
     reading = report.claim_reading("lstm", "minmax_hard", "second", by_profile=by_profile)
-    assert reading == {"value": pytest.approx(20.0), "runs": 1, "fitted": True, "profile": "gpu"}
+    assert reading == {"value": pytest.approx(20.0), "values": [pytest.approx(20.0)], "runs": 1,
+                       "fitted": True, "fit": pytest.approx(0.95), "profile": "gpu"}
+    # over several depths: each run's mean over them
+    deeper = {**deep, "11": {"first": 0.9, "second": 0.4, "both": 0.3, "n": 10}}
+    two = {"gpu": [_run("minmax_hard", "lstm", 0.95, by_depth=deeper, seed=s) for s in range(2)]}
+    assert report.claim_reading("lstm", "minmax_hard", "second", depth=(11, 12),
+                                by_profile=two)["values"] == [pytest.approx(30.0)] * 2
     worse = {"gpu": [_run("minmax_hard", "lstm", 0.3, by_depth=deep)], "full": by_profile["full"]}
     assert report.claim_reading("lstm", "minmax_hard", "first", by_profile=worse)["profile"] == "full"
     assert report.claim_reading("lstm", "minmax_hard", "first", by_profile=worse)["fitted"] is False

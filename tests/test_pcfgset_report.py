@@ -61,16 +61,16 @@ def test_tests_table_holds_the_paper_and_each_profile():
 def test_a_claim_from_networks_that_did_not_fit_is_untested_never_not_reproduced():
     claim = next(c for c in claims.CLAIMS if c.part == "PCFG SET")
     far = claims.Ours(value=0.0, runs=3, planned=3, fitted=False)
-    assert claim.verdict(far) == "untested"
+    assert claim.verdict(far) == claims.UNTESTED
     assert claim.verdict(claims.Ours(0.0, 3, 3, fitted=True)) == "not reproduced"
     assert claim.verdict(claims.Ours(claim.published, 3, 3)) == "reproduced"  # fit unknown
-    stand_in = next(c for c in claims.CLAIMS if c.rule is claims.STAND_IN)
-    assert stand_in.verdict(claims.Ours(1.0, 1, 1, fitted=False)) == "stand-in"
+    stand_in = next(c for c in claims.CLAIMS if c.rule.kind == "stand-in")
+    assert stand_in.verdict(claims.Ours(1.0, 1, 1, fitted=False)).startswith("stand-in")
     table = claims.table()
     pcfgset_rows = table[table["part"] == "PCFG SET"]
     # no committed PCFG SET network fits its training data: every claim is untested
     assert report.fit_table()["runs fitted"].str.startswith("0 of").all()
-    assert set(pcfgset_rows["verdict"]) == {"untested"}
+    assert set(pcfgset_rows["verdict"]) == {claims.UNTESTED}
     assert set(pcfgset_rows["profile"]) <= set(report.COMMITTED_PROFILES)
 
 

@@ -30,7 +30,8 @@ def _mcd_facts(committed: pd.DataFrame, dials: dict[str, pd.DataFrame]) -> dict[
     mcd = f"On the MCD splits (D_C about {mean_dc:.2f}) " + "; ".join(
         f"{_name(network)} gets {row['accuracy (%)']:.1f}% "
         f"({int(row['runs'])} seed{'s' if row['runs'] > 1 else ''}"
-        + (f"; the paper {PAPER['mcd'][network]}%" if network in PAPER["mcd"]
+        + (f"; the paper {PAPER['mcd'][network]} ± {PAPER['mcd_interval'][network]}%"
+           if network in PAPER["mcd"]
            else "; not in the paper's SCAN table") + ")"
         for network, row in at_max) + "."
     on_mcd = committed[committed["target_compound_divergence"].isna()].sort_values("seed")
@@ -260,7 +261,8 @@ def regression_facts(regression: pd.DataFrame) -> dict[str, str]:
                "a split is unexplained")
     return {"regression_text":
             f"Ours: {'; '.join(parts)}. A straight line explains {low:.2f} to {high:.2f} of the "
-            f"variation of our SCAN dial, against the paper's 0.81 to 0.88 on CFQ: {reading}."}
+            f"variation of our SCAN dial, against the paper's {PAPER['cfq_r2'][0]} to "
+            f"{PAPER['cfq_r2'][1]} on CFQ: {reading}."}
 
 
 def variance_facts(variance: pd.DataFrame) -> dict[str, str]:

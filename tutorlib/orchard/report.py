@@ -199,18 +199,20 @@ def best_profile(model: str, variant: str,
     return None if best is None else (best[1], best[2])
 
 
-def claim_reading(model: str, variant: str, tree: str, depth: int = 12,
+def claim_reading(model: str, variant: str, tree: str, depth: int | tuple[int, ...] = 12,
                   by_profile: dict[str, list[dict]] | None = None) -> dict | None:
     """What the claims page reads for ``model`` on ``variant``: the mean accuracy (%) on
-    ``tree`` at ``depth`` from :func:`best_profile`'s runs, how many runs, whether all fit,
-    and the profile; ``None`` without a committed run."""
+    ``tree`` at ``depth`` (or averaged over a tuple of depths) from :func:`best_profile`'s runs,
+    each run's own accuracy (``values``), how many runs, whether all fit, the lowest fit
+    (``fit``, a fraction) and the profile; ``None`` without a committed run."""
     found = best_profile(model, variant, by_profile)
     if found is None:
         return None
     profile, runs = found
-    value = mean_accuracy(by_depth_table(runs), model=model, tree=tree, depth=depth,
-                          variant=variant)
-    return {"value": float(value), "runs": len(runs), "fitted": all(fits(r) for r in runs),
+    depths = (depth,) if isinstance(depth, int) else tuple(depth)
+    values = [100 * float(np.mean([r["by_depth"][str(d)][tree] for d in depths])) for r in runs]
+    return {"value": float(np.mean(values)), "values": values, "runs": len(runs),
+            "fitted": all(fits(r) for r in runs), "fit": min(run_fit(r) for r in runs),
             "profile": profile}
 
 

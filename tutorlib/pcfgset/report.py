@@ -108,17 +108,23 @@ def tests_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
 def claim_fit(test: str, network: str, profile: str) -> tuple[float | None, int, bool]:
     """For one claim of Table 1 read from ``profile``: the mean score in % (None: no run), how
     many runs it averages, and whether every one of those runs fits its training data."""
+    values, fits = claim_runs(test, network, profile)
+    if not values:
+        return None, 0, False
+    return float(np.mean(values)), len(values), all(f >= FIT_THRESHOLD for f in fits)
+
+
+def claim_runs(test: str, network: str, profile: str) -> tuple[list[float], list[float]]:
+    """For one claim of Table 1 read from ``profile``: each run's score (%) and each run's fit
+    (its accuracy on its own training data, a fraction); empty lists without a run."""
     runs = _runs(profile)
     if runs.empty:
-        return None, 0, False
+        return [], []
     split_prefix, score = TEST_SCORES[test]
     mine = [r for r in runs.to_dict("records") if r["network"] == network
             and r["split"].startswith(split_prefix) and isinstance(r.get(score), (int, float))
             and not math.isnan(r[score])]
-    if not mine:
-        return None, 0, False
-    fitted = all(float(r["train_accuracy"]) >= FIT_THRESHOLD for r in mine)
-    return 100 * float(np.mean([r[score] for r in mine])), len(mine), fitted
+    return [100 * float(r[score]) for r in mine], [float(r["train_accuracy"]) for r in mine]
 
 
 def best_fitted_profile(test: str, network: str) -> str | None:
