@@ -21,15 +21,17 @@ def test_the_pair_with_equal_rewards_and_the_largest_tre_difference():
     verdict = report.pair_verdict((high, low))
     assert verdict.startswith("the lower-TRE language (seed 2, TRE 1.00) has a gap of 0.200 "
                               "against 0.100 for the higher-TRE one (seed 0, TRE 4.00)")
-    assert verdict.endswith("so our runs contain no pair like the paper's under this measure")
+    assert verdict.endswith("it generalises *worse*, against the paper's correlation")
     better = report.pair_verdict(report.mine_pair(runs.iloc[:2]))
-    assert better.endswith("it generalises better, as in the paper's figure")
+    assert better.endswith("it generalises better, as the paper's correlation would have it")
+    # a difference far inside the gaps' spread is called noise
+    noise = report.pair_verdict((high, low), spread=1.0)
+    assert "under half of the gaps' spread over all runs (sd 1.000), so noise" in noise
 
 
 def test_protocol_facts_from_the_committed_languages():
     protocols = generalisation.committed_protocols("full")
     committed = generalisation.committed_runs("full")
-    protocols["held-out error"] = 1 - protocols["test reward"]  # as the chapter adds it
     facts = report.protocol_facts(protocols, committed)
     r = {name: protocols[name].corr(protocols["gap"]) for name in generalisation.TRE_PROTOCOLS}
     assert facts["protocols_strongest"] == max(r, key=r.get)
@@ -39,6 +41,11 @@ def test_protocol_facts_from_the_committed_languages():
         f"{r[name]:.2f} ({name})" for name in generalisation.TRE_PROTOCOLS)
     assert facts["protocols_other_r"].startswith(
         f"topsim {committed['topsim'].corr(committed['gap']):.2f}")
+    # every other measure is named once, stronger or weaker than the best TRE
+    others = facts["protocols_others_better"]
+    assert all(others.count(m) == 1 for m in ("topsim", "posdis", "bosdis"))
+    assert facts["protocols_r_reward"].startswith(
+        f"{protocols['converged (L1)'].corr(protocols['test reward']):.2f}")
 
 
 def test_the_training_length_table_and_its_facts():

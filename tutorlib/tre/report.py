@@ -6,6 +6,8 @@ protocol predicts generalisation beside the other measures.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 
@@ -13,7 +15,7 @@ from tutorlib.tre.dynamics import PAPER as DYNAMICS_PAPER
 from tutorlib.tre.generalisation import TRE_PROTOCOLS
 
 # The other measures the chapter compares with TRE (posdis is shown, not compared here).
-OTHER_MEASURES = ["topsim", "bosdis", "context independence"]
+OTHER_MEASURES = ["topsim", "posdis", "bosdis", "context independence"]
 
 
 def mine_pair(runs: pd.DataFrame, tolerance: float = 0.01):
@@ -42,13 +44,16 @@ def mine_pair(runs: pd.DataFrame, tolerance: float = 0.01):
     return best
 
 
-def pair_verdict(pair) -> str:
+def pair_verdict(pair, spread: float | None = None) -> str:
     """Whether the lower-TRE language of a pair generalises better (a smaller gap), in words.
 
     Parameters
     ----------
     pair : (pandas.Series, pandas.Series) or None
         :func:`mine_pair`'s result (rows with ``seed``, ``TRE`` and ``gap``).
+    spread : float, optional
+        The standard deviation of the gap over all runs: a difference under half of it is
+        called noise.
 
     Returns
     -------
@@ -59,12 +64,15 @@ def pair_verdict(pair) -> str:
         return "our runs contain no two languages with training rewards within 0.01"
     high, low = pair
     better = low["gap"] < high["gap"]
-    return (f"the lower-TRE language (seed {int(low['seed'])}, TRE {low['TRE']:.2f}) has a gap "
+    text = (f"the lower-TRE language (seed {int(low['seed'])}, TRE {low['TRE']:.2f}) has a gap "
             f"of {low['gap']:.3f} against {high['gap']:.3f} for the higher-TRE one (seed "
-            f"{int(high['seed'])}, TRE {high['TRE']:.2f}): "
-            + ("it generalises better, as in the paper's figure" if better else
-               "it generalises *worse*, so our runs contain no pair like the paper's under this "
-               "measure"))
+            f"{int(high['seed'])}, TRE {high['TRE']:.2f})")
+    if spread is not None and abs(low["gap"] - high["gap"]) < spread / 2:
+        return (text + f": a difference of {abs(low['gap'] - high['gap']):.3f}, under half "
+                f"of the gaps' spread over all runs (sd {spread:.3f}), so noise: this pair "
+                "shows nothing either way")
+    return text + (": it generalises better, as the paper's correlation would have it" if better
+                   else ": it generalises *worse*, against the paper's correlation")
 
 
 def protocol_facts(protocols: pd.DataFrame, committed: pd.DataFrame) -> dict[str, str]:
@@ -74,7 +82,7 @@ def protocol_facts(protocols: pd.DataFrame, committed: pd.DataFrame) -> dict[str
     ----------
     protocols : pandas.DataFrame
         :func:`tutorlib.tre.generalisation.committed_protocols`: a row per language, TRE under
-        each of :data:`~tutorlib.tre.generalisation.TRE_PROTOCOLS`, ``gap``, ``held-out error``
+        each of :data:`~tutorlib.tre.generalisation.TRE_PROTOCOLS`, ``gap``, ``test reward``
         and ``train reward``.
     committed : pandas.DataFrame
         :func:`tutorlib.tre.generalisation.committed_runs` (the other measures and the gap).
@@ -82,7 +90,7 @@ def protocol_facts(protocols: pd.DataFrame, committed: pd.DataFrame) -> dict[str
     Returns
     -------
     dict of str to str
-        Pearson's r of each protocol with the gap and with the error, the release protocol's
+        Pearson's r of each protocol with the gap and with the held-out reward, the release protocol's
         range and excess over the converged one, the other measures' r, which protocol
         correlates most with the gap, and the pair verdict under the release protocol.
     """
@@ -92,34 +100,115 @@ def protocol_facts(protocols: pd.DataFrame, committed: pd.DataFrame) -> dict[str
     others = {m: committed[m].corr(committed["gap"]) for m in OTHER_MEASURES}
     with_gap = {name: protocols[name].corr(protocols["gap"]) for name in TRE_PROTOCOLS}
     best_tre = max(abs(r) for r in with_gap.values())
-    beaten = [m for m, v in others.items() if abs(v) <= best_tre]
-    weaker = sum(abs(r) < min(abs(v) for v in others.values()) for r in with_gap.values())
+    stronger = [m for m, v in others.items() if abs(v) > best_tre]
+    weaker = [m for m, v in others.items() if abs(v) <= best_tre]
     strongest = max(TRE_PROTOCOLS, key=lambda name: with_gap[name])
     release = protocols["release (L1)"]
+    if not weaker:
+        comparison = "every one of them predicts the gap more strongly than TRE under any protocol"
+    elif not stronger:
+        comparison = "none predicts the gap more strongly than the best TRE"
+    else:
+        comparison = (f"{' and '.join(stronger)} predict the gap more strongly than TRE under "
+                      f"the best of its protocols; {' and '.join(weaker)} no more strongly")
     return {
         "protocols_r_gap": r_text(protocols["gap"]),
-        "protocols_r_error": r_text(protocols["held-out error"]),
+        "protocols_r_reward": r_text(protocols["test reward"]),
         "protocols_release_range": f"{release.min():.2f} to {release.max():.2f}",
         "protocols_release_excess": f"{(release - protocols['converged (L1)']).mean():.2f}",
         "protocols_other_r": ", ".join(f"{m} {v:.2f}" for m, v in others.items()),
         "protocols_best_tre_r": f"{best_tre:.2f}",
-        "protocols_others_better":
-            "all predict the gap better than TRE does under any of the three protocols"
-            if not beaten else
-            f"all predict it better than TRE under {weaker} of the three protocols, but the "
-            f"best TRE does as well as or better than {' and '.join(beaten)}",
+        "protocols_others_better": comparison,
         "protocols_pair_verdict": pair_verdict(mine_pair(protocols.rename(
-            columns={"release (L1)": "TRE"}))),
+            columns={"release (L1)": "TRE"})), float(protocols["gap"].std())),
         "protocols_strongest": strongest,
         "protocols_strongest_r": f"{with_gap[strongest]:.2f}",
-        "protocols_strongest_error_r":
-            f"{protocols[strongest].corr(protocols['held-out error']):.2f}",
+        "protocols_strongest_reward_r":
+            f"{protocols[strongest].corr(protocols['test reward']):.2f}",
         "protocols_ceiling":
             "The ceiling matters: the measure without one tells the languages at the L1 "
             "ceiling apart, and ranks all the languages more as their generalisation does"
             if strongest == "converged (L2)" else
             "Removing the ceiling (the L2 measure) does not bring TRE closer to generalisation",
     }
+
+
+def symbol_consistency(derivations, messages, value: str) -> tuple[int, int, float]:
+    """How consistently a language writes one attribute ``value`` (``"circle"``, ``"red"``):
+    over the messages of the referents that have it (in either object), the (position, symbol)
+    pair they share most often and the share of those messages that carry it.
+
+    Examples
+    --------
+    >>> derivations = [(("red", "circle"), ("blue", "star")), (("blue", "circle"), ("red", "star")),
+    ...                (("red", "star"), ("blue", "star"))]
+    >>> symbol_consistency(derivations, [[1, 2, 3, 4], [5, 2, 6, 7], [1, 8, 3, 4]], "circle")
+    (1, 2, 1.0)
+    """
+    rows = [list(m) for d, m in zip(derivations, messages) if value in (*d[0], *d[1])]
+    if not rows:
+        raise ValueError(f"no referent has the attribute value {value!r}")
+    counts = Counter((position, int(symbol)) for row in rows for position, symbol in enumerate(row))
+    (position, symbol), count = max(counts.items(), key=lambda item: (item[1], -item[0][0]))
+    return position, symbol, count / len(rows)
+
+
+def language_facts(game, measures: dict, letters: str, ceiling: int) -> dict[str, str]:
+    """What the chapter says about its one language: the answers to its questions (is the first
+    object's colour always in the same place? is ``circle`` always the same symbol?) and whether
+    its TRE sits at the L1 ceiling (``ceiling``: the message length)."""
+    first_colour = game.derivations[0][0][0]
+    pos_c, sym_c, share_c = symbol_consistency(game.derivations, game.messages, "circle")
+    rows = [list(m) for d, m in zip(game.derivations, game.messages) if d[0][0] == first_colour]
+    place = Counter((p, int(s)) for row in rows for p, s in enumerate(row))
+    (pos_f, sym_f), count_f = max(place.items(), key=lambda item: item[1])
+    tre_value = measures["TRE"]
+    at_ceiling = abs(tre_value - ceiling) < 1e-3
+    return {
+        "language_answers":
+            f"In this language `circle` (in either object) comes with the symbol "
+            f"`{letters[sym_c]}` at position {pos_c + 1} in {share_c:.0%} of its messages, and a "
+            f"first object coloured {first_colour} with `{letters[sym_f]}` at position "
+            f"{pos_f + 1} in {count_f / len(rows):.0%} of them: "
+            + ("both are close to fixed, so parts of the message do carry parts of the meaning"
+               if min(share_c, count_f / len(rows)) >= 0.9 else
+               "neither is a fixed code word, so the meaning is spread over the message"),
+        "language_tre":
+            f"Its TRE is {tre_value:.3f}"
+            + (f", exactly the ceiling of the L1 measure on messages of {ceiling} symbols (one "
+               f"unit per symbol): no primitive fixes a symbol at a position in most of the "
+               f"messages it takes part in, so the best reconstruction is all zeros. The "
+               f"ceiling is explained below" if at_ceiling else
+               f", below the ceiling of {ceiling} that the L1 measure has on messages of "
+               f"{ceiling} symbols (explained below)") + ".",
+    }
+
+
+def generalisation_reading(committed: pd.DataFrame) -> str:
+    """The chapter's reading of r(TRE, gap) and r(TRE, held-out reward) against the paper's
+    two-sided conclusion (:data:`tutorlib.tre.generalisation.PAPER`)."""
+    from tutorlib.stats import correlation_interval
+    from tutorlib.tre.generalisation import PAPER
+
+    n = len(committed)
+    r_gap = float(committed["TRE"].corr(committed["gap"]))
+    r_reward = float(committed["TRE"].corr(committed["test reward"]))
+    (gap_low, gap_high), (rew_low, rew_high) = (correlation_interval(r_gap, n),
+                                                correlation_interval(r_reward, n))
+    gap_side = ("the gap side holds: lower TRE goes with a smaller gap" if r_gap > 0 else
+                "the gap side does not hold: lower TRE goes with a larger gap")
+    reward_side = ("the reward side holds too: lower TRE goes with a lower held-out reward"
+                   if r_reward > 0 else "the reward side does not: our more compositional "
+                   "languages reach a *higher* held-out reward, not a lower one")
+    def signed(value: float) -> str:
+        return f"{value:.2f}".replace("-", "\u2212")
+
+    return (f"Over our {n} languages r(TRE, gap) = {signed(r_gap)} (95% interval "
+            f"{signed(gap_low)} to {signed(gap_high)}; the paper's "
+            f"{signed(PAPER['r(TRE, generalisation gap)'])}) and r(TRE, held-out reward) = "
+            f"{signed(r_reward)} ({signed(rew_low)} to {signed(rew_high)}; the paper's "
+            f"{signed(PAPER['r(TRE, absolute reward)'])}). Of the paper's two-sided conclusion, "
+            f"{gap_side}, weaker than in the paper; {reward_side}.")
 
 
 # ---------------------------------------------------------------------------------------------
