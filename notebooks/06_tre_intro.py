@@ -51,18 +51,18 @@ pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 # $$\begin{aligned}
 # \hat f_\eta(p) &= \eta_p, \\
 # \hat f_\eta(\langle d, d' \rangle) &= \hat f_\eta(d) * \hat f_\eta(d').
-# \end{aligned} \tag{1}$$
+# \end{aligned}$$ (tre-rebuild)
 #
 # TRE fits the primitives to the data, for a distance $\delta$, and reports what is left over:
 #
 # $$\begin{aligned}
 # \eta^* &= \arg\min_\eta \textstyle\sum_x \delta_\eta(x), \\
 # \delta_\eta(x) &= \delta\big(f(x), \hat f_\eta(d(x))\big),
-# \end{aligned} \tag{2}$$
+# \end{aligned}$$ (tre-fit)
 #
-# $$\mathrm{TRE}(x) = \delta\big(f(x), \hat f_{\eta^*}(d(x))\big), \tag{3}$$
+# $$\mathrm{TRE}(x) = \delta\big(f(x), \hat f_{\eta^*}(d(x))\big),$$ (tre-one)
 #
-# $$\mathrm{TRE}(X) = \frac{1}{|X|}\sum_x \mathrm{TRE}(x). \tag{4}$$
+# $$\mathrm{TRE}(X) = \frac{1}{|X|}\sum_x \mathrm{TRE}(x).$$ (tre-mean)
 #
 # Low TRE means the representation is close to a composition of its parts. Two choices make
 # TRE a measurement rather than a fit of anything to anything: the composition operator, fixed
@@ -102,7 +102,7 @@ pd.DataFrame({label: language.text() for label, language in four.items()}, index
 # %% [markdown]
 # ## Computing TRE
 #
-# `tre.tre(representations, derivations, composition, distance)` does the fit of Eq. 2 and
+# `tre.tre(representations, derivations, composition, distance)` does the fit of {eq}`tre-fit` and
 # returns TRE for every input and their mean. For one-hot strings the paper uses the linear
 # composition, whose matrices $A$ and $B$ move symbols between positions, and the L1 distance
 # (so TRE counts, roughly, the symbols the compositional model gets wrong, two per wrong
@@ -182,7 +182,7 @@ plt.show()
 # the compositional structure, and TRE rises accordingly.
 #
 # TRE puts the compositional language at (nearly) zero, the paper's **Remark 1**: when a
-# representation is exactly a composition of its parts, the fit of Eq. 2 recovers the parts.
+# representation is exactly a composition of its parts, the fit of {eq}`tre-fit` recovers the parts.
 # The noisy and exceptional languages come next, and the holistic and random languages last.
 # The holistic language uses exactly the compositional language's messages: TRE does not
 # look at which symbols are used, only at whether they follow the parts of the objects.
@@ -305,7 +305,7 @@ remark2
 #
 # ## How this implementation relates to the paper
 #
-# - The paper's objective (Eq. 2) does not say how to minimise it. `tutorlib.tre` uses full-batch
+# - The paper's objective ({eq}`tre-fit`) does not say how to minimise it. `tutorlib.tre` uses full-batch
 #   Adam (learning rate 0.01, decayed linearly to 1% over the steps, gradient norm clipped at 1),
 #   primitives starting at zero as in the paper. Clipping matters: the cosine distance has a huge
 #   gradient next to a zero vector, which otherwise stalls Adam for hundreds of steps.
@@ -313,7 +313,7 @@ remark2
 #   `benchmarks/tre_speed.py` compares it with a recursive, one-call-per-node evaluation on 1,000
 #   derivations: the same TRE to floating-point precision, hundreds of times faster
 #   (see `benchmarks/README.md`).
-# - **Two protocols.** Every TRE in this book is the minimum Eq. 2 defines, found by the
+# - **Two protocols.** Every TRE in this book is the minimum {eq}`tre-fit` defines, found by the
 #   optimiser above (`protocol="converged"`, the default). The paper's released code fits it
 #   differently: RMSprop at a constant rate of 0.01 on the *summed* distance, no clipping, and it
 #   reports the errors as they stood before its last update. `tre.tre(..., protocol="release")`
@@ -348,7 +348,7 @@ protocol_table.round(4) + 0.0  # + 0.0: no "-0.0"
 # ## Recap
 #
 # - TRE fits representations of the primitives so that composing them along each derivation
-#   rebuilds the representation; what cannot be rebuilt is the error (Eqs. 1–4).
+#   rebuilds the representation; what cannot be rebuilt is the error ({eq}`tre-rebuild` to {eq}`tre-mean`).
 # - It is zero for an exactly compositional representation (Remark 1), ranks languages by how
 #   much structure they keep, and, per input, points at the exceptions.
 # - It depends on the composition and the distance: an unrestricted composition makes everything

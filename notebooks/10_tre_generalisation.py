@@ -264,14 +264,14 @@ if len(committed):
 # constant rate of 0.01 on the *summed* distance for 1,000 steps from zero primitives, with a
 # composition that also adds a learned bias to every position, reporting the errors as they stood
 # before the last update. That optimisation does not converge (see {doc}`06_tre_intro`), so it
-# reports values above the minimum that Eq. 2 defines, and how far above depends on the
+# reports values above the minimum that {eq}`tre-fit` (in {doc}`06_tre_intro`) defines, and how far above depends on the
 # language. `tutorlib.tre.tre(..., protocol="release")` reproduces it exactly.
 #
 # To see how much the conclusion depends on the protocol, every committed language is measured
 # three ways (`generalisation.remeasure_committed`, committed to
 # `results/tre_generalisation/protocols-full.json`):
 #
-# - **converged (L1)**: the measure used above, the minimum of Eq. 2 with the L1 distance;
+# - **converged (L1)**: the measure used above, the minimum of {eq}`tre-fit` with the L1 distance;
 # - **release (L1)**: the released code's protocol and composition (its starting point drawn
 #   afresh for each language; the release draws it once and reuses the trained one for every
 #   language, so its later languages start where the previous fit ended);

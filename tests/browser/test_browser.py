@@ -142,3 +142,44 @@ def test_no_display_equation_overflows_its_column(server, browser, width, height
             assert wide == [], f"{page} at {width} px: equations wider than the column: {wide}"
     finally:
         browser.set_window_size(1280, 900)
+
+
+def _pages_with_maths() -> list[str]:
+    """Every built page whose HTML holds TeX for MathJax (display or inline)."""
+    pages = []
+    for path in sorted((HTML / "book").rglob("*.html")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if 'class="math' in text or "\\(" in text:
+            pages.append("/" + path.relative_to(HTML).as_posix())
+    return pages
+
+
+def test_no_page_shows_a_mathjax_error(server, browser):
+    """MathJax draws a TeX error as an error box (``mjx-merror``) instead of failing: look for
+    one on every page that has maths."""
+    pages = _pages_with_maths()
+    assert "/book/tre/06_tre_intro.html" in pages
+    failed = {}
+    for page in pages:
+        open_page(browser, server + page)
+        browser.set_script_timeout(60)
+        browser.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "if (window.MathJax && MathJax.startup) { MathJax.startup.promise.then(done); }"
+            "else { done(); }")
+        errors = browser.execute_script(
+            "return Array.from(document.querySelectorAll('mjx-merror'))"
+            ".map(e => e.getAttribute('data-mjx-error') || e.textContent);")
+        if errors:
+            failed[page] = errors
+    assert failed == {}, failed
+
+
+def test_glued_text_reads_as_plain_text(server, browser):
+    """Numbers and sentences glued into the prose have the prose's weight, not bold."""
+    open_page(browser, server + "/book/tre/10_tre_generalisation.html")
+    weights = browser.execute_script(
+        "return Array.from(document.querySelectorAll('p span.pasted-text'))"
+        ".map(s => [getComputedStyle(s).fontWeight, getComputedStyle(s.parentElement).fontWeight]);")
+    assert weights, "no glued text found"
+    assert all(own == paragraph for own, paragraph in weights), weights
