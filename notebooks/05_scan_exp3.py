@@ -205,11 +205,11 @@ paper_jump_curve = report.paper_jump_curve()
 ax.plot(list(paper_jump_curve), list(paper_jump_curve.values()), "s", color="#D55E00", ms=8,
         label="published (Lake & Baroni 2018, Fig. 5)")
 committed = exps.committed_runs()  # the full-profile runs in results/scan, if any
-paper_curve = report.composed_jump_curve(committed)  # in %, over replications
-if len(paper_curve):
-    ax.errorbar(paper_curve.index, paper_curve["accuracy"], yerr=paper_curve["accuracy sd"].fillna(0),
+full_curve = report.composed_jump_curve(committed)  # in %, over replications
+if len(full_curve):
+    ax.errorbar(full_curve.index, full_curve["accuracy"], yerr=full_curve["accuracy sd"].fillna(0),
                 marker=".", capsize=3, label=f"full profile (overall-best, up to "
-                                             f"{int(paper_curve['runs'].max())} replications)")
+                                             f"{int(full_curve['runs'].max())} replications)")
 ax.set_xscale("log", base=2)
 ax.set_xticks([1, 2, 4, 8, 16, 32], ["1", "2", "4", "8", "16", "32"])
 ax.set_xlabel("composed jump commands in training (log scale)")

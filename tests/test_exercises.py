@@ -8,7 +8,7 @@ import nbformat
 import pytest
 from conftest import ROOT
 from execute import chapters
-from exercises import ANSWER, main, split_markdown, strip_solutions
+from exercises import ANSWER, UNRESOLVED, main, split_markdown, strip_solutions, write_exercises
 
 # The chapters, that is every notebook but the back matter's pages (which have no exercises).
 BACK_MATTER = {Path(target).stem for _, target in chapters(ROOT) if "backmatter" in Path(target).parts}
@@ -137,3 +137,29 @@ def test_make_exercises_writes_every_chapter(tmp_path):
     assert BACK_MATTER, "the back matter's notebooks were not found in _toc.yml"
     assert main(["--root", str(ROOT), "--out", str(tmp_path / "exercises")]) == 0
     assert sorted(p.name for p in (tmp_path / "exercises").glob("*.ipynb")) == [p.name for p in CHAPTERS]
+    for written in (tmp_path / "exercises").glob("*.ipynb"):
+        cells = nbformat.read(written, as_version=4).cells
+        assert not any("{glue" in c.source for c in cells if c.cell_type == "markdown"), written
+
+
+def test_glued_values_are_written_into_the_exercise_text(tmp_path):
+    """The prose's glue roles become the values the executed chapter glued, or a note."""
+    chapter = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# T\n\nWe saw {glue:text}`acc` and {glue:md}`why`."),
+        nbformat.v4.new_markdown_cell("## Exercises\n\n**1. Again.** Is {glue:text}`acc:.1f` right?"),
+        nbformat.v4.new_code_cell("# Solution\nprint(1)")])
+    executed = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("glue(...)", outputs=[
+        nbformat.v4.new_output("display_data",
+                               data={"application/papermill.record/text/plain": "'93.1%'"},
+                               metadata={"scrapbook": {"name": "acc", "mime_prefix":
+                                                       "application/papermill.record/"}})])])
+    nbformat.write(chapter, tmp_path / "01_t.ipynb")
+    nbformat.write(executed, tmp_path / "executed.ipynb")
+    assert write_exercises(tmp_path / "01_t.ipynb", tmp_path / "out.ipynb",
+                           tmp_path / "executed.ipynb") == 1
+    text = "\n".join(c.source for c in nbformat.read(tmp_path / "out.ipynb", as_version=4).cells)
+    assert "We saw 93.1% and " + UNRESOLVED in text and "Is 93.1% right?" in text
+    assert "{glue" not in text
+    write_exercises(tmp_path / "01_t.ipynb", tmp_path / "bare.ipynb")  # never executed
+    bare = "\n".join(c.source for c in nbformat.read(tmp_path / "bare.ipynb", as_version=4).cells)
+    assert "{glue" not in bare and bare.count(UNRESOLVED) == 3

@@ -18,6 +18,10 @@ An exercise starts at a markdown line that opens with a bold number, ``**1. Titl
 ``**Exercise 1.**``). Its answer cell goes where its first solution was, or, if it had none,
 at the end of its text.
 
+The prose's glued values (``{glue:text}`name```, which only the book resolves) are written in:
+from the chapter as the book executed it (``book/<part>/NN_topic.ipynb``) where it is there,
+else as a note that the value is computed when the chapter runs.
+
 Usage: ``python tools/exercises.py [--root .] [--out exercises] [NN ...]``.
 """
 
@@ -38,6 +42,8 @@ EXERCISE_START = re.compile(r"^\s*\*\*(?:Exercise\s+)?\d+[.:)]", re.I)
 # The opening line of a solution block: ```{admonition} Solution, :::{dropdown} Solution, ...
 SOLUTION_OPEN = re.compile(r"^(\s*)(`{3,}|:{3,})\s*\{(admonition|dropdown)\}\s*Solution\b", re.I)
 FENCE = re.compile(r"^\s*(`{3,}|:{3,})")
+GLUE_ROLE = re.compile(r"\{glue(?::text|:md)?\}`([^`:]+)(?::[^`]*)?`")
+UNRESOLVED = "*[computed when the chapter runs]*"
 NOTE = ("*Exercise notebook for {chapter}: the solutions are removed. Write your answer in the "
         "cells marked `{answer}`; the book shows worked solutions behind toggles.*")
 
@@ -181,13 +187,41 @@ def strip_solutions(notebook: nbformat.NotebookNode) -> tuple[nbformat.NotebookN
     return copy, exercises
 
 
-def write_exercises(source: Path, target: Path) -> int:
+def glued_values(executed: Path | None) -> dict[str, str]:
+    """The text values an executed chapter glued (name -> text), or none."""
+    if executed is None or not executed.exists():
+        return {}
+    values = {}
+    for cell in nbformat.read(executed, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            record = output.get("metadata", {}).get("scrapbook", {})
+            data, prefix = output.get("data", {}), record.get("mime_prefix", "")
+            markdown = data.get(f"{prefix}text/markdown")
+            text = data.get(f"{prefix}text/plain")
+            if record.get("name") and isinstance(markdown, str):
+                values[record["name"]] = markdown
+            elif record.get("name") and isinstance(text, str):
+                values[record["name"]] = text[1:-1] if text[:1] in "'\"" and text[-1:] == text[:1] else text
+    return values
+
+
+def resolve_glue(notebook: nbformat.NotebookNode, values: dict[str, str]) -> None:
+    """Write ``values`` in place of the glue roles of ``notebook``'s markdown cells (a note
+    where a value is unknown)."""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = GLUE_ROLE.sub(lambda m: values.get(m.group(1), UNRESOLVED), cell.source)
+
+
+def write_exercises(source: Path, target: Path, executed: Path | None = None) -> int:
     """Write ``source``'s exercise notebook to ``target``; return the number of exercises. A
-    notebook without exercises (a back-matter page) is not written."""
+    notebook without exercises (a back-matter page) is not written. ``executed`` is the chapter
+    as the book executed it, whose glued values replace the prose's glue roles."""
     notebook = nbformat.read(source, as_version=4)
     copy, exercises = strip_solutions(notebook)
     if not exercises:
         return 0
+    resolve_glue(copy, glued_values(executed))
     note = nbformat.v4.new_markdown_cell(NOTE.format(chapter=source.stem, answer=ANSWER))
     note.metadata["tags"] = ["exercise-note"]
     copy.cells.insert(1 if copy.cells and copy.cells[0].cell_type == "markdown" else 0, note)
@@ -214,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = root / args.out
     for source in sources:
-        exercises = write_exercises(source, out / source.name)
+        executed = next(iter(sorted((root / "book").glob(f"*/{source.name}"))), None)
+        exercises = write_exercises(source, out / source.name, executed)
         where = (out / source.name).relative_to(root) if out.is_relative_to(root) else out / source.name
         print(f"{where}: {exercises} exercise(s)" if exercises
               else f"{source.relative_to(root)}: no exercises, nothing written")
