@@ -30,6 +30,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import torch
+from myst_nb import glue
 
 from tutorlib import profiles, tre
 from tutorlib.tre import languages
@@ -128,7 +129,7 @@ pieces = {
 for ax, (title, array) in zip(axes.ravel(), pieces.items()):
     image = ax.imshow(array, cmap="RdBu_r", vmin=-1, vmax=1)
     ax.set(title=title, xlabel="symbol", ylabel="position", xticks=range(base.vocab_size),
-           yticks=range(4))
+           xticklabels=list("abcdefghijklmnopqrstuvwxyz"[:base.vocab_size]), yticks=range(4))
     ax.grid(False)
 fig.colorbar(image, ax=axes, shrink=0.6, label="value")
 fig.suptitle("Figure 1. Learned primitives of the compositional language")
@@ -136,7 +137,8 @@ plt.show()
 
 # %% [markdown]
 # *Figure 1.* Each panel is a 4 × 6 array: a row per position of the message, a column per
-# symbol, red for positive values and blue for negative ones. Top: the learned primitives
+# symbol (the letters of the messages above), red for positive values and blue for negative
+# ones. Top: the learned primitives
 # η(red) and η(circle). Bottom: their linear composition $A\eta_\text{red} + B\eta_\text{circle}$
 # and the message of the red circle it should rebuild. The two bottom panels match: composing
 # the primitives rebuilds the message. Each primitive is strongest at its own symbols (red's in
@@ -145,7 +147,11 @@ plt.show()
 #
 # The composition is not told which positions hold the colour: it learns, with $A$ and $B$,
 # where the parts go. Now every language, over a few seeds (the seed moves the random
-# choices of the languages, not of TRE, whose primitives start at zero):
+# choices of the languages, not of TRE, whose primitives start at zero), with a fifth one for
+# comparison:
+#
+# - **random**: every object gets a message of four symbols drawn at random, with no relation
+#   to the compositional language's symbols or to the object.
 
 # %%
 def language_set(seed):
@@ -166,24 +172,27 @@ for seed in settings["seeds"]:
                         steps=settings["steps"]).value
         rows.append({"language": label, "seed": seed, "TRE": value})
 scores = pd.DataFrame(rows)
-summary = scores.groupby("language", sort=False)["TRE"].agg(["mean", "std"]).round(3)
+summary = scores.groupby("language")["TRE"].agg(["mean", "std"]).sort_values("mean").round(3)
+glue("tre_order", ", then ".join(f"{name} ({row['mean']:.2f})" for name, row in summary.iterrows()),
+     display=False)
 summary
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.2))
 ax.bar(summary.index, summary["mean"], yerr=summary["std"].fillna(0), capsize=4, color="#0072B2")
-ax.set(title="Figure 2. TRE orders the languages", ylabel="TRE (L1, linear composition)",
+ax.set(title="Figure 2. TRE of each language", ylabel="TRE (L1, linear composition)",
        xlabel="language")
 plt.show()
 
 # %% [markdown]
 # *Figure 2.* TRE of five languages for the same 25 objects (mean over the profile's seeds;
-# error bars: one standard deviation). From left to right the languages keep less and less of
-# the compositional structure, and TRE rises accordingly.
+# error bars: one standard deviation), sorted by TRE.
 #
-# TRE puts the compositional language at (nearly) zero, the paper's **Remark 1**: when a
-# representation is exactly a composition of its parts, the fit of {eq}`tre-fit` recovers the parts.
-# The noisy and exceptional languages come next, and the holistic and random languages last.
+# From lowest to highest: {glue:text}`tre_order`. TRE puts the compositional language at
+# (nearly) zero, the paper's **Remark 1**: when a representation is exactly a composition of
+# its parts, the fit of {eq}`tre-fit` recovers the parts. The languages that keep most of the
+# structure (the noisy one changes one symbol in ten, the one with exceptions rebuilds 20 of 25
+# objects) come next, and the holistic and random languages, which keep none, last.
 # The holistic language uses exactly the compositional language's messages: TRE does not
 # look at which symbols are used, only at whether they follow the parts of the objects.
 
