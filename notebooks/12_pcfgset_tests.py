@@ -630,6 +630,7 @@ both = pd.DataFrame({name: {"parameters": int(r["parameters"]),
                             "test accuracy": r["accuracy"],
                             "test token accuracy": r["token_accuracy"]}
                      for name, r in [(first, mine), ("ConvS2S", conv)]}).T
+both["parameters"] = both["parameters"].astype(int)
 display(both.round(3))
 def leader(column: str) -> str:
     values = both[column]
