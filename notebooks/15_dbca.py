@@ -38,6 +38,7 @@ from IPython.display import display
 from myst_nb import glue
 
 from tutorlib import dbca, profiles, scan
+from tutorlib import seq2seq as s2s
 from tutorlib.dbca import experiments as exps
 from tutorlib.dbca import report
 from tutorlib.facts import glue_facts
@@ -304,34 +305,41 @@ glue("dial_train_acc", f"{dial['training accuracy (%)'].min():.1f}% to "
                        f"{dial['training accuracy (%)'].max():.1f}%", display=False)
 
 
+NETWORK_NAMES = {"lstm": "LSTM", "lstm_attention": "LSTM + attention",
+                 "transformer": "Transformer", "universal_transformer": "Universal Transformer"}
+
+
 def plot_dial(ax, table, label_suffix, style):
     for network, rows in table.groupby("network", sort=False):
         ax.errorbar(rows["D_C"], rows["accuracy (%)"], yerr=rows["sd (%)"].fillna(0),
-                    capsize=3, label=f"{network} ({label_suffix})", **style)
+                    capsize=3, label=f"{NETWORK_NAMES.get(network, network)} ({label_suffix})",
+                    **style)
 
 
-fig, ax = plt.subplots(figsize=(7, 4.2))
+fig, ax = plt.subplots(figsize=(9, 4.2), layout="constrained")
 plot_dial(ax, dial, f"{PROFILE} profile", {"marker": "o"})
 paper_runs = exps.committed_runs("full")
-if len(paper_runs):
-    plot_dial(ax, exps.dial_table(paper_runs.to_dict(orient="records")), "full profile",
-              {"marker": "s", "ls": "--"})
+plot_dial(ax, exps.dial_table(paper_runs.to_dict(orient="records")), "full profile",
+          {"marker": "s", "ls": "--"})
 mcd_dc = divergences.loc[divergences["kind"] == "MCD (ours)", "compound_divergence"].mean()
 for network, value in exps.PAPER["mcd"].items():
-    ax.scatter([mcd_dc], [value], marker="x", s=60, zorder=4,
-               label=f"Keysers et al. (2020), {network}, SCAN MCD")
+    ax.errorbar([mcd_dc], [value], yerr=[exps.PAPER["mcd_interval"][network]], marker="x",
+                ls="none", capsize=3, zorder=4,
+                label=f"Keysers et al. (2020), {NETWORK_NAMES[network]}, SCAN MCD")
 ax.set_xlabel("compound divergence D_C of the split")
 ax.set_ylabel("test accuracy (% exact match)")
 ax.set_ylim(-3, 103)
 ax.set_title("Figure 4. Accuracy against compound divergence")
-ax.legend(fontsize=7, loc="upper right")
+# beside the axes, so that it covers no point or error bar
+ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
 plt.show()
 
 # %% [markdown]
 # *Figure 4.* Exact-match test accuracy of each network (mean over seeds; bars: one standard
 # deviation) on splits of increasing compound divergence, all built with the bound D_A ≤ 0.02.
-# Crosses: the paper's mean accuracies on its SCAN MCD splits, placed at the mean D_C of *our*
-# MCD splits (their D_C, under their compound definition, is not on our scale).
+# Crosses: the paper's mean accuracies on its SCAN MCD splits with their 95% intervals, placed
+# at the mean D_C of *our* MCD splits (their D_C, under their compound definition, is not on
+# our scale).
 #
 # In this run, {glue:text}`dial_network` gets {glue:text}`dial_low_acc` right at D_C
 # {glue:text}`dial_low_dc` and {glue:text}`dial_high_acc` at D_C {glue:text}`dial_high_dc`; the
@@ -362,7 +370,7 @@ glue("paper_targets", str(len(paper_settings["targets"])), display=False)
 glue("paper_seeds", str(len(paper_settings["seeds"])), display=False)
 glue("paper_presentations", f"{paper_settings['presentations']:,}", display=False)
 pd.DataFrame({"learning rate": paper_settings["learning_rates"],
-              "architecture": {name: ", ".join(f"{k}={v}" for k, v in cfg.items())
+              "architecture": {name: s2s.Seq2SeqConfig(**cfg).describe()
                                for name, cfg in paper_settings["architectures"].items()}}
              ).rename(index=lambda name: report.NAMES.get(name, name).removeprefix("the "))
 

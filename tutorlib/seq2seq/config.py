@@ -97,6 +97,27 @@ class Seq2SeqConfig:
             raise ValueError(f"hidden_size {self.hidden_size} must be divisible by num_heads "
                              f"{self.num_heads}")
 
+    def describe(self) -> str:
+        """The network in words, for a table.
+
+        Examples
+        --------
+        >>> Seq2SeqConfig("lstm", 200, 2, 0.5, attention=True).describe()
+        'LSTM, 2 layers of 200, attention, dropout 0.5'
+        >>> Seq2SeqConfig("transformer", 128, 2, 0.1, norm_first=True).describe()
+        'Transformer (pre-LN), 2 layers of 128, 4 heads, dropout 0.1'
+        """
+        name = {"lstm": "LSTM", "gru": "GRU", "srn": "SRN", "transformer": "Transformer",
+                "conv": "ConvS2S"}[self.cell]
+        parts = [name + (" (pre-LN)" if self.norm_first else "")
+                 + (", bidirectional" if self.bidirectional else ""),
+                 f"{self.num_layers} layer{'s' if self.num_layers > 1 else ''} of {self.hidden_size}"]
+        if self.cell == "transformer":
+            parts.append(f"{self.num_heads} heads")
+        elif self.attention:
+            parts.append("attention")
+        return ", ".join([*parts, f"dropout {self.dropout:g}"])
+
     def to_dict(self) -> dict:
         """The fields as a dict, for cache keys and results; ``Seq2SeqConfig(**d)`` rebuilds it.
 
