@@ -514,15 +514,22 @@ display(pd.DataFrame([{"split": name, "training accuracy (%)": 100 * r["train_ac
                       for name, r in [("addprim_jump", jump_run), ("addprim_walk (ours)", walker)]]
                      ).set_index("split").round(2))
 full_jump = committed[committed["split"] == "addprim_jump"]
+fitted = min(walker["train_accuracy"], jump_run["train_accuracy"]) >= 0.9
 Markdown(f"Trained on every command without `walk` plus `walk` alone, the network fits "
          f"{100 * walker['train_accuracy']:.1f}% of its training commands and gets "
          f"{100 * walker['accuracy']:.2f}% of the composed `walk` commands right; with `jump` held "
          f"out, {100 * jump_run['accuracy']:.2f}% (training accuracy "
-         f"{100 * jump_run['train_accuracy']:.1f}%). Nor is it a matter of training longer: the "
-         f"full profile's overall-best networks fit {100 * full_jump['train_accuracy'].min():.1f}% "
-         f"or more of the `addprim_jump` training commands and get "
-         f"{100 * full_jump['accuracy'].mean():.2f}% of its test commands right. Which word is held "
-         f"out does not matter: a primitive seen only alone is not used in composition.")
+         f"{100 * jump_run['train_accuracy']:.1f}%). "
+         + ("Both networks fit their training commands, so the comparison holds: which word is "
+            "held out does not matter here, a primitive seen only alone is not used in "
+            "composition." if fitted else
+            "At this budget at least one of the two networks has not learned its own training "
+            "commands (below 90%), so this comparison cannot say whether `walk` is as hard to "
+            "add as `jump`: run it at the full profile's budget to find out.")
+         + f" For `jump` alone the evidence is there: the full profile's overall-best networks "
+         f"fit {100 * full_jump['train_accuracy'].min():.1f}% or more of the `addprim_jump` "
+         f"training commands and get {100 * full_jump['accuracy'].mean():.2f}% of its test "
+         f"commands right.")
 
 # %% [markdown]
 # **2. Neighbours after success.** Repeat the nearest-neighbour analysis for the network trained
