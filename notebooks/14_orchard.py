@@ -269,18 +269,12 @@ glue_facts(report.run_facts(records, table, deepest))
 committed = exps.committed_records("full")
 paper_settings = profiles.settings("orchard", "full")
 planned = len(exps.runs(paper_settings))
-if committed:
-    committed_table = exps.by_depth_table(committed)
-    print(f"{len(committed)} of the full profile's {planned} runs are committed "
-          f"(python -m tutorlib run orchard --profile full).")
-    report.plot_by_depth(committed_table,
-                         "Figure 4. Accuracy by depth, and the fit (full profile)",
-                         records=committed)
-    plt.show()
-else:
-    committed_table = None
-    print("No full-profile results are committed yet "
-          "(python -m tutorlib run orchard --profile full).")
+committed_table = exps.by_depth_table(committed)
+print(f"{len(committed)} of the full profile's {planned} runs are committed "
+      f"(python -m tutorlib run orchard --profile full).")
+report.plot_by_depth(committed_table, "Figure 4. Accuracy by depth, and the fit (full profile)",
+                     records=committed)
+plt.show()
 
 # %% [markdown]
 # *Figure 4.* The committed full-profile runs, drawn as Figure 3 draws this profile's (each
@@ -355,6 +349,26 @@ report.fitted_by_depth(by_profile).round(1)
 # Where these ranges fall, a network that has learned the training depths does not carry what
 # it learned to deeper trees intact: the paper's first claim, tested on networks that fit.
 #
+# ## Without a GPU: the recipe on one core
+#
+# Can one CPU core train both models to fit a hard variant? The gpu profile's recipe, scaled
+# down (an LSTM of 1 × 128 with attention and a pre-LN Transformer of 2 × 128, 40,000 training
+# examples of minmax_hard), trained on one thread each with a fixed budget of time
+# (`benchmarks/orchard_pilot.py`, committed to `results/orchard/pilot-cpu*.json`):
+
+# %%
+pilots = report.cpu_pilots()
+glue_facts(report.pilot_facts(pilots))
+report.plot_pilot_curves(pilots, "Figure 6. Fit over training on one CPU core (minmax_hard)")
+plt.show()
+report.pilot_table(pilots).set_index(["budget", "model"]).drop(columns="variant").round(1)
+
+# %% [markdown]
+# *Figure 6 and table.* The CPU pilots of the gpu profile's recipe: the share of training
+# examples (faint) and of validation examples of depths 3 to 6 (solid) with both trees right,
+# over the minutes trained (dotted: 90%), and each pilot's accuracy per tree on training and
+# validation examples and at depth 12. {glue:text}`pilot_text`
+#
 # ## What the paper claimed, beside our runs
 #
 # The paper trains on depths 3 to 6 and tests to depth 12 (its Figs. 2-5). Its claims, and the
@@ -375,12 +389,11 @@ with pd.option_context("display.max_colwidth", None):
 # %%
 comparison = exps.paper_comparison(table, depth=deepest).rename(
     columns={"ours (%)": f"this run, depth {deepest} (%)"})
-if committed_table is not None:
-    comparison["full profile, depth 12 (%)"] = exps.paper_comparison(committed_table)["ours (%)"]
-    full_fit = report.fit_table({"full": committed}).loc["full"]
-    comparison["full profile: lowest fit (%)"] = [
-        full_fit.loc[(variant, model), "lowest fit (%)"]
-        if (variant, model) in full_fit.index else np.nan for model, variant in comparison.index]
+comparison["full profile, depth 12 (%)"] = exps.paper_comparison(committed_table)["ours (%)"]
+full_fit = report.fit_table({"full": committed}).loc["full"]
+comparison["full profile: lowest fit (%)"] = [
+    full_fit.loc[(variant, model), "lowest fit (%)"]
+    if (variant, model) in full_fit.index else np.nan for model, variant in comparison.index]
 comparison.round(1).astype(object).where(comparison.notna(), "—")  # a dash: no run
 
 # %% [markdown]

@@ -181,3 +181,36 @@ def test_the_gpu_facts_read_the_committed_sweeps_or_give_dashes(monkeypatch, tmp
     assert empty["gpu_runs"] == "0 of 36" and empty["gpu_oom"] == "–"
     assert empty["gpu_memory"] == "–" and empty["gpu_transformer_epoch1"] == "–"
     assert empty["fitted_networks"] == "none" and empty["fitted_first_d12"] == "–"
+
+
+def test_the_cpu_pilots_their_table_and_what_they_test(monkeypatch, tmp_path):
+    import json
+
+    deep = {"12": {"first": 0.6, "second": 0.3, "both": 0.2, "n": 10}}
+
+    def pilot(model, fit):
+        record = _run("minmax_hard", model, fit, by_depth=deep)
+        record.update(epochs=12.0, fit={"pairs_per_second": 150.0},
+                      fit_history=[{"seconds": 60.0, "train_accuracy": 0.3,
+                                    "validation_accuracy": 0.25},
+                                   {"seconds": 120.0, "train_accuracy": fit,
+                                    "validation_accuracy": fit}])
+        return record
+
+    monkeypatch.setenv("TUTORLIB_RESULTS_DIR", str(tmp_path))
+    assert report.cpu_pilots() == {} and report.pilot_facts({})["pilot_text"].startswith("No ")
+    (tmp_path / "orchard").mkdir()
+    (tmp_path / "orchard" / "pilot-cpu-hour.json").write_text(json.dumps(
+        {"minmax_hard/lstm": pilot("lstm", 0.95), "minmax_hard/transformer": pilot("transformer", 0.5)}))
+    pilots = report.cpu_pilots()
+    assert list(pilots) == ["1 hour"]
+    table = report.pilot_table(pilots)
+    assert list(table["model"]) == ["LSTM", "Transformer"] and list(table["fits"]) == [True, False]
+    assert table.loc[0, "depth 12, second (%)"] == pytest.approx(30.0)
+    text = report.pilot_facts(pilots)["pilot_text"]
+    assert "only the LSTM fits, so no comparison between the models is tested" in text
+    both = {"1 hour": {k: pilot(m, 0.95) for k, m in [("a", "lstm"), ("b", "transformer")]}}
+    assert "both fit their training depths" in report.pilot_facts(both)["pilot_text"]
+    neither = {"1 hour": {k: pilot(m, 0.4) for k, m in [("a", "lstm"), ("b", "transformer")]}}
+    assert "stays untested until a GPU" in report.pilot_facts(neither)["pilot_text"]
+    report.plot_pilot_curves(pilots, "pilots")

@@ -256,6 +256,90 @@ def gpu_sweeps() -> dict:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
+#: The committed CPU pilots of the gpu profile's recipe (``benchmarks/orchard_pilot.py``), by
+#: their training budget: ``results/orchard/<file>``.
+PILOT_FILES = {"15 minutes": "pilot-cpu.json", "1 hour": "pilot-cpu-hour.json"}
+
+
+def cpu_pilots() -> dict[str, dict[str, dict]]:
+    """The committed CPU pilots, by budget (:data:`PILOT_FILES`): each a dict of
+    ``"variant/model"`` to its run record; budgets without a file are left out."""
+    found = {}
+    for budget, name in PILOT_FILES.items():
+        path = results.project_results("orchard", name)
+        if path.exists():
+            found[budget] = json.loads(path.read_text())
+    return found
+
+
+def pilot_table(pilots: dict[str, dict[str, dict]]) -> pd.DataFrame:
+    """A row per pilot run (budget, variant, model): its size, epochs and speed, its accuracy
+    (%) on each tree of its training and validation examples and at depth 12, its fit and
+    whether it fits (:func:`fits`)."""
+    rows = []
+    for budget, runs in pilots.items():
+        for record in runs.values():
+            rows.append({
+                "budget": budget, "variant": record["variant"], "model": NAMES[record["model"]],
+                "parameters": int(record["parameters"]), "epochs": record["epochs"],
+                "pairs per second": record["fit"]["pairs_per_second"],
+                **{f"{part}, {tree} (%)": 100 * record[part][tree]
+                   for part in ("train", "valid") for tree in ("first", "second")},
+                **{f"depth 12, {tree} (%)": 100 * record["by_depth"]["12"][tree]
+                   for tree in ("first", "second")},
+                "fit (%)": 100 * run_fit(record), "fits": fits(record)})
+    return pd.DataFrame(rows)
+
+
+def pilot_facts(pilots: dict[str, dict[str, dict]]) -> dict[str, str]:
+    """What the longest CPU pilot says (``pilot_text``): whether both models fit, and so which
+    comparisons it tests."""
+    if not pilots:
+        return {"pilot_text": "No CPU pilot is committed."}
+    budget = list(pilots)[-1]
+    records = list(pilots[budget].values())
+    fitted = [r for r in records if fits(r)]
+    sizes = ", ".join(f"{NAMES[r['model']]} {r['parameters'] / 1e6:.2f}M parameters, "
+                      f"{r['epochs']:.1f} epochs, fit {100 * run_fit(r):.0f}%" for r in records)
+    if len(fitted) == len(records) and len(records) > 1:
+        reading = ("both fit their training depths, so the pilot compares generalisation with "
+                   "depth on this variant")
+    elif fitted:
+        reading = (f"only the {' and the '.join(NAMES[r['model']] for r in fitted)} fits, so no "
+                   "comparison between the models is tested")
+    else:
+        reading = ("neither fits its first and second trees at the training depths, so the "
+                   "pilot tests none of the paper's claims: each stays untested until a GPU "
+                   "trains the gpu profile")
+    return {"pilot_text": f"Trained for {budget} on one CPU core ({records[0]['variant']}: "
+                          f"{sizes}), {reading}."}
+
+
+def plot_pilot_curves(pilots: dict[str, dict[str, dict]], title: str):
+    """The pilots' fit over training: the share of training and of validation examples (depths
+    3-6) with both trees right, against the seconds trained, a colour per model and a line
+    style per budget. Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 3.8), layout="constrained")
+    colours = {"lstm": "#0072B2", "transformer": "#D55E00"}
+    styles = dict(zip(pilots, ["--", "-", ":"]))
+    for budget, runs in pilots.items():
+        for record in runs.values():
+            history = pd.DataFrame(record["fit_history"])
+            ax.plot(history["seconds"] / 60, 100 * history["validation_accuracy"],
+                    color=colours[record["model"]], ls=styles[budget],
+                    label=f"{NAMES[record['model']]}, {budget}: validation")
+            ax.plot(history["seconds"] / 60, 100 * history["train_accuracy"],
+                    color=colours[record["model"]], ls=styles[budget], alpha=0.4,
+                    label=f"{NAMES[record['model']]}, {budget}: training")
+    ax.axhline(100 * FIT_THRESHOLD, color="0.5", lw=0.8, ls=":")
+    ax.set(xlabel="minutes of training (one core)", ylabel="both trees right (%)",
+           ylim=(0, 100), title=title)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return fig
+
+
 def _span(values) -> str:
     """``"a-b%"`` over the values (``"a%"`` when they round alike), or a dash for none."""
     values = [v for v in values if not np.isnan(v)]
