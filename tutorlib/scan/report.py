@@ -491,12 +491,14 @@ def neighbour_table(neighbours: Mapping[str, list]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Indexed by query and rank: our command (cosine similarity) and the paper's.
+        Indexed by query and rank: our command (cosine similarity) and the paper's (with its
+        similarity).
     """
     return pd.DataFrame([
         {"query": query, "rank": rank + 1,
          "ours: training command (cosine similarity)": f"{command} ({similarity:.2f})",
-         "published: training command": exps.PAPER_NEIGHBOURS[query][rank]}
+         "published: training command (cosine similarity)":
+             f"{exps.PAPER_NEIGHBOURS[query][rank]} ({exps.PAPER_SIMILARITIES[query][rank]:.2f})"}
         for query in neighbours
         for rank, (command, similarity) in enumerate(neighbours[query])
     ]).set_index(["query", "rank"])
