@@ -18,7 +18,20 @@ def test_consistency_counts_identical_non_empty_predictions():
 
 
 def test_accuracy():
-    assert pcfgset.accuracy(["A1 B2", "C3", ""], ["A1 B2", "C4", ""]) == pytest.approx(1 / 3)
+    assert pcfgset.accuracy(["A1 B2", "C3", ""], ["A1 B2", "C4", "D5"]) == pytest.approx(1 / 3)
+
+
+def test_scores_refuse_what_is_not_a_sequence_of_outputs():
+    # a single string would be scored character by character
+    with pytest.raises(TypeError, match="predictions must be a sequence of outputs"):
+        pcfgset.accuracy("A1 B2", "A1 B2")
+    with pytest.raises(TypeError, match=r"predictions\[0\] must be a string"):
+        pcfgset.accuracy([1], ["A1"])
+    with pytest.raises(TypeError, match="got NoneType"):
+        pcfgset.token_accuracy(None, ["A1"])
+    # an empty target is no output: it is refused, never counted as right
+    with pytest.raises(ValueError, match=r"targets\[0\] is empty"):
+        pcfgset.token_accuracy([""], [""])
 
 
 SOURCES = ["reverse shift append V12 P3 R9 J8 , repeat K19 C16 P13", "copy A1 B2",

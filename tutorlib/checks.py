@@ -102,3 +102,40 @@ def _expected(kind: str, wants_int: bool, min_val, max_val, include_boundaries: 
     if max_val is not None:
         bounds.append(("<= " if high_in else "< ") + f"{max_val}")
     return kind + (" " + " and ".join(bounds) if bounds else "")
+
+
+def check_outputs(values: Any, name: str, *, allow_empty_items: bool = True) -> list[list[str]]:
+    """A sequence of model outputs (each a space-separated string or a sequence of symbols) as
+    lists of symbols, or ``TypeError``/``ValueError`` naming ``name``: a single string where a
+    sequence of outputs is expected would otherwise be read character by character.
+
+    Examples
+    --------
+    >>> check_outputs(["A1 B2", ["C3"]], "predictions")
+    [['A1', 'B2'], ['C3']]
+    >>> check_outputs("A1 B2", "predictions")
+    Traceback (most recent call last):
+    ...
+    TypeError: predictions must be a sequence of outputs (strings or lists of symbols), got a single string 'A1 B2'
+    """
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of outputs (strings or lists of symbols), "
+                        f"got a single string {values!r}")
+    if values is None or not hasattr(values, "__len__") or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of outputs (strings or lists of symbols), "
+                        f"got {type(values).__name__}")
+    out = []
+    for position, value in enumerate(values):
+        if isinstance(value, str):
+            tokens = value.split()
+        elif (isinstance(value, (list, tuple))
+              and all(isinstance(token, str) for token in value)):
+            tokens = [token for token in value]
+        else:
+            raise TypeError(f"{name}[{position}] must be a string or a list of strings, got "
+                            f"{type(value).__name__} {value!r}")
+        if not tokens and not allow_empty_items:
+            raise ValueError(f"{name}[{position}] is empty: every {name[:-1] if name.endswith('s') else name} "
+                             f"needs at least one symbol")
+        out.append(tokens)
+    return out

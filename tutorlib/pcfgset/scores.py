@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from tutorlib.checks import check_outputs
 from tutorlib.pcfgset.language import substitute, unroll
 
 
@@ -26,6 +27,9 @@ def _same(first, second, *, non_empty: bool = True) -> bool:
 
 
 def _check_lengths(first: Sequence, second: Sequence, names: str) -> None:
+    first_name, second_name = names.split(" and ")
+    check_outputs(first, first_name)
+    check_outputs(second, second_name, allow_empty_items=second_name != "targets")
     if len(first) != len(second):
         raise ValueError(f"{names} must have the same length, got {len(first)} and {len(second)}")
     if not first:
@@ -68,7 +72,7 @@ def token_accuracy(predictions: Sequence, targets: Sequence) -> float:
     Returns
     -------
     float
-        From 0 to 1; 1.0 when every prediction and every target is empty.
+        From 0 to 1 (a target may not be empty).
 
     Examples
     --------
@@ -81,7 +85,7 @@ def token_accuracy(predictions: Sequence, targets: Sequence) -> float:
         p, t = _text(prediction).split(), _text(target).split()
         right += sum(a == b for a, b in zip(p, t))
         total += max(len(p), len(t))
-    return right / total if total else 1.0
+    return right / total
 
 
 def consistency(predictions_a: Sequence, predictions_b: Sequence) -> float:
