@@ -61,7 +61,7 @@ def test_format_tree_round_trips_and_labels():
     assert f"{orchard.format_tree(first)} X {orchard.format_tree(second)}" == line
     assert orchard.format_label((9, 3)) == "9,3"
     assert orchard.parse_label("9,3\n") == (9, 3)
-    with pytest.raises(ValueError, match="two integers"):
+    with pytest.raises(ValueError, match="two digits 0-9"):
         orchard.parse_label("9 3")
 
 
@@ -117,3 +117,14 @@ def test_docstring_examples_run(module):
     name = "tutorlib.orchard" if module == "__init__" else f"tutorlib.orchard.{module}"
     failed, tried = doctest.testmod(importlib.import_module(name))
     assert failed == 0 and tried > 0
+
+
+def test_a_label_is_two_ascii_digits():
+    from tutorlib.orchard.language import parse_label
+
+    assert parse_label(" 8 , 7") == (8, 7)
+    for bad in ("10,7", "\u0663,\u0664", "8,", "8,7,1", "a,b"):  # a tree's value is one digit
+        with pytest.raises(ValueError, match="two digits 0-9"):
+            parse_label(bad)
+    with pytest.raises(TypeError, match="a label is a string"):
+        parse_label(None)

@@ -200,3 +200,22 @@ def test_derivations_for_tutorlib_trees():
     assert trees.check_tree(tree) == ("echo", ("append", ("repeat", ("A1", "B2")),
                                                ("prepend", "C3", "D4")))
     assert trees.depth(tree) == 4  # trees counts the string argument as a level too
+
+
+def test_interpret_refuses_a_tree_parse_could_not_have_made():
+    from tutorlib.pcfgset.language import check_tree, parse
+
+    assert check_tree(parse("append copy A1 B2 , C3")) == parse("append copy A1 B2 , C3")
+    with pytest.raises(TypeError, match="position 1 of the tree is a str"):
+        pcfgset.interpret(("copy", "A1"))  # was read as the symbols 'copy' and 'A1'
+    with pytest.raises(ValueError, match="a tree starts with a function"):
+        pcfgset.interpret(("A1", "B2"))
+    with pytest.raises(ValueError, match="'append' at position 0 takes 2 argument"):
+        pcfgset.interpret(("append", ("A1",)))
+    with pytest.raises(ValueError, match="a tree starts with a function"):
+        pcfgset.interpret(None)
+    # a deep tree is checked without recursion
+    deep = ("A1",)
+    for _ in range(5_000):
+        deep = ("copy", deep)
+    assert check_tree(deep) is deep

@@ -128,7 +128,8 @@ def test_restrictions_and_the_setting_table_in_words():
     table = report.setting_table(tutorial, full, "tutorial")
     assert list(table.columns) == ["this chapter (tutorial profile)", "full profile", "the paper"]
     assert table.loc["seeds", "full profile"] == len(full.seeds)
-    assert table.loc["presentations", "the paper"] == ("25 epochs or until convergence, the model that did best on validation kept")
+    assert table.loc["presentations", "the paper"] == (
+        "25 epochs or until convergence, the model that did best on validation kept")
 
 
 def test_accuracy_by_length_pools_seeds_and_bins():

@@ -279,3 +279,12 @@ def test_release_protocol_refuses_what_the_release_does_not_have():
         tre(vectors, derivations, "linear", "l1", protocol="release")
     with pytest.raises(ValueError, match="measures with 'cosine' or 'l1'"):
         tre(vectors, derivations, "additive", "l2", protocol="release")
+
+
+def test_a_distance_that_gives_nan_is_refused_not_averaged():
+    from tutorlib.tre import languages
+
+    base = languages.compositional(3, 3, 2, seed=0)
+    nan_distance = lambda a, b: (a - b).abs().flatten(1).sum(-1) * float("nan")  # noqa: E731
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        tre(base.one_hot(), base.derivations, "linear", nan_distance, steps=3)

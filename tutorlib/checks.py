@@ -113,10 +113,10 @@ def check_outputs(values: Any, name: str, *, allow_empty_items: bool = True) -> 
     --------
     >>> check_outputs(["A1 B2", ["C3"]], "predictions")
     [['A1', 'B2'], ['C3']]
-    >>> check_outputs("A1 B2", "predictions")
+    >>> check_outputs("A1 B2", "predictions")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: predictions must be a sequence of outputs (strings or lists of symbols), got a single string 'A1 B2'
+    TypeError: predictions must be a sequence of outputs (...), got a single string 'A1 B2'
     """
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of outputs (strings or lists of symbols), "
@@ -135,7 +135,7 @@ def check_outputs(values: Any, name: str, *, allow_empty_items: bool = True) -> 
             raise TypeError(f"{name}[{position}] must be a string or a list of strings, got "
                             f"{type(value).__name__} {value!r}")
         if not tokens and not allow_empty_items:
-            raise ValueError(f"{name}[{position}] is empty: every {name[:-1] if name.endswith('s') else name} "
-                             f"needs at least one symbol")
+            one = name[:-1] if name.endswith("s") else name
+            raise ValueError(f"{name}[{position}] is empty: every {one} needs at least one symbol")
         out.append(tokens)
     return out

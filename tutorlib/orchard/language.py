@@ -434,15 +434,19 @@ def parse_label(label: str) -> tuple[int, int]:
     Parameters
     ----------
     label : str
-        Two non-negative integers separated by a comma, e.g. ``"8,7"``; white space around
-        either integer is ignored.
+        Two digits 0-9 (a tree's value is one) separated by a comma, e.g. ``"8,7"``; white
+        space around either digit is ignored.
 
     Returns
     -------
     tuple of (int, int)
         The values of the first and the second tree.
     """
-    parts = label.strip().split(",")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"a label is two integers separated by a comma, e.g. '8,7'; got {label!r}")
+    if not isinstance(label, str):
+        raise TypeError(f"a label is a string such as '8,7', got {type(label).__name__} {label!r}")
+    parts = [part.strip() for part in label.strip().split(",")]
+    # every value of an ORCHARD tree is one of the ten ASCII digits (DIGITS)
+    if len(parts) != 2 or not all(part in DIGITS for part in parts):
+        raise ValueError(f"a label is two digits 0-9 separated by a comma, e.g. '8,7'; got "
+                         f"{label!r}")
     return int(parts[0]), int(parts[1])

@@ -320,6 +320,46 @@ def evaluate(tree: Tree, *, synonyms: Mapping[str, str] | None = None,
     return apply(name, *(evaluate(a, synonyms=synonyms, exceptions=exceptions) for a in tree[1:]))
 
 
+def check_tree(tree: Tree, synonyms: Mapping[str, str] | None = None) -> Tree:
+    """``tree`` if it is a tree :func:`parse` could have made, with a function at its root;
+    otherwise ``TypeError``/``ValueError`` saying what is wrong where (checked without
+    recursion, so any depth is fine).
+
+    Examples
+    --------
+    >>> check_tree(("copy", ("A1", "B2")))
+    ('copy', ('A1', 'B2'))
+    >>> check_tree(("copy", "A1"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: the argument at position 1 of the tree is a str ('A1'), not a tuple: ...
+    """
+    synonyms = synonyms or {}
+    arity = {**{f: 1 for f in UNARY}, **{f: 2 for f in BINARY}}
+    if not (isinstance(tree, tuple) and tree and isinstance(tree[0], str)
+            and synonyms.get(tree[0], tree[0]) in arity):
+        raise ValueError(f"a tree starts with a function ({', '.join(FUNCTIONS)}), got {tree!r}")
+    stack: list[tuple[Tree, str]] = [(tree, "0")]
+    while stack:
+        node, where = stack.pop()
+        if not isinstance(node, tuple) or not node:
+            raise TypeError(f"the argument at position {where} of the tree is a "
+                            f"{type(node).__name__} ({node!r}), not a tuple: a string argument is "
+                            f"a tuple of symbols, e.g. ('A1', 'B2')")
+        head = synonyms.get(node[0], node[0]) if isinstance(node[0], str) else None
+        if head in arity:
+            if len(node) != 1 + arity[head]:
+                raise ValueError(f"{node[0]!r} at position {where} takes {arity[head]} "
+                                 f"argument(s), got {len(node) - 1}")
+            stack.extend((child, f"{where}.{i}" if where != "0" else str(i))
+                         for i, child in enumerate(node[1:], 1))
+        elif not all(isinstance(symbol, str) and symbol not in arity and symbol not in synonyms
+                     for symbol in node):
+            raise ValueError(f"the string argument at position {where} must hold symbols only, "
+                             f"got {node!r}")
+    return tree
+
+
 def interpret(source: str | Tree, *, synonyms: Mapping[str, str] | None = None,
               exceptions: bool = False, symbols: frozenset[str] | tuple[str, ...] | None = None
               ) -> list[str]:
@@ -354,7 +394,8 @@ def interpret(source: str | Tree, *, synonyms: Mapping[str, str] | None = None,
     >>> interpret("prepend reverse R1 J11 , K8 L16 Y18", exceptions=True)
     ['R1', 'J11', 'J11']
     """
-    tree = parse(source, synonyms=synonyms, symbols=symbols) if isinstance(source, str) else source
+    tree = (parse(source, synonyms=synonyms, symbols=symbols) if isinstance(source, str)
+            else check_tree(source, synonyms))
     return list(evaluate(tree, synonyms=synonyms, exceptions=exceptions))
 
 

@@ -490,6 +490,11 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
 
 def _result(per_datum: np.ndarray, lexicon: torch.Tensor, names: list[str], compose: Callable,
             losses: np.ndarray) -> TREResult:
+    if not np.isfinite(per_datum).all():
+        bad = np.flatnonzero(~np.isfinite(per_datum))
+        raise ValueError(f"the distance gave {len(bad)} NaN or infinite value(s) (inputs "
+                         f"{', '.join(map(str, bad[:5]))}{' ...' if len(bad) > 5 else ''}): TRE "
+                         "needs a distance that is finite for every representation")
     lexicon_out = {p: lexicon[i].detach().cpu().numpy().copy() for i, p in enumerate(names)}
     learned = ({k: v.detach().cpu().numpy().copy() for k, v in compose.state_dict().items()}
                if isinstance(compose, nn.Module) else {})
