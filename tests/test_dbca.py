@@ -243,3 +243,16 @@ def test_docstring_examples(module):
     name = "tutorlib.dbca" if module == "__init__" else f"tutorlib.dbca.{module}"
     failures, _ = doctest.testmod(importlib.import_module(name))
     assert failures == 0
+
+
+def test_from_tree_takes_a_tree_of_any_depth():
+    from tutorlib.dbca.graphs import from_tree
+
+    assert from_tree(("a", ("b", "c", "d"), "e")).children == ((1, 4), (2, 3), (), (), ())
+    deep = "x"
+    for _ in range(5_000):
+        deep = ("f", deep)
+    graph = from_tree(deep)
+    assert len(graph.labels) == 5_001 and graph.children[0] == (1,) and graph.children[-1] == ()
+    with pytest.raises(ValueError, match=r"tree\[1\]\[2\]: a node label must be"):
+        from_tree(("a", ("b", "c", ("", "d"))))

@@ -128,3 +128,19 @@ def test_a_label_is_two_ascii_digits():
             parse_label(bad)
     with pytest.raises(TypeError, match="a label is a string"):
         parse_label(None)
+
+
+def test_deep_trees_have_a_value_and_a_text():
+    """value and format_tree work without recursion: a tree 5,000 operators deep."""
+    from tutorlib.orchard import language
+
+    deep = language.Digit(4)
+    for i in range(5_000):
+        deep = language.Operator("MAX", (language.Digit(i % 10), deep))
+    assert language.value(deep) == 9
+    text = language.format_tree(deep)
+    assert text.startswith("[MAX 9 [MAX 8") and text.endswith("4" + " ]" * 5_000)
+    assert language.format_tree(language.parse_tree("[MAX 2 [MIN 3 [COPY 0 ] ] 5 ]")) == \
+        "[MAX 2 [MIN 3 [COPY 0 ] ] 5 ]"
+    with pytest.raises(TypeError, match="Operator, Digit or Copy"):
+        language.value("[MAX 2 3 ]")

@@ -128,8 +128,10 @@ def from_tree(tree: Tree) -> RuleGraph:
     """
     labels: list[str] = []
     children: list[list[int]] = []
-
-    def visit(node: object, path: str) -> int:
+    # pre-order without recursion (a tree of any depth): (node, its path, its parent's index)
+    pending: list[tuple[object, str, int | None]] = [(tree, "tree", None)]
+    while pending:
+        node, path, parent = pending.pop()
         if isinstance(node, str):
             label, kids = node, ()
         elif isinstance(node, tuple) and node:
@@ -142,11 +144,10 @@ def from_tree(tree: Tree) -> RuleGraph:
         index = len(labels)
         labels.append(label)
         children.append([])
-        for i, kid in enumerate(kids, start=1):
-            children[index].append(visit(kid, f"{path}[{i}]"))
-        return index
-
-    visit(tree, "tree")
+        if parent is not None:
+            children[parent].append(index)
+        pending.extend((kid, f"{path}[{i}]", index)
+                       for i, kid in reversed(list(enumerate(kids, start=1))))
     return RuleGraph(tuple(labels), tuple(tuple(kids) for kids in children))
 
 

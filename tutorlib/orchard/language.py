@@ -335,14 +335,35 @@ def value(tree: Item, reference: list[int] | None = None) -> int:
     int
         The value, a digit from 0 to 9.
     """
-    if isinstance(tree, Digit):
-        return tree.value
-    if isinstance(tree, Copy):
+    def leaf(item: Digit | Copy) -> int:
+        if isinstance(item, Digit):
+            return item.value
         if reference is None:
-            raise ValueError(f"COPY {tree.index} at position {tree.position} needs the first tree "
+            raise ValueError(f"COPY {item.index} at position {item.position} needs the first tree "
                              f"to refer to")
-        return reference[tree.index]
-    return _APPLY[tree.name]([value(a, reference) for a in tree.arguments])
+        return reference[item.index]
+
+    if not isinstance(tree, (Digit, Copy, Operator)):
+        raise TypeError(f"tree must be an Operator, Digit or Copy, got {type(tree).__name__}")
+    # without recursion, so that a tree of any depth has a value: a stack of operators whose
+    # arguments are being evaluated, each with the values found so far
+    if not isinstance(tree, Operator):
+        return leaf(tree)
+    stack: list[tuple[Operator, list[int]]] = [(tree, [])]
+    while True:
+        operator, found = stack[-1]
+        if len(found) < len(operator.arguments):
+            argument = operator.arguments[len(found)]
+            if isinstance(argument, Operator):
+                stack.append((argument, []))
+            else:
+                found.append(leaf(argument))
+            continue
+        result = _APPLY[operator.name](found)
+        stack.pop()
+        if not stack:
+            return result
+        stack[-1][1].append(result)
 
 
 def item_values(tree: Operator, reference: list[int] | None = None) -> list[int]:
@@ -405,11 +426,24 @@ def format_tree(tree: Operator) -> str:
     str
         Tokens separated by single spaces; positions are not written.
     """
-    if isinstance(tree, Digit):
-        return str(tree.value)
-    if isinstance(tree, Copy):
-        return f"[{COPY} {tree.index} ]"
-    return f"[{tree.name} " + " ".join(format_tree(a) for a in tree.arguments) + " ]"
+    tokens: list[str] = []
+    pending: list[Argument | str] = [tree]  # items to write, and closing brackets, last first
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            tokens.append(item)
+        elif isinstance(item, Digit):
+            tokens.append(str(item.value))
+        elif isinstance(item, Copy):
+            tokens.append(f"[{COPY} {item.index} ]")
+        elif isinstance(item, Operator):
+            tokens.append(f"[{item.name}")
+            pending.append("]")
+            pending.extend(reversed(item.arguments))
+        else:
+            raise TypeError(f"a tree holds Operator, Digit and Copy items, got "
+                            f"{type(item).__name__}")
+    return " ".join(tokens)
 
 
 def format_label(values: tuple[int, int]) -> str:
