@@ -63,3 +63,35 @@ def test_bad_json_and_bad_lines_are_refused(tmp_path, tasks):
     tasks.write_text("IN: walk OUT: I_WALK\nwalk I_WALK\n")
     with pytest.raises(ValueError, match=r"line 2 \(index 1\)"):
         dbca.read_index_split(tasks, write(tmp_path, {"trainIdxs": [0], "testIdxs": [1]}))
+
+
+@pytest.mark.parametrize("payload, message", [
+    ({"trainIdxs": [0, 1], "testIdxs": [1, 2]}, r"train and test share line\(s\) \[1\]"),
+    ({"trainIdxs": [0, 0], "testIdxs": [2]}, r"trainIdxs lists line\(s\) \[0\] more than once"),
+    ({"trainIdxs": [], "testIdxs": [2]}, "trainIdxs is empty"),
+    ({"trainIdxs": [0], "testIdxs": [2], "devIdx": [3]}, "unknown key"),
+])
+def test_refuses_splits_it_cannot_read_faithfully(tmp_path, tasks, payload, message):
+    with pytest.raises(ValueError, match=message):
+        dbca.read_index_split(tasks, write(tmp_path, payload))
+
+
+def test_refuses_text_that_is_not_utf8(tmp_path, tasks):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("IN: caf\xe9 OUT: I_WALK\n".encode("latin-1"))
+    with pytest.raises(ValueError, match="is not UTF-8 text"):
+        dbca.read_index_split(latin, write(tmp_path, {"trainIdxs": [0], "testIdxs": [0]}))
+
+
+@pytest.mark.parametrize("train, test, message", [
+    ([0, 1.7], [2], "train index must be a non-negative integer, got 1.7"),
+    ([0, -1], [2], "train index must be a non-negative integer"),
+    ([0, 1], [1], "train and test share"),
+    ([0, 0], [1], "train lists a line more than once"),
+    ([], [1], "at least one line number"),
+    ("01", [1], "train must be a sequence of line numbers"),
+])
+def test_the_writer_refuses_what_the_reader_would(tmp_path, train, test, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        dbca.write_index_split(tmp_path / "out.json", train, test)
+    assert not (tmp_path / "out.json").exists()

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutorlib.checks import check_scalar
+
 Pair = tuple[str, str]
 KEYS = {"train": "trainIdxs", "dev": "devIdxs", "test": "testIdxs"}
 
@@ -41,6 +43,25 @@ def _parse_line(line: str, number: int, path: Path) -> Pair:
                          f"'IN: <command> OUT: <actions>', got {line!r}")
     command, actions = text[4:].split(" OUT: ", 1)
     return command, actions
+
+
+def _read_utf8(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+def _check_disjoint(parts: dict[str, list[int]], where: str) -> None:
+    """No line in two parts of a split."""
+    names = list(parts)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            shared = sorted(set(parts[first]) & set(parts[second]))
+            if shared:
+                raise ValueError(f"{where}: {first} and {second} share line(s) {shared[:5]}"
+                                 f"{' ...' if len(shared) > 5 else ''}; the parts of a split "
+                                 "are disjoint")
 
 
 def read_index_split(tasks_path: str | os.PathLike, split_path: str | os.PathLike) -> IndexSplit:
@@ -69,14 +90,18 @@ def read_index_split(tasks_path: str | os.PathLike, split_path: str | os.PathLik
         of lines), or an indexed line is not an ``IN: ... OUT: ...`` line.
     """
     tasks_path, split_path = Path(tasks_path), Path(split_path)
-    lines = tasks_path.read_text().splitlines()
+    lines = _read_utf8(tasks_path).splitlines()
     try:
-        split = json.loads(split_path.read_text())
+        split = json.loads(_read_utf8(split_path))
     except json.JSONDecodeError as error:
         raise ValueError(f"{split_path} is not valid JSON: {error}") from None
     if not isinstance(split, dict):
         raise ValueError(f"{split_path}: expected a JSON object with {', '.join(KEYS.values())}, "
                          f"got {type(split).__name__}")
+    unknown = [key for key in split if key not in KEYS.values()]
+    if unknown:
+        raise ValueError(f"{split_path}: unknown key(s) {', '.join(map(repr, unknown))}; a split "
+                         f"file has {', '.join(KEYS.values())} (devIdxs may be missing)")
     parts: dict[str, list[int]] = {}
     for part, key in KEYS.items():
         if key not in split:
@@ -95,7 +120,13 @@ def read_index_split(tasks_path: str | os.PathLike, split_path: str | os.PathLik
                 raise ValueError(f"{split_path}: {key}[{position}] = {index} is outside "
                                  f"{tasks_path}, which has {len(lines)} lines "
                                  f"(indices 0 to {len(lines) - 1})")
+        if len(set(indices)) != len(indices):
+            twice = sorted({i for i in indices if indices.count(i) > 1})[:5]
+            raise ValueError(f"{split_path}: {key} lists line(s) {twice} more than once")
+        if not indices and part != "dev":
+            raise ValueError(f"{split_path}: {key} is empty")
         parts[part] = indices
+    _check_disjoint(parts, str(split_path))
     pairs = {part: [_parse_line(lines[i], i, tasks_path) for i in indices]
              for part, indices in parts.items()}
     return IndexSplit(pairs["train"], pairs["dev"], pairs["test"],
@@ -122,8 +153,18 @@ def write_index_split(path: str | os.PathLike, train: Sequence[int], test: Seque
         ``path``.
     """
     path = Path(path)
+    parts = {}
+    for part, indices in (("train", train), ("dev", dev), ("test", test)):
+        if isinstance(indices, (str, bytes)) or not hasattr(indices, "__iter__"):
+            raise TypeError(f"{part} must be a sequence of line numbers, got "
+                            f"{type(indices).__name__}")
+        parts[part] = [check_scalar(i, f"{part} index", int, min_val=0) for i in indices]
+        if len(set(parts[part])) != len(parts[part]):
+            raise ValueError(f"{part} lists a line more than once")
+    if not parts["train"] or not parts["test"]:
+        raise ValueError("train and test must each hold at least one line number")
+    _check_disjoint(parts, "the split")
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"trainIdxs": [int(i) for i in train], "devIdxs": [int(i) for i in dev],
-               "testIdxs": [int(i) for i in test]}
+    payload = {KEYS[part]: parts[part] for part in ("train", "dev", "test")}
     path.write_text(json.dumps(payload))
     return path
