@@ -133,3 +133,26 @@ def test_plot_lengths_by_depth_draws_every_bin():
     assert ax.get_ylabel() == "input length (tokens)"
     assert any("train" in t.get_text() for t in ax.get_legend().get_texts())
     plt.close("all")
+
+
+def test_parts_that_would_misalign_or_are_not_orchard_are_refused(tmp_path):
+    (tmp_path / "p.input").write_text("[MAX 2 3 ] X [MIN 4 5 ]\n")
+    (tmp_path / "p.label").write_text("3,4\n")
+    assert orchard.read_part(tmp_path, "p") == [("[MAX 2 3 ] X [MIN 4 5 ]", "3,4")]
+    (tmp_path / "q.input").write_text("[MAX 2 3 ] X [MIN 4 5 ]\n\n")  # a trailing blank line
+    (tmp_path / "q.label").write_text("3,4\n")
+    assert len(orchard.read_part(tmp_path, "q")) == 1
+    (tmp_path / "r.input").write_text("garbage\n")
+    (tmp_path / "r.label").write_text("not a label\n")
+    with pytest.raises(ValueError, match=r"r\.label, line 1: a label is two digits"):
+        orchard.read_part(tmp_path, "r")  # even without check=True
+    with pytest.raises(ValueError, match="holds a line break"):
+        orchard.write_part(tmp_path, "s", [("[MAX 2 3 ]\n", "3,3")])
+    with pytest.raises(ValueError, match="must name a file inside the directory"):
+        orchard.write_part(tmp_path, "../s", [("[MAX 2 3 ]", "3,3")])
+
+
+def test_export_checks_every_size_before_writing(tmp_path):
+    with pytest.raises(ValueError, match=r"part_sizes\['test12'\] must be a positive integer"):
+        orchard.export(tmp_path / "out", "minmax_easy", part_sizes={"train": 5, "test12": -1})
+    assert not (tmp_path / "out").exists()

@@ -119,3 +119,19 @@ def test_python_dash_m_shows_its_usage():
     result = subprocess.run([sys.executable, "-m", "tutorlib.pcfgset", "--help"],
                             capture_output=True, text=True, cwd=ROOT, check=False)
     assert result.returncode == 0 and "export" in result.stdout
+
+
+def test_files_that_would_misalign_are_refused(tmp_path):
+    (tmp_path / "a.src").write_text("copy A1\n\nreverse B2\n")
+    (tmp_path / "a.tgt").write_text("A1\nB2\n\n")
+    with pytest.raises(ValueError, match=r"a\.src, line 2 is blank"):
+        pcfgset.read_pairs(tmp_path / "a.src", tmp_path / "a.tgt")
+    (tmp_path / "b.src").write_bytes("copy \xc01\n".encode("latin-1"))
+    with pytest.raises(ValueError, match="is not UTF-8 text"):
+        pcfgset.read_pairs(tmp_path / "b.src", tmp_path / "a.tgt")
+    with pytest.raises(ValueError, match="holds a line break"):
+        pcfgset.write_pairs(tmp_path, "c", [("copy A1\nB2", "A1 B2")])
+    for name in ("../escape", "", "sub/dir"):
+        with pytest.raises(ValueError, match="must name a file inside the directory"):
+            pcfgset.write_pairs(tmp_path, name, [("copy A1", "A1")])
+    assert not list(tmp_path.glob("c.*")) and not (tmp_path.parent / "escape.src").exists()

@@ -21,8 +21,10 @@ import os
 from pathlib import Path
 
 from tutorlib.cache import atomic_write_bytes
+from tutorlib.checks import check_scalar
 from tutorlib.orchard.generator import Pair, generate_part, part_names, variant, variant_names
-from tutorlib.orchard.language import evaluate, format_label
+from tutorlib.orchard.language import evaluate, format_label, parse_label
+from tutorlib.textfiles import check_field, check_name, read_lines
 
 RELEASE_SIZE = 10  # generate_tree.py's default --size: thousands of training examples
 PAPER_SIZE = 500  # the paper's 500,000 training examples
@@ -71,6 +73,12 @@ def write_part(directory: str | os.PathLike, part: str, pairs: list[Pair]) -> tu
     tuple of (Path, Path)
         The paths of the ``.input`` and the ``.label`` file.
     """
+    check_name(part, "part")
+    for number, pair in enumerate(pairs):
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise ValueError(f"pairs[{number}] must be an (input line, label) pair, got {pair!r}")
+        check_field(pair[0], f"pairs[{number}]'s input")
+        check_field(pair[1], f"pairs[{number}]'s label")
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -113,7 +121,8 @@ def export(directory: str | os.PathLike, variant_name: str, *, size: int = RELEA
         if part not in counts:
             raise ValueError(f"unknown ORCHARD part {part!r} in part_sizes; the parts are "
                              f"{', '.join(counts)}")
-        counts[part] = count
+        # every size is checked before any file is written
+        counts[part] = check_scalar(count, f"part_sizes[{part!r}]", int, min_val=1)
     chosen = part_names() if parts is None else list(parts)
     for part in chosen:
         if part not in counts:
@@ -150,7 +159,9 @@ def export_all(directory: str | os.PathLike, *, size: int = RELEASE_SIZE, seed: 
 def read_part(directory: str | os.PathLike, part: str, *, check: bool = False) -> list[Pair]:
     """Read ``{part}.input`` and ``{part}.label`` back into (input, label) pairs.
 
-    With ``check=True`` every label is also recomputed with :func:`~tutorlib.orchard.evaluate`.
+    Every label must read as two digits (:func:`~tutorlib.orchard.parse_label`) and neither file
+    may have a blank line before its end; with ``check=True`` every label is also recomputed
+    with :func:`~tutorlib.orchard.evaluate`.
 
     Parameters
     ----------
@@ -178,11 +189,16 @@ def read_part(directory: str | os.PathLike, part: str, *, check: bool = False) -
         if not path.is_file():
             raise ValueError(f"no file {path}: an ORCHARD part is a pair of files "
                              f"{part}.input and {part}.label")
-    inputs, labels = (path.read_text().splitlines() for path in paths)
+    inputs, labels = (read_lines(path) for path in paths)
     if len(inputs) != len(labels):
         raise ValueError(f"{paths[0]} has {len(inputs)} lines but {paths[1]} has {len(labels)}: "
                          f"they must match line for line")
     pairs = list(zip(inputs, labels, strict=True))
+    for number, label in enumerate(labels, start=1):
+        try:
+            parse_label(label)
+        except ValueError as error:
+            raise ValueError(f"{paths[1]}, line {number}: {error}") from None
     if check:
         for number, (line, label) in enumerate(pairs, start=1):
             try:

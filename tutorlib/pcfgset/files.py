@@ -35,12 +35,14 @@ from tutorlib.pcfgset.splits import (
     substitutivity_split,
     systematicity_split,
 )
+from tutorlib.textfiles import check_field, check_name, read_lines
 
 
 def read_pairs(src_path: str | os.PathLike, tgt_path: str | os.PathLike) -> list[Pair]:
     """Read line-aligned ``.src`` / ``.tgt`` files into (input, output) pairs.
 
-    Blank lines at the end are ignored; runs of spaces count as one.
+    Blank lines at the end are ignored; runs of spaces count as one. A blank line before the
+    end, or text that is not UTF-8, is refused (it would misalign the two files).
 
     Parameters
     ----------
@@ -57,12 +59,10 @@ def read_pairs(src_path: str | os.PathLike, tgt_path: str | os.PathLike) -> list
     Raises
     ------
     ValueError
-        If the files have different numbers of lines, naming both counts.
+        If the files have different numbers of lines, naming both counts, or a blank line
+        inside either file, naming it.
     """
-    sources = Path(src_path).read_text().rstrip("\n").split("\n")
-    targets = Path(tgt_path).read_text().rstrip("\n").split("\n")
-    sources = [] if sources == [""] else sources
-    targets = [] if targets == [""] else targets
+    sources, targets = read_lines(src_path), read_lines(tgt_path)
     if len(sources) != len(targets):
         raise ValueError(f"{src_path} has {len(sources)} lines but {tgt_path} has {len(targets)}; "
                          f"the files must be line-aligned")
@@ -91,6 +91,12 @@ def write_pairs(directory: str | os.PathLike, name: str, pairs: list[Pair]) -> N
     -------
     None
     """
+    check_name(name)
+    for number, pair in enumerate(pairs):
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise ValueError(f"pairs[{number}] must be an (input, output) pair, got {pair!r}")
+        check_field(pair[0], f"pairs[{number}]'s input")
+        check_field(pair[1], f"pairs[{number}]'s output")
     directory = Path(directory)
     _write(directory / f"{name}.src", [s for s, _ in pairs])
     _write(directory / f"{name}.tgt", [t for _, t in pairs])

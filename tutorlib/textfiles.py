@@ -1,0 +1,69 @@
+"""Line-aligned text files, read and written faithfully: UTF-8 only, no blank line inside a
+file, no field that would break the alignment, no file name that leaves its directory.
+
+The benchmarks' released layouts (PCFG SET's ``.src``/``.tgt``, ORCHARD's ``.input``/``.label``)
+keep one example per line in two files; a stray blank line or a field with a newline shifts
+every line after it, so the readers and writers of those layouts check through here.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "part.src"
+>>> _ = path.write_text("copy A1\\nreverse B2\\n\\n", encoding="utf-8")
+>>> read_lines(path)
+['copy A1', 'reverse B2']
+>>> check_name("train"), check_field("copy A1", "input")
+('train', 'copy A1')
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def read_lines(path: str | os.PathLike) -> list[str]:
+    """The lines of a UTF-8 text file without their line ends. Blank lines at the end are
+    dropped; a blank line before the last line is a ``ValueError`` naming the file and the line
+    (from 1), as is text that is not UTF-8."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a directory, not a text file") from None
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            raise ValueError(f"{path}, line {number} is blank: every line of the file is one "
+                             f"example, so a blank line would shift the lines after it")
+    return lines
+
+
+def check_field(text: str, what: str) -> str:
+    """``text`` if it can be written on one line: a string with no line break."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a string, got {type(text).__name__} {text!r}")
+    if any(mark in text for mark in ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85",
+                                     "\u2028", "\u2029")):
+        raise ValueError(f"{what} {text!r} holds a line break: written, it would shift every "
+                         f"line after it")
+    return text
+
+
+def check_name(name: str, what: str = "name") -> str:
+    """``name`` if it names a file inside its directory: a non-empty string without a path
+    separator, not ``.`` or ``..``."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a string, got {type(name).__name__} {name!r}")
+    if (not name.strip() or name in (".", "..") or "/" in name or "\\" in name
+            or os.sep in name or "\x00" in name):
+        raise ValueError(f"{what} {name!r} must name a file inside the directory (no path "
+                         f"separators, not '.' or '..')")
+    return name
+
+
+__all__ = ["check_field", "check_name", "read_lines"]
