@@ -1,6 +1,7 @@
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
 
 from tutorlib import cli, results
@@ -99,3 +100,20 @@ def test_files_and_folders_mixed_up_give_one_line_errors(tmp_path, capsys):
         assert cli.main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.startswith("error: ") and "Traceback" not in err and err.count("\n") == 1
+    # and the messages say what is wrong in words
+    assert cli.main(["results", str(tmp_path)]) == 2
+    assert "is a directory; `results` reads one results file" in capsys.readouterr().err
+    assert cli.main(["export", "scan", str(a_file)]) == 2
+    assert "is a file, not a directory to write into" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("part", ["scan", "pcfgset"])
+def test_a_parts_own_export_gives_one_line_errors(part, tmp_path, capsys):
+    import importlib
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    main = importlib.import_module(f"tutorlib.{part}.files").main
+    assert main(["export", str(a_file)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"error: {a_file} is a file, not a directory to write into\n"

@@ -15,6 +15,7 @@ import argparse
 import importlib
 import json
 import sys
+from pathlib import Path
 
 from tutorlib import __version__, registry
 from tutorlib.profiles import EXTRA_PROFILES, PROFILES
@@ -115,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
                                           device=args.device, progress=not args.quiet)
             print(f"results written to {path}")
         elif args.command == "export":
+            from tutorlib.textfiles import output_directory
+
+            output_directory(args.directory)  # a file, or no access: say so before any work
             _load(EXPORTS[args.dataset][1])(args.directory)
             print(f"{args.dataset} written to {args.directory}")
         elif args.command == "profiles":
@@ -130,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "results":
             from tutorlib import results
 
+            if Path(args.path).is_dir():
+                raise ValueError(f"{args.path} is a directory; `results` reads one results file "
+                                 f"such as results/scan/full.json")
             record = results.read_results(args.path)
             print(json.dumps(record["provenance"], indent=2))
         elif args.command == "cache":

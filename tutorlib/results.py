@@ -579,7 +579,8 @@ def _run_dask(name, todo, device, on_done, progress, scheduler):
         raise ValueError("--scheduler needs Dask: pip install -e '.[cluster]'") from None
     from tutorlib.train import progress_bar
 
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    # an unreachable scheduler is reported in seconds, not after Dask's default 30
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout="5s")
     try:
         futures = {}
         for run_settings, seed in todo:

@@ -66,4 +66,20 @@ def check_name(name: str, what: str = "name") -> str:
     return name
 
 
-__all__ = ["check_field", "check_name", "read_lines"]
+def output_directory(path: str | os.PathLike) -> Path:
+    """``path`` as a directory to write into, created if needed, checked before any work: a
+    ``ValueError`` names the path when it is a file, or when no file can be written there."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{path} is a file, not a directory to write into")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        raise ValueError(f"cannot write into {path}: {error.strerror or error}") from None
+    return path
+
+
+__all__ = ["check_field", "check_name", "output_directory", "read_lines"]

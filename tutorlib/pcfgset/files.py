@@ -35,7 +35,7 @@ from tutorlib.pcfgset.splits import (
     substitutivity_split,
     systematicity_split,
 )
-from tutorlib.textfiles import check_field, check_name, read_lines
+from tutorlib.textfiles import check_field, check_name, output_directory, read_lines
 
 
 def read_pairs(src_path: str | os.PathLike, tgt_path: str | os.PathLike) -> list[Pair]:
@@ -221,8 +221,13 @@ def main(argv: list[str] | None = None) -> int:
     out.add_argument("--only", nargs="+", choices=split_names(), metavar="SPLIT",
                      help="write only these splits")
     args = parser.parse_args(argv)
-    path = export(args.directory, args.seed, args.only)
-    print(f"PCFG SET written to {path}")
+    try:
+        output_directory(args.directory)
+        path = export(args.directory, args.seed, args.only)
+        print(f"PCFG SET written to {path}")
+    except (ValueError, OSError) as error:  # a file for a folder, no access, a bad seed
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

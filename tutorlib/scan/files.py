@@ -7,11 +7,13 @@ the official release, so other tools can read our data and we can read theirs.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from pathlib import Path
 
 from tutorlib.scan.grammar import Pair, all_pairs
 from tutorlib.scan.splits import COMPLEX_JUMP_NUMS, SIZE_PERCENTS, TEMPLATES, split
+from tutorlib.textfiles import output_directory
 
 
 def format_line(pair: Pair) -> str:
@@ -165,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     out.add_argument("directory", metavar="DIR")
     out.add_argument("--seed", type=int, default=0, help="seed of the random splits (default 0)")
     args = parser.parse_args(argv)
-    path = export(args.directory, args.seed)
-    print(f"SCAN written to {path}")
+    try:
+        output_directory(args.directory)
+        path = export(args.directory, args.seed)
+        print(f"SCAN written to {path}")
+    except (ValueError, OSError) as error:  # a file for a folder, no access, a bad seed
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     return 0
