@@ -76,6 +76,15 @@ def open_page(browser, url, lands_on=None):
     return images, errors
 
 
+def wait_for_mathjax(browser):
+    """Wait until MathJax has typeset the page (no-op on a page without it)."""
+    browser.set_script_timeout(60)
+    browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "if (window.MathJax && MathJax.startup) { MathJax.startup.promise.then(done); }"
+        "else { done(); }")
+
+
 def test_index_renders_the_introduction(server, browser):
     # index.html redirects to the introduction page
     images, errors = open_page(browser, server + "/index.html", lands_on="/book/intro.html")
@@ -118,11 +127,7 @@ def test_no_display_equation_overflows_its_column(server, browser, width, height
     try:
         for page in MATH_PAGES:
             open_page(browser, server + page)
-            browser.set_script_timeout(60)
-            browser.execute_async_script(
-                "const done = arguments[arguments.length - 1];"
-                "if (window.MathJax && MathJax.startup) { MathJax.startup.promise.then(done); }"
-                "else { done(); }")
+            wait_for_mathjax(browser)
             overflowing = browser.execute_script("""
                 const out = [];
                 for (const el of document.querySelectorAll('mjx-container[display="true"]')) {
@@ -162,11 +167,7 @@ def test_no_page_shows_a_mathjax_error(server, browser):
     failed = {}
     for page in pages:
         open_page(browser, server + page)
-        browser.set_script_timeout(60)
-        browser.execute_async_script(
-            "const done = arguments[arguments.length - 1];"
-            "if (window.MathJax && MathJax.startup) { MathJax.startup.promise.then(done); }"
-            "else { done(); }")
+        wait_for_mathjax(browser)
         errors = browser.execute_script(
             "return Array.from(document.querySelectorAll('mjx-merror'))"
             ".map(e => e.getAttribute('data-mjx-error') || e.textContent);")
