@@ -325,6 +325,20 @@ def check_tree(tree: Tree, synonyms: Mapping[str, str] | None = None) -> Tree:
     otherwise ``TypeError``/``ValueError`` saying what is wrong where (checked without
     recursion, so any depth is fine).
 
+    Parameters
+    ----------
+    tree
+        A nested tuple: a function name followed by its arguments, each a tree or a
+        tuple of symbols.
+    synonyms
+        Other names for the functions (as in the localism test's languages), mapped to
+        the function they stand for.
+
+    Returns
+    -------
+    Tree
+        ``tree`` itself, unchanged.
+
     Examples
     --------
     >>> check_tree(("copy", ("A1", "B2")))
