@@ -89,7 +89,7 @@ def test_refuses_text_that_is_not_utf8(tmp_path, tasks):
     ([0, 1], [1], "train and test share"),
     ([0, 0], [1], "train lists a line more than once"),
     ([], [1], "at least one line number"),
-    ("01", [1], "train must be a sequence of line numbers"),
+    ("01", [1], "train must be a sequence"),
 ])
 def test_the_writer_refuses_what_the_reader_would(tmp_path, train, test, message):
     with pytest.raises((TypeError, ValueError), match=message):

@@ -211,7 +211,7 @@ def test_predict_gives_what_evaluate_predicts_without_targets():
                                   batch_size=7)
         assert predictions == evaluation.predictions
     assert s2s.predict(model, [], vocab, vocab, max_length=3) == []
-    with pytest.raises(ValueError, match="one string"):
+    with pytest.raises(ValueError, match="sources must be a sequence .*not a string"):
         s2s.predict(model, "a b", vocab, vocab, max_length=3)
     with pytest.raises(ValueError, match="max_length"):
         s2s.predict(model, ["a"], vocab, vocab, max_length=0)

@@ -223,8 +223,8 @@ def test_proposition_1_bound_holds_numerically():
 
 
 @pytest.mark.parametrize("options,message", [
-    ({"steps": 2.5}, "steps must be a non-negative integer, got 2.5"),
-    ({"steps": "100"}, "steps must be a non-negative integer, got '100'"),
+    ({"steps": 2.5}, "steps must be an integer, got 2.5"),
+    ({"steps": "100"}, "steps must be an integer, got str '100'"),
     ({"steps": -1}, "steps must be a non-negative integer, got -1"),
     ({"lr": 0}, "lr must be a positive number, got 0"),
     ({"seed": 1.5}, "seed must be a non-negative integer, got 1.5"),

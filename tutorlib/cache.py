@@ -55,6 +55,9 @@ def canonical_json(config: Any) -> str:
 
 def config_hash(name: str, config: Any, format: int = 1) -> str:
     """Hex digest identifying ``(name, config, format, tutorlib version)``."""
+    if not isinstance(name, str) or not name.strip() or "/" in name or name in (".", ".."):
+        raise ValueError(f"a cache name is a non-empty word naming what is cached (one folder "
+                         f"per name), got {name!r}")
     payload = canonical_json({"name": name, "config": config, "version": __version__}
                              | ({"format": format} if format != 1 else {}))
     return hashlib.sha256(payload.encode()).hexdigest()[:24]
@@ -174,3 +177,8 @@ def clear(directory: str | os.PathLike | None = None) -> int:
             path.unlink()
             removed += 1
     return removed
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -92,6 +92,11 @@ class Ours:
     fit: float | None = None
     text: str = ""
 
+    def __post_init__(self) -> None:
+        if self.runs < 0 or self.planned < 0:
+            raise ValueError(f"Ours: runs and planned are counts (non-negative), got "
+                             f"{self.runs!r} and {self.planned!r}")
+
     @property
     def complete(self) -> bool:
         return self.runs >= self.planned
@@ -797,6 +802,21 @@ CLAIMS: list[Claim] = [*_scan_claims(), *_tre_claims(), *_pcfgset_claims(), *_or
                        *_dbca_claims()]
 
 
+def _check_claims(claims, caller: str) -> list[Claim]:
+    """Every claim of the book for ``None``; otherwise ``claims``, each a :class:`Claim`."""
+    if claims is None:
+        return CLAIMS
+    claims = list(claims)
+    if not claims:
+        raise ValueError(f"{caller}: claims is empty; give at least one Claim, or None for "
+                         f"every claim of the book")
+    for position, claim in enumerate(claims):
+        if not isinstance(claim, Claim):
+            raise TypeError(f"{caller}: claims[{position}] is a {type(claim).__name__}, not a "
+                            f"Claim")
+    return claims
+
+
 def table(claims: list[Claim] | None = None):
     """The claims as a DataFrame, a row each: part, paper, claim, unit, published (and the
     paper's ``spread``), ours with its 95% interval (``low``, ``high``), runs (committed of
@@ -807,7 +827,7 @@ def table(claims: list[Claim] | None = None):
 
     rows = []
     bounds = {"%": (0.0, 100.0), "of 8": (0.0, 8.0)}
-    for claim in CLAIMS if claims is None else claims:
+    for claim in _check_claims(claims, "table"):
         ours = claim.ours()
         verdict = claim.verdict(ours)
         if ours is not None and ours.low is not None and claim.unit in bounds:
@@ -874,12 +894,28 @@ def _ours(row) -> str:
     return shown
 
 
+def _claims_frame(frame, caller: str):
+    """``frame`` if it is a table of :func:`table`'s kind, :func:`table` if it is ``None``."""
+    import pandas as pd
+
+    if frame is None:
+        return table()
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{caller}: frame must be a table from claims.table() (a DataFrame) or "
+                        f"None, got {type(frame).__name__}")
+    missing = [c for c in ("part", "paper", "claim", "verdict") if c not in frame]
+    if missing:
+        raise ValueError(f"{caller}: frame lacks the columns {', '.join(missing)} of "
+                         f"claims.table()")
+    return frame
+
+
 def formatted(frame=None, part: str | None = None):
     """:func:`table` for reading: a row per claim, the numbers as text with their units ("99.7%",
     "r = 0.50", "—" for none), ours with its 95% interval in brackets, the fit as a share. All
     parts, indexed by part (with its paper) and the claim's number in the part; or, given
     ``part``, that part's claims numbered from 1."""
-    frame = table() if frame is None else frame
+    frame = _claims_frame(frame, "formatted")
     if part is not None:
         if part not in set(frame["part"]):
             raise ValueError(f"no claims for part {part!r}; the parts are "
@@ -902,7 +938,7 @@ def summary(frame=None):
     """How many claims of each part got each verdict (``", partial"`` folded in), a row a part."""
     import pandas as pd
 
-    frame = table() if frame is None else frame
+    frame = _claims_frame(frame, "summary")
     verdicts = frame["verdict"].str.replace(", partial", "", regex=False)
     counts = pd.crosstab(pd.Categorical(frame["part"], categories=list(dict.fromkeys(frame["part"]))),
                          pd.Categorical(verdicts, categories=list(VERDICTS)), dropna=False)
@@ -919,7 +955,7 @@ def what_holds(frame=None) -> dict[str, str]:
     """For each part, what holds in words, generated from the verdicts: how many of its claims
     were tested and reproduced (fully or in part), how many were not, how many are untested
     because the networks did not fit, and what the stand-ins show."""
-    frame = table() if frame is None else frame
+    frame = _claims_frame(frame, "what_holds")
     sentences = {}
     for part, rows in frame.groupby("part", sort=False):
         verdicts = rows["verdict"].str.replace(", partial", "", regex=False)
@@ -961,7 +997,7 @@ def coverage(claims: list[Claim] | None = None):
     from tutorlib import results
 
     rows = []
-    names = dict.fromkeys(c.experiment for c in (CLAIMS if claims is None else claims) if c.experiment)
+    names = dict.fromkeys(c.experiment for c in _check_claims(claims, "coverage") if c.experiment)
     for name in names:
         spec = results.experiment(name)
         settings = profiles.settings(name, "full")
@@ -976,3 +1012,8 @@ def coverage(claims: list[Claim] | None = None):
 __all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "ORDER",
            "UNTESTED", "VERDICTS", "Claim", "Ours", "Rule", "close_to", "coverage", "formatted",
            "same_sign", "stand_in", "summary", "table", "what_holds", "within"]
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -43,6 +43,11 @@ class World:
     colours: tuple[str, ...]
     shapes: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        if not self.colours or not self.shapes:
+            raise ValueError(f"a World needs at least one colour and one shape, got "
+                             f"{len(self.colours)} and {len(self.shapes)}")
+
     def objects(self) -> list[Object]:
         return [(c, s) for c in self.colours for s in self.shapes]
 
@@ -273,3 +278,8 @@ def summarise(settings: CompositionalitySettings, finished: list[dict]) -> dict:
 
 
 EXPERIMENT = Experiment(name="compositionality", runs=runs, run=run_one, summarise=summarise)
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

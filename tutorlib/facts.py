@@ -34,6 +34,7 @@ def number(value: float, digits: int = 1) -> str:
     str
         The formatted number.
     """
+    check_scalar(value, "value", float)
     check_scalar(digits, "digits", int, min_val=0)
     return f"{value:,.{digits}f}"
 
@@ -53,5 +54,13 @@ def glue_facts(facts: Mapping[str, object]) -> None:
     """
     from myst_nb import glue  # the book's extra: only chapters call this
 
+    bad = [name for name in facts if not isinstance(name, str) or not name]
+    if bad:
+        raise TypeError(f"glue_facts: every name must be a non-empty string, got {bad[0]!r}")
     for name, value in facts.items():
         glue(name, value, display=False)
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -63,3 +63,8 @@ def save_png(fig: plt.Figure, path: str | os.PathLike) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png", metadata={"Software": None})
     return path
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -82,6 +82,9 @@ def check_recipes(settings, networks, recipe_fields, noun: str = "network") -> N
     a recipe with known fields (``recipe_fields``); without, the fixed settings are set. A bad
     recipe's own error comes from building it, which the caller does."""
     fixed = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
+    if not all(hasattr(settings, name) for name in (*fixed, "recipes", "training")):
+        raise TypeError(f"check_recipes: settings must be an experiment's settings (with "
+                        f"recipes, training, {', '.join(fixed)}), got {type(settings).__name__}")
     if settings.recipes:
         set_anyway = [name for name in fixed if getattr(settings, name) is not None]
         if set_anyway or settings.training:
@@ -178,3 +181,8 @@ def settings(experiment: str, profile: str) -> Settings:
                          f"{', '.join(table)} (a {profile!r} profile exists for: "
                          f"{', '.join(having) or 'none'})")
     return copy.deepcopy(table[profile])
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -95,3 +95,8 @@ def entry(name: str) -> Entry:
 def module(name: str) -> ModuleType:
     """The module of experiment ``name`` (imported now)."""
     return importlib.import_module(entry(name).module)
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -30,7 +30,6 @@ import hashlib
 import importlib
 import json
 import math
-import numbers
 import os
 import subprocess
 import sys
@@ -43,8 +42,10 @@ from typing import Any
 
 from tutorlib import __version__
 from tutorlib.cache import atomic_write_bytes, canonical_json
+from tutorlib.checks import check_seed as _check_seed
 from tutorlib.profiles import RUNNABLE, check_profile
 from tutorlib.profiles import settings as profile_settings
+from tutorlib.textfiles import check_name, read_text
 
 PROVENANCE_KEYS = ("command", "profile", "seeds", "tutorlib_version", "git_commit", "date",
                    "wall_time_seconds", "cpu_count")
@@ -80,8 +81,13 @@ class RowLog:
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
         self.rows: list[dict[str, Any]] = []
+        if isinstance(path, str) and not path.strip():
+            raise ValueError("RowLog needs a file name, got an empty path")
         if self.path.exists():
-            data = json.loads(self.path.read_text())
+            try:
+                data = json.loads(read_text(self.path))
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{self.path} is not a row log: not valid JSON ({error})") from None
             if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
                 raise ValueError(f"{self.path} is not a row log: expected a JSON object with a "
                                  f"'runs' list")
@@ -153,9 +159,11 @@ def write_results(path: str | os.PathLike, data: Any, *, profile: str, seeds: It
 
 def read_results(path: str | os.PathLike) -> dict[str, Any]:
     """Read a file written by :func:`write_results`, checking that its provenance is complete."""
+    if isinstance(path, str) and not path.strip():
+        raise ValueError("read_results needs a file name, got an empty path")
     path = Path(path)
     try:
-        record = json.loads(path.read_text())
+        record = json.loads(read_text(path))
     except FileNotFoundError:
         raise FileNotFoundError(f"no results file at {path}") from None
     except json.JSONDecodeError as error:
@@ -197,9 +205,7 @@ def check_seed(seed: Any) -> int:
     >>> check_seed(3)
     3
     """
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"a seed is a non-negative integer, got {seed!r}")
-    return int(seed)
+    return _check_seed(seed, "a seed")
 
 
 RECORD_FIELDS = frozenset({"experiment", "settings", "seed", "result"})
@@ -229,7 +235,7 @@ class RunStore:
 
     def __init__(self, directory: str | os.PathLike, experiment: str):
         self.directory = Path(directory)
-        self.experiment = experiment
+        self.experiment = check_name(experiment, "experiment name")
 
     def path(self, settings: Any, seed: int) -> Path:
         """The file of ``(settings, seed)``'s record."""
@@ -756,6 +762,7 @@ def summarise_runs(name: str, profile: str, out_dir: str | os.PathLike = "result
 
 def committed(name: str, profile: str = "full") -> dict[str, Any] | None:
     """The committed ``results/<name>/<profile>.json`` (``provenance`` and ``data``), or ``None``."""
+    check_name(name, "experiment name")
     profile = check_profile(profile)
     path = project_results(name, f"{profile}.json")
     return read_results(path) if path.exists() else None
@@ -773,3 +780,8 @@ def committed_runs(name: str, profile: str = "full", columns: list[str] | None =
     if not runs:
         return pd.DataFrame(columns=columns or [])
     return pd.DataFrame(runs)
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

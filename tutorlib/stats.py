@@ -44,7 +44,19 @@ def _log_unit(base: float | None) -> float:
     return math.log(base)
 
 
+def _codes(codes: Any, name: str) -> np.ndarray:
+    """``codes`` as a non-empty 1-D array of non-negative integers (from :func:`label_codes`)."""
+    array = np.asarray(codes)
+    if array.ndim != 1 or array.size == 0 or not np.issubdtype(array.dtype, np.integer) \
+            or array.min() < 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of non-negative integer codes "
+                         f"(from label_codes), got {array.dtype} of shape {array.shape}")
+    return array
+
+
 def entropy_of_codes(codes: np.ndarray) -> float:
+    """Plug-in entropy, in nats, of a sample given as integer codes (:func:`label_codes`)."""
+    codes = _codes(codes, "codes")
     counts = np.bincount(codes)
     counts = counts[counts > 0]
     n = codes.size
@@ -53,6 +65,12 @@ def entropy_of_codes(codes: np.ndarray) -> float:
 
 
 def mutual_information_of_codes(x: np.ndarray, y: np.ndarray, num_y: int) -> float:
+    """Plug-in mutual information, in nats, of two samples given as integer codes, ``y``'s
+    codes below ``num_y``."""
+    x, y = _codes(x, "x"), _codes(y, "y")
+    if x.size != y.size or y.max() >= num_y:
+        raise ValueError(f"x and y must be codes of equal length ({x.size} and {y.size}), y's "
+                         f"below num_y={num_y}")
     n = x.size
     # Count the observed (x, y) pairs only: a dense num_x × num_y table could be huge.
     pairs, joint = np.unique(x.astype(np.int64) * num_y + y, return_counts=True)
@@ -223,6 +241,9 @@ def cosine(u: Sequence[float], v: Sequence[float]) -> float:
     """
     u = np.asarray(u, dtype=np.float64).ravel()
     v = np.asarray(v, dtype=np.float64).ravel()
+    if u.size == 0 or u.size != v.size or not (np.isfinite(u).all() and np.isfinite(v).all()):
+        raise ValueError(f"cosine needs two finite vectors of the same non-zero length, got "
+                         f"lengths {u.size} and {v.size}")
     norm = float(np.linalg.norm(u) * np.linalg.norm(v))
     return float(np.dot(u, v) / norm) if norm > 0 else 0.0
 
@@ -312,7 +333,11 @@ def binned_mutual_information(activations: Any, bins: int = 30, low: float = -1.
     >>> binned_mutual_information([[0.0], [0.0], [0.5], [-0.9]], bins=4)  # symbols 2, 2, 3, 0
     1.0397207708399179
     """
-    values = np.asarray(activations, dtype=np.float64)
+    try:
+        values = np.asarray(activations, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"activations must be an (inputs, units) array of numbers, got "
+                        f"{type(activations).__name__}") from None
     if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] == 0:
         raise ValueError(f"activations must be a non-empty (inputs, units) array, got shape "
                          f"{values.shape}")
@@ -421,3 +446,8 @@ def correlation_interval(r: float, n: int, level: float = 0.95) -> tuple[float |
     z = math.atanh(max(-0.999999, min(0.999999, float(r))))
     half = NormalDist().inv_cdf(0.5 + level / 2) / math.sqrt(n - 3)
     return math.tanh(z - half), math.tanh(z + half)
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -22,18 +22,30 @@ import os
 from pathlib import Path
 
 
+def read_text(path: str | os.PathLike) -> str:
+    """The text of a UTF-8 file; a ``FileNotFoundError`` or ``ValueError`` naming the file when
+    it is missing, a directory or not UTF-8."""
+    if isinstance(path, str) and not path.strip():
+        raise ValueError("the path is empty: name a file to read")
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no file at {path}") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a directory, not a text file") from None
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+
+
 def read_lines(path: str | os.PathLike) -> list[str]:
     """The lines of a UTF-8 text file without their line ends. Blank lines at the end are
     dropped; a blank line before the last line is a ``ValueError`` naming the file and the line
     (from 1), as is text that is not UTF-8."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
-    except IsADirectoryError:
-        raise ValueError(f"{path} is a directory, not a text file") from None
-    lines = text.splitlines()
+    lines = read_text(path).splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
     for number, line in enumerate(lines, start=1):
@@ -69,6 +81,9 @@ def check_name(name: str, what: str = "name") -> str:
 def output_directory(path: str | os.PathLike) -> Path:
     """``path`` as a directory to write into, created if needed, checked before any work: a
     ``ValueError`` names the path when it is a file, or when no file can be written there."""
+    if isinstance(path, str) and not path.strip():
+        raise ValueError("the directory is empty: name a directory to write into ('.' for "
+                         "this one)")
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise ValueError(f"{path} is a file, not a directory to write into")
@@ -82,4 +97,9 @@ def output_directory(path: str | os.PathLike) -> Path:
     return path
 
 
-__all__ = ["check_field", "check_name", "output_directory", "read_lines"]
+__all__ = ["check_field", "check_name", "output_directory", "read_lines", "read_text"]
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -82,6 +82,10 @@ def linear_decay(learning_rate: float, final_fraction: float, step: int, num_ste
     >>> [round(linear_decay(1.0, 0.1, step, 3), 6) for step in range(3)]
     [1.0, 0.55, 0.1]
     """
+    if not (learning_rate > 0 and final_fraction >= 0 and step >= 0 and num_steps >= 1):
+        raise ValueError(f"linear_decay needs learning_rate > 0, final_fraction >= 0, step >= 0 "
+                         f"and num_steps >= 1, got {learning_rate!r}, {final_fraction!r}, "
+                         f"{step!r}, {num_steps!r}")
     progress = step / max(1, num_steps - 1)
     return learning_rate * (1.0 - (1.0 - final_fraction) * progress)
 
@@ -108,6 +112,10 @@ class TrainLog:
     evaluations: list[tuple[int, float]] = field(default_factory=list)
     steps_done: int = 0
     stopped_early: bool = False
+
+    def __post_init__(self) -> None:
+        if self.steps_done < 0:
+            raise ValueError(f"steps_done must be a non-negative integer, got {self.steps_done!r}")
 
 
 def fit(model: torch.nn.Module, optimizer: torch.optim.Optimizer, loss_on_batch, *,
@@ -177,3 +185,8 @@ def fit(model: torch.nn.Module, optimizer: torch.optim.Optimizer, loss_on_batch,
                 break
     bar.close()
     return log
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

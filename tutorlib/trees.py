@@ -239,3 +239,8 @@ def _edit_distance(first: Tree, second: Tree) -> int:
     if isinstance(first, tuple) and isinstance(second, tuple) and len(first) == len(second):
         return sum(_edit_distance(a, b) for a, b in zip(first, second))
     return 1
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals())

@@ -54,3 +54,7 @@ __all__ = [
     "mcd_result_of_scan", "mcd_split", "mcd_split_of_scan", "occurrences", "read_index_split",
     "scan_divergences", "scan_pool", "to_tree", "weight_table", "write_index_split",
 ]
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals(), __all__)

@@ -35,6 +35,15 @@ class IndexSplit:
     dev_indices: list[int]
     test_indices: list[int]
 
+    def __post_init__(self) -> None:
+        for part in ("train", "dev", "test"):
+            pairs, indices = getattr(self, part), getattr(self, f"{part}_indices")
+            if len(pairs) != len(indices):
+                raise ValueError(f"IndexSplit: {len(pairs)} {part} pairs but {len(indices)} "
+                                 f"{part} line numbers")
+        if not self.train or not self.test:
+            raise ValueError("IndexSplit: train and test must not be empty")
+
 
 def _parse_line(line: str, number: int, path: Path) -> Pair:
     text = line.strip()

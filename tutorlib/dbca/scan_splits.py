@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from tutorlib.cache import cached
+from tutorlib.checks import check_scalar, check_seed
 from tutorlib.dbca.pool import Pool, build_pool
 from tutorlib.dbca.splitter import SplitResult, mcd_split
 from tutorlib.scan import grammar
@@ -56,6 +57,9 @@ def scan_divergences(train: list[Pair] | list[str], test: list[Pair] | list[str]
     ValueError
         For an empty side, or a command that SCAN's grammar does not generate.
     """
+    for name, part in (("train", train), ("test", test)):
+        if not len(part):
+            raise ValueError(f"{name} is empty: a split needs commands on both sides")
     row = {command: i for i, (command, _) in enumerate(grammar.all_pairs())}
 
     def rows(pairs: list, name: str) -> list[int]:
@@ -126,6 +130,10 @@ def mcd_result_of_scan(seed: int = 0, *, compound_divergence: float | None = Non
         Sorted indices into :func:`tutorlib.scan.all_pairs` (8,365 train, 1,045 test) and the
         divergences reached.
     """
+    check_seed(seed)
+    if compound_divergence is not None:
+        check_scalar(compound_divergence, "compound_divergence", float, min_val=0.0, max_val=1.0)
+    check_scalar(max_atom_divergence, "max_atom_divergence", float, min_val=0.0, max_val=1.0)
     config = {"seed": seed, "compound_divergence": compound_divergence,
               "max_atom_divergence": max_atom_divergence, "train_size": MCD_TRAIN_SIZE,
               "test_size": MCD_TEST_SIZE}

@@ -117,7 +117,7 @@ def draw(line: str, ax=None, **kwargs):
     return _draw(line, ax, **kwargs)
 
 
-def plot_lengths_by_depth(rows, ax=None, **kwargs):
+def plot_lengths_by_depth(rows: list, ax=None, **kwargs):
     """Input length against depth: :func:`tutorlib.orchard.drawing.plot_lengths_by_depth`.
 
     Parameters
@@ -137,3 +137,7 @@ def plot_lengths_by_depth(rows, ax=None, **kwargs):
     from tutorlib.orchard.drawing import plot_lengths_by_depth as _plot
 
     return _plot(rows, ax, **kwargs)
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals(), __all__, unchecked=("Digit", "Copy", "Operator"))

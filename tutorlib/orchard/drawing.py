@@ -158,6 +158,9 @@ def plot_lengths_by_depth(rows: list[LengthStats], ax=None, *, title: str | None
     -------
     matplotlib Axes
     """
+    if not rows or not all(hasattr(r, "min_depth") for r in rows):
+        raise ValueError("plot_lengths_by_depth needs the rows of lengths_by_depth(), got "
+                         f"{'none' if not rows else type(rows[0]).__name__}")
     if ax is None:
         _, ax = plt.subplots()
     bins = [r for r in rows if r.min_depth == r.max_depth and r.min_depth > 0]

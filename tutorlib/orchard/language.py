@@ -60,6 +60,11 @@ class Digit:
     value: int
     position: int = -1
 
+    def __post_init__(self) -> None:  # cheap: the parser makes millions of these
+        if type(self.value) is not int or not 0 <= self.value <= 9 or type(self.position) is not int:
+            raise ValueError(f"Digit needs a value from 0 to 9 and an integer position, got "
+                             f"value={self.value!r}, position={self.position!r}")
+
 
 @dataclass(frozen=True, slots=True)
 class Copy:
@@ -67,6 +72,11 @@ class Copy:
 
     index: int
     position: int = -1
+
+    def __post_init__(self) -> None:
+        if type(self.index) is not int or self.index < 0 or type(self.position) is not int:
+            raise ValueError(f"Copy needs a non-negative integer index and an integer position, "
+                             f"got index={self.index!r}, position={self.position!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +86,14 @@ class Operator:
     name: str
     arguments: tuple[Argument, ...]
     position: int = -1
+
+    def __post_init__(self) -> None:
+        if (type(self.name) is not str or self.name not in _APPLY
+                or type(self.arguments) is not tuple or not self.arguments
+                or type(self.position) is not int):
+            raise ValueError(f"Operator needs a name from {', '.join(OPERATORS)}, a non-empty "
+                             f"tuple of arguments and an integer position, got "
+                             f"name={self.name!r}, arguments={self.arguments!r}")
 
 
 Argument = Digit | Copy | Operator

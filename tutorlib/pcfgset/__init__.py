@@ -92,3 +92,7 @@ __all__ = [
     "substitute", "substitutivity_split", "token_accuracy", "twin_of", "unroll", "unrolled_lines",
     "unrolled_predictions", "write_pairs",
 ]
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals(), __all__)

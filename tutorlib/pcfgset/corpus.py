@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from tutorlib.checks import check_scalar, check_seed
 from tutorlib.pcfgset.language import (
     ALPHABET,
     BINARY,
@@ -99,6 +100,10 @@ class SamplerSettings:
         if not 0.0 <= low <= high < 1.0:
             raise ValueError(f"nesting_range must be (low, high) with 0 <= low <= high < 1, got "
                              f"{self.nesting_range!r}")
+        for name in ("max_depth", "max_functions", "max_input_length", "max_output_length",
+                     "letters", "numbers"):
+            check_scalar(getattr(self, name), name, int, min_val=1)
+        check_scalar(self.second_argument_factor, "second_argument_factor", float, min_val=0.0)
         if not self.string_lengths or any(n < 1 or w < 0 for n, w in self.string_lengths):
             raise ValueError(f"string_lengths must be (length >= 1, weight >= 0) pairs, got "
                              f"{self.string_lengths!r}")
@@ -298,6 +303,7 @@ def generate(seed: int = 0, settings: SamplerSettings = SamplerSettings()) -> Co
     Corpus
         The seed, the train, dev and test pairs, and every string argument they use.
     """
+    seed = check_seed(seed)
     strings = StringSource(random.Random(f"pcfgset-strings-{seed}"), settings.symbols,
                            settings.string_lengths)
     pairs = [pair_of(t) for t in sample_inputs(NUM_PAIRS, seed, settings, strings=strings)]
@@ -306,13 +312,26 @@ def generate(seed: int = 0, settings: SamplerSettings = SamplerSettings()) -> Co
                   tuple(pairs[NUM_TRAIN + NUM_DEV:]), frozenset(strings.used))
 
 
-@lru_cache(maxsize=4)
 def base_corpus(seed: int = 0) -> Corpus:
-    """The base corpus of ``seed`` (generated once, then cached in memory and on disk)."""
+    """The base corpus of ``seed`` (generated once, then cached in memory and on disk).
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative; the book's corpus is seed 0.
+
+    Returns
+    -------
+    Corpus
+        As :func:`generate` makes it.
+    """
+    return _base_corpus(check_seed(seed))
+
+
+@lru_cache(maxsize=4)
+def _base_corpus(seed: int) -> Corpus:
     from tutorlib.cache import cached
 
-    if not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
     config = {"seed": seed, "settings": asdict(SamplerSettings())}
     return cached("pcfgset-corpus", config, lambda: generate(seed), format=CACHE_FORMAT)
 

@@ -35,7 +35,7 @@ from tutorlib.pcfgset.splits import (
     substitutivity_split,
     systematicity_split,
 )
-from tutorlib.textfiles import check_field, check_name, output_directory, read_lines
+from tutorlib.textfiles import check_field, check_name, output_directory, read_lines, read_text
 
 
 def read_pairs(src_path: str | os.PathLike, tgt_path: str | os.PathLike) -> list[Pair]:
@@ -140,7 +140,7 @@ def read_unrolled(path: str | os.PathLike) -> list[tuple[list[str], Pair]]:
         ``original`` line are left out.
     """
     out, steps = [], []
-    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         fields = line.split("\t")
         if len(fields) != 3 or fields[0] not in ("unrolled", "original"):
             raise ValueError(f"{path}, line {number}: expected 'unrolled' or 'original' and two "
@@ -150,6 +150,8 @@ def read_unrolled(path: str | os.PathLike) -> list[tuple[list[str], Pair]]:
         else:
             out.append((steps, (" ".join(fields[1].split()), " ".join(fields[2].split()))))
             steps = []
+    if not out:
+        raise ValueError(f"{path} holds no 'original' line: not an unrolled PCFG SET file")
     return out
 
 

@@ -528,6 +528,9 @@ def num_functions(source: str) -> int:
     int
         The number of tokens that are functions or synonyms from :data:`TWINS`.
     """
+    if not source.strip():
+        raise ValueError("num_functions: source is empty; a PCFG SET input has at least one "
+                         "function")
     return sum(1 for token in source.split() if token in FUNCTIONS or token in TWINS)
 
 

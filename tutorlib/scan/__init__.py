@@ -81,3 +81,7 @@ __all__ = [
     "rule_tree", "parse", "parse_line", "parts", "read_pairs",
     "simple_split", "size_split", "split", "split_names", "template_split", "verb_phrase",
 ]
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals(), __all__)

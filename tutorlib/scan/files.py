@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tutorlib.scan.grammar import Pair, all_pairs
 from tutorlib.scan.splits import COMPLEX_JUMP_NUMS, SIZE_PERCENTS, TEMPLATES, split
-from tutorlib.textfiles import output_directory
+from tutorlib.textfiles import output_directory, read_text
 
 
 def format_line(pair: Pair) -> str:
@@ -126,7 +126,10 @@ def read_pairs(path: str | Path) -> list[Pair]:
     list of (str, str)
         The (command, actions) pairs, in the order of the file.
     """
-    return [parse_line(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    pairs = [parse_line(line) for line in read_text(path).splitlines() if line.strip()]
+    if not pairs:
+        raise ValueError(f"{path} holds no IN: ... OUT: ... lines")
+    return pairs
 
 
 def length_counts(pairs: list[Pair]) -> tuple[Counter, Counter]:

@@ -253,6 +253,15 @@ def all_pairs() -> list[Pair]:
     return list(all_derivation_pairs())
 
 
+def _check_derivation(tree: Tree, name: str) -> None:
+    """A derivation is a word of the grammar or a non-empty tuple (from :func:`parse`)."""
+    if isinstance(tree, str) and tree not in VOCABULARY:
+        raise ValueError(f"{name} must be a derivation from parse(); {tree!r} is not a word of "
+                         f"SCAN's grammar")
+    if isinstance(tree, tuple) and not tree:
+        raise ValueError(f"{name} must be a derivation from parse(), got an empty tuple")
+
+
 def parts(tree: Tree) -> list[Tree]:
     """The S-parts of a command's derivation: two for ``a and b`` / ``a after b``, else one.
 
@@ -266,6 +275,7 @@ def parts(tree: Tree) -> list[Tree]:
     list of str or tuple
         The S-derivations, left to right (for ``a after b``: ``a``, then ``b``).
     """
+    _check_derivation(tree, "tree")
     if isinstance(tree, tuple) and len(tree) == 3 and tree[1] in CONJUNCTIONS:
         return [tree[0], tree[2]]
     return [tree]
@@ -284,6 +294,7 @@ def verb_phrase(s: Tree) -> Tree:
     str or tuple
         The V-derivation; ``s`` itself when it has no ``twice`` or ``thrice``.
     """
+    _check_derivation(s, "s")
     return s[0] if isinstance(s, tuple) and len(s) == 2 and s[1] in REPEATS else s
 
 
@@ -300,4 +311,5 @@ def head(v: Tree) -> str:
     str
         ``walk``, ``look``, ``run``, ``jump`` or ``turn``.
     """
+    _check_derivation(v, "v")
     return v if isinstance(v, str) else v[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from tutorlib.checks import check_seed
 from tutorlib.scan.grammar import (
     Pair,
     Tree,
@@ -46,6 +47,7 @@ def simple_split(seed: int = 0, train_fraction: float = 0.8) -> tuple[list[Pair]
     train, test : list of (str, str)
         (command, actions) pairs, in shuffled order; together every command once.
     """
+    check_seed(seed)
     if not 0.0 < train_fraction < 1.0:
         raise ValueError(f"train_fraction must be strictly between 0 and 1, got {train_fraction!r}")
     pairs = all_pairs()

@@ -77,3 +77,7 @@ __all__ = [
     "named_config", "pad_batch", "padded_share", "pinned_threads", "position_vectors", "predict",
     "random_batches", "sinusoidal_positions", "token_id", "train_once",
 ]
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals(), __all__)

@@ -7,6 +7,7 @@ import math
 import torch
 from torch import nn
 
+from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.config import Seq2SeqConfig
 from tutorlib.seq2seq.vocab import EOS, PAD, SOS
 
@@ -36,6 +37,8 @@ def sinusoidal_positions(length: int, size: int,
     >>> sinusoidal_positions(3, 4)[0].tolist()
     [0.0, 1.0, 0.0, 1.0]
     """
+    check_scalar(length, "length", int, min_val=0)
+    check_scalar(size, "size", int, min_val=1)
     position = torch.arange(length, dtype=torch.float32, device=device).unsqueeze(1)
     rates = torch.exp(torch.arange(0, size, 2, dtype=torch.float32, device=device)
                       * (-math.log(10_000.0) / size))

@@ -32,7 +32,6 @@ from tutorlib.train import TrainLog, seed_everything
 Pairs = Sequence[tuple[str, str]]
 
 
-@contextmanager
 def pinned_threads(count: int) -> Iterator[None]:
     """Run the block on ``count`` PyTorch CPU threads, and restore the count after it.
 
@@ -48,7 +47,12 @@ def pinned_threads(count: int) -> Iterator[None]:
     ------
     None
     """
-    check_scalar(count, "threads", int, min_val=1)
+    check_scalar(count, "threads", int, min_val=1)  # checked when called, not when entered
+    return _pinned_threads(count)
+
+
+@contextmanager
+def _pinned_threads(count: int) -> Iterator[None]:
     before = torch.get_num_threads()
     torch.set_num_threads(count)
     try:

@@ -52,3 +52,7 @@ __all__ = [
     "l2_distance", "levenshtein", "mutual_information", "posdis", "spearman",
     "topographic_similarity", "tre",
 ]
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals(), __all__)

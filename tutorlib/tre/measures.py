@@ -262,13 +262,13 @@ def _check_table(values, name: str, shape_hint: str) -> np.ndarray:
         other = next(i for i, n in enumerate(lengths) if n != lengths[0])
         raise ValueError(f"{name} must all have the same length (shape {shape_hint}), got length "
                          f"{lengths[0]} (item 0) and {lengths[other]} (item {other})")
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array of shape {shape_hint}, got an array of "
+                         f"shape {array.shape}")
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         row = int(np.argwhere(~np.isfinite(array))[0, 0])
         raise ValueError(f"{name} contain a value that is not finite (NaN or infinity), at item "
                          f"{row}")
-    if array.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array of shape {shape_hint}, got an array of "
-                         f"shape {array.shape}")
     if array.shape[1] == 0:
         raise ValueError(f"{name} must have at least one column, got shape {array.shape}")
     return array
