@@ -19,6 +19,7 @@ ROOT ?= .
 help:
 	@echo "make book   execute every chapter at PROFILE=$(PROFILE) and build _build/html"
 	@echo "make test   unit tests, every chapter at the ci profile, nbval, book build, browser check"
+	@echo "make unit   the unit tests without the slow (integration) ones, while editing"
 	@echo "make sync   synchronise notebooks/*.py with notebooks/*.ipynb (jupytext)"
 	@echo "make chapter NB=05 PROFILE=ci   execute one chapter (into book/<part>/)"
 	@echo "make lab    open the chapters (notebooks/) in JupyterLab (LAB_DIR=exercises for those)"
@@ -27,7 +28,7 @@ help:
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -qq -c constraints.txt -e '.[book,dev,cluster]'
+	$(PY) -m pip install -qq -c constraints.txt -e '.[book,dev,cluster,fast]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -72,6 +73,10 @@ test: $(STAMP)
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider
 	$(MAKE) --no-print-directory html
 	$(PY) -m pytest tests/browser
+
+# make unit: the quick loop while editing (the tests marked slow are left out; make test runs all)
+unit: $(STAMP)
+	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/executed -m "not slow" -q
 
 clean:
 	rm -rf _build .cache

@@ -27,6 +27,7 @@ def _not_clear(calls, modules=None):
             if c.outcome in ("raw", "accepted", "slow") and (modules is None or c.module in modules)]
 
 
+@pytest.mark.slow
 def test_the_battery_tries_every_part_of_the_package(battery):
     module, calls = battery
     tried = {c.module for c in calls}

@@ -74,6 +74,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_killing_a_writer_never_leaves_a_truncated_entry(tmp_path):
     for _ in range(3):
         proc = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)],

@@ -110,6 +110,7 @@ def test_a_partial_result_says_so():
     assert claims.table([done]).iloc[0]["verdict"] == "not reproduced"
 
 
+@pytest.mark.slow
 def test_every_claim_resolves_against_the_committed_results():
     table = claims.table()
     assert len(table) == len(claims.CLAIMS)
@@ -125,6 +126,7 @@ def test_every_claim_resolves_against_the_committed_results():
             assert not row["verdict"].endswith("partial"), claim.claim
 
 
+@pytest.mark.slow
 def test_the_table_covers_the_book():
     table = claims.table()
     assert list(dict.fromkeys(table["part"])) == ["SCAN", "TRE", "PCFG SET", "ORCHARD", "DBCA"]
@@ -149,6 +151,7 @@ def test_the_table_covers_the_book():
                                    for n in ("lstm_attention", "transformer")]
 
 
+@pytest.mark.slow
 def test_our_numbers_are_the_experiment_modules_numbers():
     """The claims read through the experiment modules' own comparisons."""
     if results.committed("scan") is None:
@@ -180,6 +183,7 @@ def test_nothing_committed_means_not_yet_run(monkeypatch, tmp_path):
     assert set(table["runs"]) == {""}
 
 
+@pytest.mark.slow
 def test_the_reading_tables():
     frame = claims.table()
     shown = claims.formatted(frame)

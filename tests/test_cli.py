@@ -53,6 +53,7 @@ def test_bad_input_gives_a_clear_error(tmp_path):
     assert "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_run_scan_at_the_ci_profile(tmp_path, capsys):
     # one process may take some splits only; the summary then says it is incomplete
     assert cli.main(["run", "scan", "--profile", "ci", "--out", str(tmp_path), "--only", "simple"]) == 0
@@ -76,6 +77,7 @@ def test_run_scan_at_the_ci_profile(tmp_path, capsys):
     assert record["data"]["published"]["simple"]["overall_best"] == 99.7
 
 
+@pytest.mark.slow
 def test_export_scan(tmp_path):
     assert cli.main(["export", "scan", str(tmp_path)]) == 0
     assert len((tmp_path / "tasks.txt").read_text().splitlines()) == 20_910
@@ -107,7 +109,7 @@ def test_files_and_folders_mixed_up_give_one_line_errors(tmp_path, capsys):
     assert "is a file, not a directory to write into" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("part", ["scan", "pcfgset"])
+@pytest.mark.parametrize("part", ["scan", "pcfgset", "dbca"])
 def test_a_parts_own_export_gives_one_line_errors(part, tmp_path, capsys):
     import importlib
 

@@ -33,6 +33,7 @@ def cluster(tmp_path, monkeypatch):
         yield client
 
 
+@pytest.mark.slow
 def test_a_dask_sweep_gives_the_serial_results(tmp_path, cluster):
     serial = results.run_experiment("cluster_demo:EXPERIMENT", "tutorial", tmp_path / "serial",
                                     progress=False)
@@ -47,6 +48,7 @@ def test_a_dask_sweep_gives_the_serial_results(tmp_path, cluster):
     assert [p.stat().st_mtime_ns for p in runs] == stamps
 
 
+@pytest.mark.slow
 def test_a_killed_worker_loses_nothing_finished(tmp_path, cluster):
     out = tmp_path / "killed"
     store = results.RunStore(out / "demo" / "runs", "demo")

@@ -54,6 +54,7 @@ def check_experiment(name: str, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("name", registry.names())
+@pytest.mark.slow
 def test_every_registered_experiment_keeps_the_contract(name, monkeypatch):
     check_experiment(name, monkeypatch)
 

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from tutorlib import dbca
@@ -95,3 +96,30 @@ def test_the_writer_refuses_what_the_reader_would(tmp_path, train, test, message
     with pytest.raises((TypeError, ValueError), match=message):
         dbca.write_index_split(tmp_path / "out.json", train, test)
     assert not (tmp_path / "out.json").exists()
+
+
+def test_our_mcd_splits_export_in_the_released_format_and_read_back(tmp_path, monkeypatch):
+    from tutorlib.dbca import scan_splits
+    from tutorlib.dbca.files import MCD_FILES, export, main
+    from tutorlib.dbca.splitter import SplitResult
+    from tutorlib.scan import all_pairs
+
+    computed = {}
+
+    def small_split(seed, **_):  # the real search takes minutes; the format is what is tested
+        computed[seed] = True
+        return SplitResult(train=np.array([seed, 10, 20]), test=np.array([5 + seed, 30]),
+                           atom_divergence=0.0, compound_divergence=0.7,
+                           target_compound_divergence=None, max_atom_divergence=0.02, seed=seed)
+
+    monkeypatch.setattr(scan_splits, "mcd_result_of_scan", small_split)
+    export(tmp_path)
+    assert sorted(computed) == [0, 1, 2]
+    assert (tmp_path / "tasks.txt").read_text().count("\n") == len(all_pairs())
+    for seed, name in enumerate(MCD_FILES):
+        split = dbca.read_index_split(tmp_path / "tasks.txt", tmp_path / name)
+        assert split.train_indices == [seed, 10, 20] and split.test_indices == [5 + seed, 30]
+        assert split.train[1] == all_pairs()[10] and split.dev == []
+    with pytest.raises(ValueError, match="different seeds"):
+        export(tmp_path, seeds=[0, 0])
+    assert main(["export", str(tmp_path / "tasks.txt")]) == 1

@@ -82,6 +82,7 @@ def test_unreachable_target_reports_the_best_reached(pool):
     dict(num_candidates=25, seed=2),
     dict(max_atom_divergence=0.003),  # ends above the bound: repair swaps (4 of them)
 ])
+@pytest.mark.slow
 def test_incremental_and_rebuilding_searches_give_the_same_split(pool, options):
     small = dict(train_size=24, test_size=12, removal_interval=10, removal_count=2)
     small.update(options)

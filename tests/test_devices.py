@@ -23,6 +23,7 @@ def test_auto_is_cpu_here_or_a_gpu_there():
         resolve_device("gpu")
 
 
+@pytest.mark.slow
 def test_an_explicit_cpu_gives_the_default_results_bit_for_bit(one_thread):
     lang = languages.compositional(3, 3)
     a = tre.tre(lang.one_hot(), lang.derivations, "linear", "l1", steps=50)

@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import nbformat
+import pytest
 from conftest import ROOT
 
 TOC = """format: jb-book
@@ -32,6 +33,7 @@ def execute(root, *extra):
                            "--profile", "ci", *extra], capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_a_broken_notebook_fails_and_is_named(tmp_path):
     root = make_project(tmp_path, "99_broken", ["x = 1", "y = x / 0", "z = 2"])
     out = execute(root)
@@ -42,6 +44,7 @@ def test_a_broken_notebook_fails_and_is_named(tmp_path):
     assert (root / "_build" / "failed" / "99_broken.ipynb").exists()
 
 
+@pytest.mark.slow
 def test_make_execute_fails_on_a_broken_notebook(tmp_path):
     root = make_project(tmp_path, "98_broken", ["raise RuntimeError('chapter is broken')"])
     out = subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "execute",
@@ -51,6 +54,7 @@ def test_make_execute_fails_on_a_broken_notebook(tmp_path):
     assert "RuntimeError: chapter is broken" in out.stderr
 
 
+@pytest.mark.slow
 def test_a_good_notebook_is_executed_once_with_its_profile(tmp_path):
     root = make_project(tmp_path, "01_good", ["print(PROFILE)"])
     out = execute(root)
@@ -68,6 +72,7 @@ def test_a_good_notebook_is_executed_once_with_its_profile(tmp_path):
     assert again.returncode == 0 and "up to date: notebooks/01_good.ipynb" in again.stdout
 
 
+@pytest.mark.slow
 def test_a_notebook_missing_from_the_toc_is_an_error(tmp_path):
     root = make_project(tmp_path, "01_good", ["1"])
     (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\n")
@@ -75,6 +80,7 @@ def test_a_notebook_missing_from_the_toc_is_an_error(tmp_path):
     assert out.returncode != 0 and "01_good.ipynb is not in _toc.yml" in out.stderr
 
 
+@pytest.mark.slow
 def test_only_executes_the_chapter_named(tmp_path):
     root = make_project(tmp_path, "98_fine", ["x = 1"])
     out = execute(root, "--only", "77")
@@ -83,6 +89,7 @@ def test_only_executes_the_chapter_named(tmp_path):
     assert out.returncode == 0 and "executing notebooks/98_fine.ipynb" in out.stdout
 
 
+@pytest.mark.slow
 def test_jobs_execute_chapters_side_by_side_and_still_name_failures(tmp_path):
     root = make_project(tmp_path, "01_good", ["print(PROFILE)"])
     (root / "_toc.yml").write_text(TOC.format(name="01_good") + "  - file: book/part/02_broken\n")

@@ -7,9 +7,11 @@ import subprocess
 import sys
 import tarfile
 
+import pytest
 from conftest import ROOT
 
 
+@pytest.mark.slow
 def test_the_sweep_script_packs_its_records_and_log_even_when_the_sweep_fails(tmp_path):
     fake = tmp_path / "bin"
     fake.mkdir()

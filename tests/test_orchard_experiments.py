@@ -152,6 +152,7 @@ def test_by_depth_table_and_the_paper_comparison():
     assert comparison.loc[("transformer", "firstlast_hard"), "seeds"] == 0
 
 
+@pytest.mark.slow
 def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
     ci = profiles.settings("orchard", "ci")
     config, seed = exps.runs(ci)[1]  # the Transformer: the faster of the two
@@ -182,6 +183,7 @@ def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
     assert before == after
 
 
+@pytest.mark.slow
 def test_the_gpu_profile_trains_by_the_recipe_and_records_its_fit(one_thread):
     gpu = profiles.settings("orchard", "gpu")
     assert len(exps.runs(gpu)) == 36 and set(gpu["recipes"]) == set(exps.MODELS)

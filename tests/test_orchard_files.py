@@ -13,6 +13,7 @@ RELEASE_FILES = sorted(f"{part}.{suffix}" for part in
                        for suffix in ("input", "label"))
 
 
+@pytest.mark.slow
 def test_export_writes_the_release_layout_and_reads_back(tmp_path):
     out = orchard.export(tmp_path / "minmax_medium", "minmax_medium", size=1,
                          part_sizes={"train": 120})

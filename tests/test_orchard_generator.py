@@ -160,6 +160,7 @@ def _chi_square_ok(observed, expected_probs, num):
 
 @pytest.mark.parametrize("max_depth, depth", [(3, 3), (6, 3), (6, 4), (6, 5), (6, 6), (8, 8),
                                               (10, 10)])
+@pytest.mark.slow
 def test_trees_of_a_depth_have_the_release_distribution(max_depth, depth):
     pairs = orchard.generate(1500, operators="minmax", min_depth=depth, max_depth=depth,
                              seed=depth) if max_depth == depth else None

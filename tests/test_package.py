@@ -128,6 +128,7 @@ def private_imports(path: Path) -> list[str]:
             if alias.name.startswith("_") and not alias.name.startswith("__")]
 
 
+@pytest.mark.slow
 def test_no_import_cycles_and_no_private_names_across_files():
     assert cycles(graph()) == []
     assert [f"{m} imports {name}" for m, p in MODULES.items() for name in private_imports(p)] == []
@@ -135,6 +136,7 @@ def test_no_import_cycles_and_no_private_names_across_files():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+@pytest.mark.slow
 def test_the_seq2seq_package_keeps_one_file_per_architecture():
     edges = graph()
     for name in ["tutorlib.seq2seq.recurrent", "tutorlib.seq2seq.transformer",
@@ -155,6 +157,7 @@ def test_the_command_line_starts_without_torch():
     assert "usage: python -m tutorlib" in out.stdout
 
 
+@pytest.mark.slow
 def test_a_built_wheel_holds_every_module(tmp_path):
     """pyproject finds the subpackages: a wheel installed into a fresh virtual environment
     imports every module (the dependencies come from this environment, read-only)."""
@@ -182,8 +185,22 @@ def test_a_built_wheel_holds_every_module(tmp_path):
     code = ("import importlib, tutorlib, sys\n"
             f"assert tutorlib.__file__.startswith({str(site)!r}), tutorlib.__file__\n"
             f"for name in {names!r}:\n    importlib.import_module(name)\n"
+            "from tutorlib import results\n"
+            "try:\n    results.committed('scan')\n"
+            "except FileNotFoundError as error:\n    assert 'TUTORLIB_RESULTS_DIR' in str(error)\n"
+            "else:\n    raise AssertionError('no message saying where the results are')\n"
             "print('imported', len(sys.modules))\n")
     python = env / "bin" / "python"
     out = subprocess.run([str(python), "-c", code], cwd=tmp_path, capture_output=True, text=True,
                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert out.returncode == 0, out.stderr[-3000:]
+    # pointed at a checkout's results, the installed package reads them, and its CLI starts
+    pointed = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+               "TUTORLIB_RESULTS_DIR": str(ROOT / "results")}
+    out = subprocess.run([str(python), "-c", "from tutorlib import results; "
+                          "print(len(results.committed('scan')['data']['runs']))"],
+                         cwd=tmp_path, capture_output=True, text=True, env=pointed)
+    assert out.returncode == 0 and int(out.stdout) > 0, out.stderr[-3000:]
+    out = subprocess.run([str(python), "-m", "tutorlib", "--help"], cwd=tmp_path,
+                         capture_output=True, text=True, env=pointed)
+    assert out.returncode == 0 and "run" in out.stdout, out.stderr[-3000:]

@@ -20,6 +20,7 @@ def shape(data):
     return pcfgset.statistics(data.pairs)
 
 
+@pytest.mark.slow
 def test_sizes_are_the_papers(data):
     assert (len(data.train), len(data.dev), len(data.test)) == (82_622, 4_860, 9_721)
     assert pcfgset.NUM_PAIRS == 97_203 == len(data.pairs)
@@ -47,6 +48,7 @@ def string_arguments(source):
     return runs
 
 
+@pytest.mark.slow
 def test_no_string_argument_repeats(data):
     for source, _ in data.dev:
         assert string_arguments(source) == pcfgset.string_arguments(pcfgset.parse(source))
@@ -55,11 +57,13 @@ def test_no_string_argument_repeats(data):
     assert set(seen) <= data.strings
 
 
+@pytest.mark.slow
 def test_every_output_is_the_interpretation_of_its_input(data):
     sample = data.pairs[::3]  # a third of the corpus keeps the test fast
     assert all(" ".join(pcfgset.interpret(source)) == target for source, target in sample)
 
 
+@pytest.mark.slow
 def test_the_depth_distribution_matches_the_target(shape):
     fractions = shape.fractions("depth", top=11)
     for depth, target in pcfgset.TARGET_DEPTH.items():

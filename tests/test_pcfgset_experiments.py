@@ -116,6 +116,7 @@ def test_table_rows_average_seeds_and_sit_beside_the_paper():
     assert list(exps.table(records, ["ConvS2S"]).columns) == ["ConvS2S", "ConvS2S (published)"]
 
 
+@pytest.mark.slow
 def test_subsets_are_seeded_short_and_sized():
     first = exps.training_pairs("systematicity", 50, 8)
     assert first == exps.training_pairs("systematicity", 50, 8) and len(first) == 50
@@ -128,6 +129,7 @@ def test_subsets_are_seeded_short_and_sized():
     assert all(a != b for (a, _), (b, _) in zip(originals, twins, strict=True))
 
 
+@pytest.mark.slow
 def test_folding_keeps_every_pair_correct_and_the_filters_hold():
     assert exps.fold_symbols("append M17 B2 , C3", 26) == "append M1 B1 , C1"
     assert exps.fold_symbols("M17 B2 T20", 52) == "M1 B2 T2"
@@ -154,6 +156,7 @@ def test_folding_keeps_every_pair_correct_and_the_filters_hold():
     assert all(pcfgset.num_functions(s) <= 3 for s, _ in exceptions)
 
 
+@pytest.mark.slow
 def test_a_small_overgeneralisation_sample_keeps_the_ratio():
     exceptions, originals = exps.exception_pairs("overgeneralisation_0.005", 2_000)
     everything, _ = exps.exception_pairs("overgeneralisation_0.005")
@@ -178,6 +181,7 @@ def test_run_checks_its_options():
         exps.run(config, "localism", 0, **TINY)
 
 
+@pytest.mark.slow
 def test_a_tiny_run_scores_each_kind_of_test_and_is_cached(one_thread):
     config = exps.architecture_config("ConvS2S", 8, 1, 0.0)
     base = exps.run(config, "pcfgset", 0, **TINY)
@@ -312,6 +316,7 @@ def test_settings_with_recipes_leave_the_fixed_training_unset():
         dataclasses.replace(full, presentations=None)
 
 
+@pytest.mark.slow
 def test_validation_is_the_dev_set_or_held_out_training_pairs():
     options = {"train_size": 400, "max_output_length": 8, "max_functions": 3,
                "alphabet_size": 26}
@@ -330,6 +335,7 @@ def test_validation_is_the_dev_set_or_held_out_training_pairs():
     assert exceptions and exceptions <= set(kept) and not exceptions & set(validation)
 
 
+@pytest.mark.slow
 def test_a_tiny_recipe_run_records_its_fit_and_overgeneralisation_curve(one_thread):
     config = exps.architecture_config("LSTMS2S", 8, 1, 0.0)
     options = {"train_size": 60, "max_output_length": 6, "max_test": 6,

@@ -57,6 +57,7 @@ def test_read_unrolled_reads_the_published_format(tmp_path):
         pcfgset.read_unrolled(path)
 
 
+@pytest.mark.slow
 def test_export_round_trips(exported):
     data = pcfgset.base_corpus(0)
     for part in ("train", "dev", "test"):

@@ -58,6 +58,7 @@ def test_tests_table_holds_the_paper_and_each_profile():
         gpu_rows["localism"]["ConvS2S"])
 
 
+@pytest.mark.slow
 def test_a_claim_from_networks_that_did_not_fit_is_untested_never_not_reproduced():
     claim = next(c for c in claims.CLAIMS if c.part == "PCFG SET")
     far = claims.Ours(value=0.0, runs=3, planned=3, fitted=False)

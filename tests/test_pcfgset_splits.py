@@ -69,6 +69,7 @@ def test_systematicity(data):
     assert ("append", "remove_second") not in adjacent_pairs("append A1 , remove_second B1 , C1")
 
 
+@pytest.mark.slow
 def test_productivity(data):
     train, test = pcfgset.split("productivity")
     assert all(pcfgset.num_functions(s) <= 8 for s, _ in train)
@@ -109,6 +110,7 @@ def test_substitutivity_equally_distributed(data, substitutivity):
         assert share == pytest.approx(0.5, abs=0.02)
 
 
+@pytest.mark.slow
 def test_substitutivity_primitive(data, substitutivity):
     train = substitutivity["primitive"].train
     with_twins = [(s, t) for s, t in train if any(w in s.split() for w in pcfgset.TWINS)]
@@ -134,6 +136,7 @@ def test_localism_steps(data):
         assert outputs[-1] == target
 
 
+@pytest.mark.slow
 def test_overgeneralisation_training_sets(data, overgeneralisation):
     base = [p for p in data.train if not exception_patterns(p[0])]
     for ratio, result in overgeneralisation.items():
@@ -179,6 +182,7 @@ def test_added_strings_are_new(data, overgeneralisation):
     assert max(new.values()) == 1 and not set(new) & data.strings
 
 
+@pytest.mark.slow
 def test_splits_are_deterministic_and_return_fresh_lists(data):
     first = pcfgset.substitutivity_split("equally_distributed")
     first.train.clear()

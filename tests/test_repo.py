@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 import jupytext
+import pytest
 import yaml
 from conftest import ROOT
 from execute import chapters
@@ -68,6 +69,7 @@ def test_torch_is_pinned_to_the_cpu_wheel():
     assert "jupyter-book==1.0.4.post1" in constraints
 
 
+@pytest.mark.slow
 def test_browser_check_skips_without_chromium_and_exits_0(tmp_path):
     """On a machine without Chromium, `make test`'s last step skips with a message; before, pytest
     exited 5 (no tests collected) and `make test` failed."""
@@ -102,3 +104,13 @@ def test_the_licences_and_the_citation_are_stated():
     for name in ("CONTRIBUTING.md", "CHANGELOG.md"):
         assert (ROOT / name).exists(), name
     assert f"## {tutorlib.__version__}" in (ROOT / "CHANGELOG.md").read_text()
+
+
+def test_pull_requests_are_tested_with_a_pip_cache():
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "test.yml").read_text())
+    triggers = workflow[True] if True in workflow else workflow["on"]  # YAML reads `on` as True
+    assert "pull_request" in triggers and "push" in triggers
+    steps = workflow["jobs"]["test"]["steps"]
+    setup = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
+    assert setup["with"]["cache"] == "pip"
+    assert any(s.get("run") == "bash .ci/run" for s in steps)

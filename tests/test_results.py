@@ -174,6 +174,7 @@ def test_scan_run_keys_hold_every_setting_that_changes_a_result():
     assert results.run_key("tre_dynamics", base, 0) != key
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_serial_results(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
@@ -345,6 +346,7 @@ EXPERIMENT = Experiment(name="slow", runs=runs, run=run, settings={"ci": {"n": 2
 """
 
 
+@pytest.mark.slow
 def test_workers_exit_when_the_sweep_that_started_them_is_killed(tmp_path):
     import signal
     import subprocess

@@ -160,6 +160,7 @@ def test_template_splits_hold_out_the_template(template, text):
     assert all(text in c and f"turn {text}" not in c for c, _ in test)
 
 
+@pytest.mark.slow
 def test_filler_splits_add_fillers_in_order():
     for k in range(4):
         train, test = scan.split(f"filler_num{k}")
@@ -179,6 +180,7 @@ def test_unknown_split_names_are_named():
         scan.split("addprim_complex_jump_num3_rep1")
 
 
+@pytest.mark.slow
 def test_export_writes_the_official_layout(tmp_path):
     scan.main(["export", str(tmp_path)])
     assert len(scan.read_pairs(tmp_path / "tasks.txt")) == 20_910
@@ -209,6 +211,7 @@ OFFICIAL_FILE_CHARS = {
 }
 
 
+@pytest.mark.slow
 def test_exported_files_have_the_official_sizes(tmp_path):
     scan.export(tmp_path)
     for path, chars in OFFICIAL_FILE_CHARS.items():

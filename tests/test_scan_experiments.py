@@ -7,6 +7,7 @@ from tutorlib.scan import experiments as exps
 TINY = {"cell": "gru", "hidden_size": 16, "num_layers": 1, "dropout": 0.0, "attention": True}
 
 
+@pytest.mark.slow
 def test_a_run_is_cached_and_reports_per_example_outcomes():
     first = exps.run("length", TINY, seed=0, presentations=256, batch_size=32, max_test=40)
     assert len(first["correct"]) == first["test_size"] == 40
@@ -21,6 +22,7 @@ def test_a_run_is_cached_and_reports_per_example_outcomes():
     assert not model.training
 
 
+@pytest.mark.slow
 def test_accuracy_by_length_matches_the_outcomes():
     result = exps.run("length", TINY, seed=0, presentations=256, batch_size=32, max_test=40)
     by = exps.accuracy_by_length("length", result, max_test=40)
@@ -34,6 +36,7 @@ def test_accuracy_by_length_matches_the_outcomes():
         exps.accuracy_by_length("length", {"correct": [1, 0]}, max_test=40)
 
 
+@pytest.mark.slow
 def test_nearest_neighbours_exclude_the_query_and_rank_by_similarity():
     _, model = exps.run("simple", TINY, seed=0, presentations=256, batch_size=32, max_test=20,
                         return_model=True)
@@ -88,6 +91,7 @@ def test_bad_names_are_named():
         exps.run("simpel", TINY, presentations=10)
 
 
+@pytest.mark.slow
 def test_paper_profile_lists_every_split_with_five_seeds():
     from tutorlib import profiles
 
@@ -225,6 +229,7 @@ def test_accuracy_summary_of_the_committed_length_runs():
     assert np.isnan(table.loc[("simple", "overall_best"), "oracle accuracy"])
 
 
+@pytest.mark.slow
 def test_turn_left_records_keep_every_error_and_classify_it():
     settings = {"presentations": 256, "batch_size": 32, "learning_rate": 6e-3,
                 "final_lr_fraction": 0.1, "max_test": 30}

@@ -34,6 +34,7 @@ def test_rule_trees_known_answers(command, tree):
     assert rule_tree(scan.parse(command)) == tree
 
 
+@pytest.mark.slow
 def test_every_rule_of_the_grammar_is_an_atom_and_nothing_else():
     atoms = dbca.atom_counts(rule_tree(t) for t in scan.derivations())
     assert set(atoms) == GRAMMAR_RULES

@@ -26,6 +26,7 @@ def test_the_eight_test_constructions_are_the_papers():
     assert daxy[3] == ("you are not daxy", "tu n' es pas daxiste")
 
 
+@pytest.mark.slow
 def test_corpus_sizes_split_and_held_out_constructions():
     train, test = tr.corpus(0)
     assert len(train) == 10_000 and len(test) == 1_180
@@ -50,6 +51,7 @@ def test_bad_sentences_are_refused():
         tr.translate("I am blorpy")
 
 
+@pytest.mark.slow
 def test_ci_run_scores_every_construction(tmp_path, monkeypatch):
     monkeypatch.setenv("TUTORLIB_CACHE_DIR", str(tmp_path))
     settings = profiles.settings("scan_translation", "ci")

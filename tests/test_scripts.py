@@ -55,6 +55,7 @@ def test_every_name_a_chapter_uses_is_defined_in_it(path):
                          f"it fails): {', '.join(f'{n} (line {line})' for n, line in missing)}")
 
 
+@pytest.mark.slow
 def test_the_foundations_chapter_runs_as_a_script(tmp_path):
     env = {**os.environ, "MPLBACKEND": "Agg", "TQDM_DISABLE": "1", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, str(ROOT / "notebooks" / "01_compositionality.py")],

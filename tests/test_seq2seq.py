@@ -108,6 +108,7 @@ def _reverse_task(n, seed):
 
 @pytest.mark.parametrize("config", [Seq2SeqConfig("gru", 48, 1, 0.0, True),
                                     Seq2SeqConfig("lstm", 64, 1, 0.0, False)])
+@pytest.mark.slow
 def test_a_small_model_learns_to_reverse_sequences(config):
     torch.manual_seed(0)
     train, test = _reverse_task(600, 0), _reverse_task(200, 1)
@@ -251,3 +252,23 @@ def test_pinned_threads_restores_the_count_and_train_settings_read_a_mapping():
             settings.final_lr_fraction, settings.seed) == (64, 8, 0.01, 0.5, 2)
     with pytest.raises(ValueError, match="batch_size"):
         s2s.TrainSettings.from_mapping({"presentations": 64, "batch_size": 0}, seed=0)
+
+
+def test_a_dataloader_over_pairs_gives_what_encode_pairs_gives():
+    from torch.utils.data import DataLoader
+
+    from tutorlib import scan
+    from tutorlib.seq2seq import PairDataset, collate_pairs, encode_pairs
+
+    train, _ = scan.split("addprim_jump")
+    data = PairDataset(train[:50])
+    assert len(data) == 50
+    (batch,) = list(DataLoader(data, batch_size=50, collate_fn=collate_pairs))
+    whole = encode_pairs(train[:50], data.source_vocab, data.target_vocab)
+    for name in ("source", "source_lengths", "target", "target_lengths"):
+        assert torch.equal(getattr(batch, name), getattr(whole, name))
+    for bad in ([], [("jump", "")], ["jump I_JUMP"]):
+        with pytest.raises(ValueError):
+            PairDataset(bad)
+    with pytest.raises(ValueError, match="empty batch"):
+        collate_pairs([])

@@ -156,6 +156,7 @@ def test_one_way_models_keep_their_parameters():
     assert not any("positions" in name for name in sinusoidal.state_dict())
 
 
+@pytest.mark.slow
 def test_bidirectional_lstm_with_attention_learns_to_reverse():
     config = Seq2SeqConfig("lstm", 32, 1, 0.0, attention=True, bidirectional=True)
     model, log, vocab = _train(config, 200)
@@ -221,6 +222,7 @@ def test_conv_encoder_ignores_padding():
     assert padded[0][0, 2:].abs().max() == 0
 
 
+@pytest.mark.slow
 def test_conv_learns_to_reverse_sequences():
     model, log, vocab = _train(Seq2SeqConfig("conv", 32, 2, 0.0), 200)
     assert log.losses[-1] < log.losses[0] / 10

@@ -106,6 +106,7 @@ def test_padded_share_by_hand():
 @pytest.mark.parametrize("cell,count,learning_rate", [("lstm", 300, 1e-2),
                                                       ("transformer", 600, 3e-3),
                                                       ("conv", 300, 3e-3)])
+@pytest.mark.slow
 def test_a_network_learns_the_copy_task_and_keeps_its_best_model(cell, count, learning_rate,
                                                                   one_thread):
     train, validation = copy_task(count, 0), copy_task(100, 1)

@@ -37,6 +37,7 @@ def string_language() -> tuple[np.ndarray, list]:
 
 
 @pytest.mark.parametrize("distance", ["cosine", "l2"])
+@pytest.mark.slow
 def test_remark_1_additive_language_has_zero_tre(distance):
     result = tre(additive_language(), PAIRS, "additive", distance, steps=600)
     assert result.value < 1e-3
@@ -44,6 +45,7 @@ def test_remark_1_additive_language_has_zero_tre(distance):
     assert np.all(result.per_datum < 1e-2)
 
 
+@pytest.mark.slow
 def test_remark_1_string_language_linear_l1():
     messages, derivations = string_language()
     result = tre(messages, derivations, "linear", "l1", steps=600)
@@ -58,6 +60,7 @@ def test_remark_1_string_language_linear_l1():
 
 
 @pytest.mark.parametrize("distance", ["cosine", "l2", "l1"])
+@pytest.mark.slow
 def test_random_representations_have_clearly_positive_tre(distance):
     structured = tre(additive_language(), PAIRS, "additive", distance, steps=600).value
     random = tre(np.random.default_rng(1).normal(size=(25, 12)), PAIRS, "additive", distance,
@@ -74,6 +77,7 @@ def test_exceptions_raise_only_their_own_tre():
     assert result.per_datum[7] > 5 * others.max()
 
 
+@pytest.mark.slow
 def test_remark_2_unrestricted_composition_fits_any_labelling():
     torch.manual_seed(0)
     codes = np.random.default_rng(3).normal(size=(25, 6))  # an arbitrary injective labelling
@@ -93,6 +97,7 @@ def test_remark_2_unrestricted_composition_fits_any_labelling():
 
 
 @pytest.mark.parametrize("composition", ["additive", "linear"])
+@pytest.mark.slow
 def test_batched_solver_equals_recursive_reference(composition):
     messages, derivations = string_language()
     noisy = messages + np.random.default_rng(4).normal(scale=0.3, size=messages.shape)
@@ -124,6 +129,7 @@ def test_linear_composition_parameters_are_returned():
     assert tre(messages, derivations, "additive", "l1", steps=5).composition_parameters == {}
 
 
+@pytest.mark.slow
 def test_primitive_derivations_and_mixed_depths():
     codes = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, 1.0]])
     derivations = ["a", "b", ("a", "b"), (("a", "b"), "a")]
@@ -191,6 +197,7 @@ def test_edit_distance_known_answers():
         trees.edit_distance(("a",), "a")
 
 
+@pytest.mark.slow
 def test_proposition_1_bound_holds_numerically():
     """δ(f(x), f(x′)) ≤ Δ(d, d′) + 2ε for a representation meeting the conditions."""
     rng = np.random.default_rng(6)
@@ -259,6 +266,7 @@ RELEASE_VALUES = {
 
 
 @pytest.mark.parametrize("distance,steps", sorted(RELEASE_VALUES))
+@pytest.mark.slow
 def test_release_protocol_reproduces_the_released_code(distance, steps):
     vectors = np.array([c + s for c in RELEASE_COLOURS for s in RELEASE_SHAPES])
     derivations = [(f"c{i}", f"s{j}") for i in range(3) for j in range(3)]

@@ -168,6 +168,7 @@ def test_model_shapes():
     assert torch.allclose(model.concept(examples.flip(1)), theta, atol=1e-5)  # order-free
 
 
+@pytest.mark.slow
 def test_short_training_beats_chance():
     config = learner.ConceptConfig(epochs=1)  # one epoch of the paper's setting: 71 steps
     run = learner.train_concepts(config, snapshot_every=25)
@@ -188,6 +189,7 @@ def test_short_training_beats_chance():
         assert model(torch.rand(2, 2, 3, 28, 28), torch.rand(2, 3, 28, 28)).shape == (2,)
 
 
+@pytest.mark.slow
 def test_batches_per_epoch_counts_steps_and_keeps_the_batch_stream():
     # n_train 300 at batch 128: passes of 3 batches (the last of 44 triplets)
     by_pass = learner.ConceptConfig(epochs=2, n_train=300, n_val=50)
@@ -296,6 +298,7 @@ def test_correlations_known_answers():
     assert dynamics.correlations([table, table])["info_unit"] == pytest.approx(r["info_unit"])
 
 
+@pytest.mark.slow
 def test_run_experiment_ci_is_resumable_small_and_committed(tmp_path, monkeypatch):
     path = results.run_experiment("tre_dynamics", "ci", tmp_path, progress=False)
     summary = json.loads(path.read_text())

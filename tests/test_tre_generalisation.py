@@ -35,6 +35,7 @@ def test_compound_tre_needs_compounds():
         judgments.compound_tre(empty)
 
 
+@pytest.mark.slow
 def test_measure_language_of_a_hand_made_compositional_language():
     config = refgame.GameConfig(num_colours=3, num_shapes=3)
     table = refgame.attributes(config)
@@ -49,6 +50,7 @@ def test_measure_language_of_a_hand_made_compositional_language():
     assert scores["bosdis"] < 0.5
 
 
+@pytest.mark.slow
 def test_run_experiment_is_resumable_and_summarised(tmp_path):
     path = results.run_experiment("tre_generalisation", "ci", tmp_path, progress=False)
     summary = json.loads(path.read_text())
@@ -94,6 +96,7 @@ def test_release_composition_is_seeded_and_leaves_the_global_generator_alone():
     assert torch.allclose(out[0, :, 3], a.left.bias + a.right.bias)
 
 
+@pytest.mark.slow
 def test_protocols_on_a_perfect_and_on_a_random_language():
     table = refgame.attributes(SMALL)
     perfect = generalisation.tre_protocols(_messages(table + np.array([0, 5, 0, 5])), SMALL)
@@ -115,6 +118,7 @@ def test_protocols_refuse_messages_that_do_not_fit_the_game():
         generalisation.tre_protocols(["abcd"] * 80, SMALL)
 
 
+@pytest.mark.slow
 def test_committed_protocol_measurements_match_the_committed_runs():
     path = results.project_results("tre_generalisation", "protocols-full.json")
     committed = results.committed("tre_generalisation", "full")
@@ -142,6 +146,7 @@ def test_committed_protocol_measurements_match_the_committed_runs():
         assert again[name] == pytest.approx(row[name], abs=tolerance), name
 
 
+@pytest.mark.slow
 def test_remeasuring_resumes_from_what_is_already_written(tmp_path):
     committed = results.committed("tre_generalisation", "full")
     assert committed is not None, "the 100 reference games are committed"

@@ -75,6 +75,42 @@ def test_levenshtein_hand_cases(a, b, expected):
     assert levenshtein(a, b) == expected
 
 
+def test_rapidfuzz_and_python_edit_distances_agree():
+    """The compiled distance (rapidfuzz, the `fast` extra, installed by make) and the pure Python
+    one give the same answers, on strings, symbol lists and mixed numbers alike."""
+    from tutorlib import stats
+
+    pytest.importorskip("rapidfuzz")
+    assert stats._rapid_levenshtein is not None
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        a = rng.integers(0, 4, rng.integers(0, 9)).tolist()
+        b = rng.integers(0, 4, rng.integers(0, 9)).tolist()
+        assert levenshtein(a, b) == stats.levenshtein_python(a, b)
+        text_a, text_b = "".join("abcd"[i] for i in a), "".join("abcd"[i] for i in b)
+        assert levenshtein(text_a, text_b) == stats.levenshtein_python(text_a, text_b)
+        words_a, words_b = [f"w{i}" for i in a], [f"w{i}" for i in b]
+        assert levenshtein(words_a, words_b) == stats.levenshtein_python(words_a, words_b)
+    mixed_a, mixed_b = [1.0, 2, True], [1, 2.0, 1]
+    assert levenshtein(mixed_a, mixed_b) == 0 == stats.levenshtein_python(mixed_a, mixed_b)
+    # rapidfuzz compares floats and tuples by hash, and hash(-1.0) == hash(-2.0): those stay in
+    # Python, where -1.0 != -2.0 and -1.0 == -1
+    assert levenshtein([-1.0], [-2.0]) == 1 and levenshtein([-1.0], [-1]) == 0
+    assert levenshtein([(-1,)], [(-2,)]) == 1 and levenshtein([(1, 2), (3,)], [(1, 2)]) == 1
+    # topographic similarity computes its edit distances in blocks through rapidfuzz: the same
+    messages = [rng.integers(0, 5, 4).tolist() for _ in range(60)]
+    meanings = rng.integers(0, 3, (60, 2))
+    fast = topographic_similarity(meanings, messages, "hamming", "edit")
+    texts = ["".join("abcde"[s] for s in m) for m in messages]
+    fast_text = topographic_similarity(meanings, texts, "hamming", "edit")
+    saved, stats._rapid_levenshtein = stats._rapid_levenshtein, None
+    try:
+        assert topographic_similarity(meanings, messages, "hamming", "edit") == fast
+        assert topographic_similarity(meanings, texts, "hamming", "edit") == fast_text
+    finally:
+        stats._rapid_levenshtein = saved
+
+
 def test_spearman_with_ties_hand_computed():
     # Ranks (1, 2.5, 2.5, 4) against (1, 2, 3, 4); centred (-1.5, 0, 0, 1.5) and
     # (-1.5, -0.5, 0.5, 1.5): r = 4.5 / sqrt(4.5 * 5) = 3 / sqrt(10).

@@ -125,6 +125,7 @@ def test_greedy_messages_are_deterministic_for_a_seed():
     assert not np.array_equal(first.messages, other.messages)
 
 
+@pytest.mark.slow
 def test_short_training_beats_chance_on_training_referents():
     # Chance is 1/3 per attribute (three colours, three shapes). Observed over seeds 0-9: untrained
     # pairs score 0.28-0.38; after 50 steps the greedy training reward is 0.58-0.67, and the mean

@@ -94,6 +94,7 @@ def test_with_topic_spread_idiomatic_compounds_still_avoid_their_parts_topics():
     assert spearman(planted, observed) > 0.9
 
 
+@pytest.mark.slow
 def test_tiny_cbow_puts_words_of_a_topic_closer_than_words_of_different_topics(tmp_path,
                                                                              monkeypatch):
     corpus = corpora.make_corpus(TINY)

@@ -398,8 +398,12 @@ def guard_exports(namespace: dict, names: Any = None, *, unchecked: tuple[str, .
             by_index, by_name = _argument_checks(obj, obj)
             if any(by_index) or by_name:
                 wrapper = _guard(obj, obj.__name__, by_index, by_name)
-                if obj.__module__ != module:  # found where it is exported, e.g. by pickle
-                    wrapper.__module__, wrapper.__qualname__ = module, name
+                if obj.__module__ != module:
+                    # exported from another module: pickle finds the wrapper through the
+                    # function it wraps (module.name._checked), and doctest, which looks where
+                    # __module__ says, runs the examples once, in the defining module
+                    obj._checked = wrapper
+                    wrapper.__qualname__ = f"{obj.__qualname__}._checked"
                 namespace[name] = wrapper
 
 

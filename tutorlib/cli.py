@@ -33,6 +33,8 @@ EXPORTS: dict[str, tuple[str, str]] = {
                 "tutorlib.pcfgset.files:export"),
     "orchard": ("ORCHARD's six variants in the release's layout, one subdirectory each",
                 "tutorlib.orchard.files:export_all"),
+    "dbca": ("SCAN's tasks.txt and our three MCD splits as index JSON, in the released format",
+             "tutorlib.dbca.files:export"),
 }
 
 # Names the command line accepted before each experiment had one name everywhere.

@@ -61,6 +61,13 @@ def project_results(*parts: str) -> Path:
     """
     root = os.environ.get("TUTORLIB_RESULTS_DIR")
     base = Path(root) if root else Path(__file__).resolve().parent.parent / "results"
+    if not root and not base.is_dir():
+        # an installed wheel: the committed runs are in the book's repository, not the package
+        raise FileNotFoundError(
+            f"tutorlib's committed results are not beside this installation (looked in {base}). "
+            f"They are the results/ folder of a checkout of the book's repository: set "
+            f"TUTORLIB_RESULTS_DIR to that folder, e.g. export TUTORLIB_RESULTS_DIR=/path/to/"
+            f"checkout/results")
     return base.joinpath(*parts)
 
 

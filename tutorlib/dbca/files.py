@@ -177,3 +177,78 @@ def write_index_split(path: str | os.PathLike, train: Sequence[int], test: Seque
     payload = {KEYS[part]: parts[part] for part in ("train", "dev", "test")}
     path.write_text(json.dumps(payload))
     return path
+
+
+#: The file of each released MCD split of SCAN, in the order of our MCD seeds 0, 1, 2.
+MCD_FILES = ("mcd1.json", "mcd2.json", "mcd3.json")
+
+
+def export(directory: str | os.PathLike, seeds: Sequence[int] = (0, 1, 2)) -> Path:
+    """Write SCAN's ``tasks.txt`` and our MCD splits of it in the released format.
+
+    Split ``k`` (``mcd1.json``, ...) is :func:`tutorlib.dbca.mcd_result_of_scan` of the
+    ``k``-th seed: 8,365 training and 1,045 test line numbers (no dev set), readable by
+    :func:`read_index_split` and by any toolkit that reads the release.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        Where to write; created as needed, and files of the same names are replaced.
+    seeds : sequence of int
+        The MCD seeds, one file each (at most three, as in the release).
+
+    Returns
+    -------
+    Path
+        ``directory``.
+    """
+    from tutorlib.cache import atomic_write_bytes
+    from tutorlib.checks import check_seed
+    from tutorlib.dbca.scan_splits import mcd_result_of_scan
+    from tutorlib.scan.files import format_line
+    from tutorlib.scan.grammar import all_pairs
+    from tutorlib.textfiles import output_directory
+    from tutorlib.train import progress_bar
+
+    seeds = [check_seed(seed) for seed in seeds]
+    if not 1 <= len(seeds) <= len(MCD_FILES) or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be 1 to {len(MCD_FILES)} different seeds, got {seeds}")
+    directory = output_directory(directory)
+    atomic_write_bytes(directory / "tasks.txt",
+                       "".join(format_line(pair) + "\n" for pair in all_pairs()).encode())
+    for name, seed in progress_bar(list(zip(MCD_FILES, seeds)), desc="MCD splits"):
+        result = mcd_result_of_scan(seed)
+        write_index_split(directory / name, result.train, result.test)
+    return directory
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: ``python -m tutorlib.dbca export DIR`` calls :func:`export`.
+
+    Parameters
+    ----------
+    argv : list of str or None
+        The arguments, without the program name; ``None`` reads them from ``sys.argv``.
+
+    Returns
+    -------
+    int
+        The exit status: 0, or 1 with a one-line message (argparse exits with 2 on bad
+        arguments).
+    """
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m tutorlib.dbca",
+                                     description="Our MCD splits of SCAN in the released format")
+    commands = parser.add_subparsers(dest="command", required=True)
+    out = commands.add_parser("export", help="write tasks.txt and mcd1-3.json into DIR")
+    out.add_argument("directory", metavar="DIR")
+    args = parser.parse_args(argv)
+    try:
+        path = export(args.directory)
+        print(f"MCD splits of SCAN written to {path}")
+    except (ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0

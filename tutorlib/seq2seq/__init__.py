@@ -3,7 +3,8 @@
 One module per concern, each readable in one sitting:
 
 - :mod:`~tutorlib.seq2seq.vocab`: :class:`Vocabulary`, :func:`pad_batch` and
-  :func:`encode_pairs` (tokens to padded index tensors, PAD/SOS/EOS);
+  :func:`encode_pairs` (tokens to padded index tensors, PAD/SOS/EOS); :class:`PairDataset` and
+  :func:`collate_pairs` for a PyTorch ``DataLoader`` in another training loop;
 - :mod:`~tutorlib.seq2seq.config`: :class:`Seq2SeqConfig`, the one architecture description
   (its dict is part of every committed run key);
 - the architectures, one file each: :class:`RNNSeq2Seq` (:mod:`~tutorlib.seq2seq.recurrent`;
@@ -61,7 +62,9 @@ from tutorlib.seq2seq.vocab import (
     SOS,
     SPECIALS,
     EncodedPairs,
+    PairDataset,
     Vocabulary,
+    collate_pairs,
     encode_pairs,
     pad_batch,
     token_id,
@@ -70,9 +73,9 @@ from tutorlib.seq2seq.vocab import (
 __all__ = [
     "CELLS", "EMBEDDING_INITS", "EOS", "FIT_SHARE", "PAD", "POSITIONS", "PRECISIONS",
     "RECURRENT", "SCHEDULES", "SOS", "SPECIALS", "STOP_REASONS", "ConvSeq2Seq", "EncodedPairs",
-    "Evaluation", "FitResult", "RNNSeq2Seq", "Recipe", "Seq2SeqConfig", "TrainSettings",
+    "Evaluation", "FitResult", "PairDataset", "RNNSeq2Seq", "Recipe", "Seq2SeqConfig", "TrainSettings",
     "TrainedRun", "TransformerSeq2Seq", "Vocabulary", "batch_loss", "bucketed_batches",
-    "build_model", "encode", "encode_pairs", "epoch_batches", "evaluate", "exact_match",
+    "build_model", "collate_pairs", "encode", "encode_pairs", "epoch_batches", "evaluate", "exact_match",
     "fit_seq2seq", "fit_to_convergence", "greedy_loop", "init_embeddings", "learning_rate_at",
     "named_config", "pad_batch", "padded_share", "pinned_threads", "position_vectors", "predict",
     "random_batches", "sinusoidal_positions", "token_id", "train_once",

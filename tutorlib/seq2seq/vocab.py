@@ -171,7 +171,68 @@ def encode_pairs(pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
     """
     if not pairs:
         raise ValueError("no pairs to encode")
-    source, source_lengths = pad_batch([source_vocab.encode(s.split()) for s, _ in pairs])
-    target, target_lengths = pad_batch([target_vocab.encode(t.split()) for _, t in pairs],
-                                       add_eos=True)
+    return collate_pairs([(source_vocab.encode(s.split()), target_vocab.encode(t.split()))
+                          for s, t in pairs])
+
+
+def collate_pairs(batch: Sequence[tuple[Sequence[int], Sequence[int]]]) -> EncodedPairs:
+    """Pad a batch of (source ids, target ids) into :class:`EncodedPairs` (targets end with EOS):
+    the ``collate_fn`` of a ``torch.utils.data.DataLoader`` over a :class:`PairDataset`, and what
+    :func:`encode_pairs` does to a whole set.
+
+    Parameters
+    ----------
+    batch : sequence of (sequence of int, sequence of int)
+        Token ids of each pair's source and target, none empty.
+
+    Returns
+    -------
+    EncodedPairs
+        Padded tensors on the CPU.
+    """
+    if not batch:
+        raise ValueError("cannot collate an empty batch")
+    source, source_lengths = pad_batch([s for s, _ in batch])
+    target, target_lengths = pad_batch([t for _, t in batch], add_eos=True)
     return EncodedPairs(source, source_lengths, target, target_lengths)
+
+
+class PairDataset(torch.utils.data.Dataset):
+    """(source, target) string pairs as token ids, for a PyTorch ``DataLoader``: any benchmark's
+    pairs (SCAN's, PCFG SET's, ORCHARD's, a DBCA split's) can go into another training loop.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str)
+        Source and target strings, tokens separated by spaces.
+    source_vocab, target_vocab : Vocabulary, optional
+        Their vocabularies; by default, every token of ``pairs``' sources and targets.
+
+    Examples
+    --------
+    >>> from torch.utils.data import DataLoader
+    >>> data = PairDataset([("jump", "I_JUMP"), ("jump twice", "I_JUMP I_JUMP")])
+    >>> batch = next(iter(DataLoader(data, batch_size=2, collate_fn=collate_pairs)))
+    >>> batch.source.shape, batch.target_lengths.tolist()
+    (torch.Size([2, 2]), [2, 3])
+    """
+
+    def __init__(self, pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary | None = None,
+                 target_vocab: Vocabulary | None = None):
+        pairs = list(pairs)
+        if not pairs:
+            raise ValueError("PairDataset needs at least one pair")
+        for position, pair in enumerate(pairs):
+            if (not isinstance(pair, (tuple, list)) or len(pair) != 2
+                    or not all(isinstance(side, str) and side.split() for side in pair)):
+                raise ValueError(f"pairs[{position}] must be two non-empty strings, got {pair!r}")
+        self.pairs = pairs
+        self.source_vocab = source_vocab or Vocabulary.from_sequences([s.split() for s, _ in pairs])
+        self.target_vocab = target_vocab or Vocabulary.from_sequences([t.split() for _, t in pairs])
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __getitem__(self, index: int) -> tuple[list[int], list[int]]:
+        source, target = self.pairs[index]
+        return self.source_vocab.encode(source.split()), self.target_vocab.encode(target.split())

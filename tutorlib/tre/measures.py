@@ -46,6 +46,7 @@ from tutorlib.profiles import Settings
 from tutorlib.stats import (
     as_symbols,
     average_ranks,
+    edit_distances_are_compiled,
     entropy_of_codes,
     label_codes,
     levenshtein,
@@ -158,6 +159,18 @@ def _pair_distances(values: Sequence, distance: Distance, name: str, total: int,
             # as the rank correlation should see them.
             tolerance = 1e-12 * max(1.0, float(np.max(np.abs(out))) if out.size else 1.0)
             out = np.round(out / tolerance) * tolerance
+    elif distance == "edit" and edit_distances_are_compiled(values):
+        # rapidfuzz (the `fast` extra): a whole block of pairs in one compiled call
+        from rapidfuzz.distance import Levenshtein
+        from rapidfuzz.process import cpdist
+
+        symbols = [as_symbols(v) for v in values]
+        position = 0
+        for i, j in chunks:
+            block = cpdist([symbols[a] for a in i.tolist()], [symbols[b] for b in j.tolist()],
+                           scorer=Levenshtein.distance, workers=1)
+            out[position:position + i.size] = block
+            position += i.size
     else:
         metric = levenshtein if distance == "edit" else distance
         position = 0
