@@ -13,6 +13,13 @@ PROFILE ?= tutorial
 JOBS ?= 2
 # Project root holding _toc.yml and notebooks/ (the executor's test points it elsewhere).
 ROOT ?= .
+# Where torch comes from: PyTorch's CPU wheel index, as PyTorch documents for a machine without a
+# GPU (PyPI's Linux torch is the CUDA build, 2.7 GB with its NVIDIA libraries; the CPU wheel is
+# 0.19 GB). For a GPU: make TORCH_INDEX=https://download.pytorch.org/whl/cu128 (or the CUDA
+# version of your driver). Where the index cannot be reached, torch is installed with the rest
+# (this project's offline machines find the CPU wheel locally).
+export TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH_PIN := $(shell grep '^torch==' constraints.txt)
 
 .PHONY: help venv sync execute chapter html book lab exercises test unit nbval browser check-sync clean
 
@@ -28,6 +35,8 @@ help:
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -qq --retries 0 --timeout 20 --extra-index-url $(TORCH_INDEX) \
+		'$(TORCH_PIN)' 2>/dev/null || echo "($(TORCH_INDEX) not reachable: torch comes with the rest)"
 	$(PY) -m pip install -qq -c constraints.txt -e '.[book,dev,cluster,fast]'
 	touch $(STAMP)
 

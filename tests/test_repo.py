@@ -67,6 +67,17 @@ def test_torch_is_pinned_to_the_cpu_wheel():
     constraints = (ROOT / "constraints.txt").read_text().splitlines()
     assert "torch==2.13.0" in constraints
     assert "jupyter-book==1.0.4.post1" in constraints
+    # and the build installed is the CPU one, not the CUDA one with its gigabytes of libraries,
+    # unless make was asked for another index (make TORCH_INDEX=.../cu128 for a GPU)
+    import os
+
+    import torch
+
+    assert torch.__version__.startswith("2.13.0")
+    if os.environ.get("TORCH_INDEX", "/whl/cpu").endswith("/whl/cpu"):
+        assert torch.version.cuda is None, f"the CUDA build {torch.__version__} is installed"
+    makefile = (ROOT / "Makefile").read_text()
+    assert "export TORCH_INDEX ?= https://download.pytorch.org/whl/cpu" in makefile
 
 
 @pytest.mark.slow
