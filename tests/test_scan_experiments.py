@@ -1,7 +1,9 @@
 import numpy as np
 import pytest
+import torch
 
 from tutorlib import cache, results, scan
+from tutorlib import seq2seq as s2s
 from tutorlib.scan import experiments as exps
 
 TINY = {"cell": "gru", "hidden_size": 16, "num_layers": 1, "dropout": 0.0, "attention": True}
@@ -47,6 +49,42 @@ def test_nearest_neighbours_exclude_the_query_and_rank_by_similarity():
         assert similarities == sorted(similarities, reverse=True)
     with pytest.raises(ValueError, match="unknown word 'dax'"):
         exps.nearest_neighbours(model, ["dax"])
+    # by the decoder's state when it emits the end (Lake & Baroni's Table 1), batch by batch
+    # the same as one command at a time
+    by_decoder = exps.nearest_neighbours(model, ["run", "jump twice"], k=3, state="decoder",
+                                         candidates=["walk", "look twice", "run and walk", "jump"])
+    assert [len(v) for v in by_decoder.values()] == [3, 3]
+    source, lengths = s2s.pad_batch([[5, 6], [7]])
+    with torch.no_grad():
+        together = model.final_decoder_hidden(source, lengths, max_length=49)
+        alone = torch.cat([model.final_decoder_hidden(*s2s.pad_batch([s]), max_length=49)
+                           for s in ([5, 6], [7])])
+    assert torch.allclose(together, alone, atol=1e-6)
+    with pytest.raises(ValueError, match="state must be one of"):
+        exps.nearest_neighbours(model, ["run"], state="hidden")
+
+
+def test_the_full_profile_neighbour_table_sets_both_states_beside_the_paper():
+    import pandas as pd
+
+    from tutorlib.scan import report
+
+    rows = [{"state": state, "query": query, "rank": rank, "command": f"{query} {state} {rank}",
+             "similarity": 0.9 - rank / 10, "paper command": exps.PAPER_NEIGHBOURS[query][rank - 1],
+             "paper similarity": exps.PAPER_SIMILARITIES[query][rank - 1]}
+            for state in exps.STATES for query in exps.PAPER_NEIGHBOURS for rank in (1, 2, 3)]
+    frame = pd.DataFrame(rows)
+    frame.attrs.update(train_accuracy=0.9995, accuracy=0.0)
+    table = report.full_neighbour_table(frame)
+    assert list(table.columns) == ["ours, encoder state", "ours, decoder state",
+                                   "published (Table 1)"]
+    assert table.loc[("jump", 1), "published (Table 1)"] == "run (0.15)"
+    assert table.loc[("run twice", 2), "ours, decoder state"] == "run twice decoder 2 (0.70)"
+    assert list(dict.fromkeys(table.index.get_level_values(0))) == list(exps.PAPER_NEIGHBOURS)
+    facts = report.full_neighbour_facts(frame)
+    assert facts["exp3_full_train"] == "100.0" and facts["exp3_full_decoder_jump"] == "0.80"
+    with pytest.raises(ValueError, match="no committed neighbour study"):
+        report.full_neighbour_table(frame.iloc[0:0])
 
 
 def test_run_pairs_trains_on_a_split_of_your_own_and_caches_it():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -477,21 +478,47 @@ def accuracy_by_length(split_name: str, result: dict, key: str = "correct", seed
             "command length": {n: float(np.mean(v)) for n, v in sorted(by_words.items())}}
 
 
-def nearest_neighbours(model: torch.nn.Module, queries: list[str], k: int = 3,
-                       candidates: list[str] | None = None) -> dict[str, list]:
-    """For each query command, the ``k`` candidate commands whose encodings are closest (cosine).
+#: The states :func:`nearest_neighbours` can compare commands by.
+STATES = ("encoder", "decoder")
+_DECODE_LIMIT = 49  # SCAN's longest action sequence (48 actions) and its end
 
-    The encoding is the encoder's final hidden state (Table 1 of the paper); the candidates are
-    all SCAN commands unless given (the paper used the training commands). A query is never
-    its own neighbour.
-    """
+
+def _states(model: torch.nn.Module, commands: list[str], state: str) -> torch.Tensor:
     source_vocab, _ = vocabularies()
+    if state == "encoder":
+        return s2s.encode(model, commands, source_vocab)
+    if not hasattr(model, "final_decoder_hidden"):
+        raise ValueError("the decoder's final state is defined for the recurrent networks only")
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for start in range(0, len(commands), 512):
+            source, lengths = s2s.pad_batch([source_vocab.encode(c.split())
+                                             for c in commands[start:start + 512]])
+            out.append(model.final_decoder_hidden(source, lengths, max_length=_DECODE_LIMIT))
+    return torch.cat(out)
+
+
+def nearest_neighbours(model: torch.nn.Module, queries: list[str], k: int = 3,
+                       candidates: list[str] | None = None, state: str = "encoder"
+                       ) -> dict[str, list]:
+    """For each query command, the ``k`` candidate commands whose states are closest (cosine).
+
+    ``state="encoder"``: the encoder's final hidden state (the decoder's initial state);
+    ``"decoder"``: the decoder's hidden state when it emits the end of the actions (recurrent
+    networks). Lake & Baroni's Table 1 compares a final hidden state; both are offered, since
+    the two readings differ. The candidates are all SCAN
+    commands unless given (the paper used the training commands). A query is never its own
+    neighbour.
+    """
+    if state not in STATES:
+        raise ValueError(f"state must be one of {', '.join(STATES)}, got {state!r}")
     commands = list(candidates) if candidates is not None else [c for c, _ in scan.all_pairs()]
     for command in [*queries, *commands]:
         scan.parse(command)
     with torch.no_grad():
-        everything = torch.nn.functional.normalize(s2s.encode(model, commands, source_vocab), dim=1)
-        asked = torch.nn.functional.normalize(s2s.encode(model, queries, source_vocab), dim=1)
+        everything = torch.nn.functional.normalize(_states(model, commands, state), dim=1)
+        asked = torch.nn.functional.normalize(_states(model, queries, state), dim=1)
         similarity = asked @ everything.T
     out = {}
     position = {command: j for j, command in enumerate(commands)}
@@ -501,6 +528,92 @@ def nearest_neighbours(model: torch.nn.Module, queries: list[str], k: int = 3,
         values, index = similarity[i].topk(k)
         out[query] = [(commands[j], round(float(v), 3)) for v, j in zip(values, index.tolist())]
     return out
+
+
+#: The committed Table 1 study of the full profile's network (:func:`write_neighbour_study`).
+NEIGHBOURS_FILE = "neighbours-full.json"
+
+
+def neighbour_study(profile: str = "full", seed: int = 0, k: int = 3) -> dict:
+    """Lake & Baroni's Table 1 with the overall-best network that ``profile`` trains on
+    ``addprim_jump`` (from the cache, or trained: about 10 minutes on one core at the full
+    profile): for each of the paper's four queries, the ``k`` nearest training commands by the
+    encoder's final state and by the decoder's, with the network's accuracies.
+
+    Parameters
+    ----------
+    profile : str
+        The profile whose ``scan`` training settings the network is trained with.
+    seed : int
+        Its seed.
+    k : int
+        Neighbours per query.
+
+    Returns
+    -------
+    dict
+        ``network``, ``seed``, ``accuracy`` (on the add-jump test set), ``train_accuracy`` and
+        ``rows`` (state, query, rank, command, similarity, and the paper's command and
+        similarity at that rank).
+    """
+    from tutorlib import profiles
+
+    settings = profiles.settings("scan", profile)
+    result, model = run("addprim_jump", "overall_best", seed, return_model=True,
+                        **train_options(settings))
+    training = sorted({command for command, _ in scan.split("addprim_jump")[0]})
+    queries = list(PAPER_NEIGHBOURS)
+    rows = []
+    for state in STATES:
+        found = nearest_neighbours(model, queries, k=k, candidates=training, state=state)
+        for query in queries:
+            for rank, (command, similarity) in enumerate(found[query], start=1):
+                rows.append({"state": state, "query": query, "rank": rank, "command": command,
+                             "similarity": similarity,
+                             "paper command": PAPER_NEIGHBOURS[query][rank - 1],
+                             "paper similarity": PAPER_SIMILARITIES[query][rank - 1]})
+    return {"network": "overall_best", "seed": seed, "accuracy": result["accuracy"],
+            "train_accuracy": result["train_accuracy"], "rows": rows}
+
+
+def write_neighbour_study(seed: int = 0) -> Path:
+    """Run :func:`neighbour_study` at the full profile and write it to
+    ``results/scan/neighbours-full.json`` (with provenance); return the path.
+
+    Parameters
+    ----------
+    seed : int
+        The network's seed.
+
+    Returns
+    -------
+    Path
+        The file written.
+    """
+    import time
+
+    start = time.perf_counter()
+    data = neighbour_study("full", seed)
+    return results.write_results(results.project_results("scan", NEIGHBOURS_FILE), data,
+                                 profile="full", seeds=[seed],
+                                 wall_time=time.perf_counter() - start,
+                                 command="tutorlib.scan.experiments.write_neighbour_study()")
+
+
+def committed_neighbours():
+    """The committed full-profile Table 1 study as a DataFrame (a row per state, query and rank),
+    with the network's accuracies in ``attrs``; empty if none is committed."""
+    import pandas as pd
+
+    path = results.project_results("scan", NEIGHBOURS_FILE)
+    if not path.exists():
+        return pd.DataFrame(columns=["state", "query", "rank", "command", "similarity",
+                                     "paper command", "paper similarity"])
+    data = results.read_results(path)["data"]
+    frame = pd.DataFrame(data["rows"])
+    frame.attrs.update({key: data[key] for key in ("network", "seed", "accuracy",
+                                                    "train_accuracy")})
+    return frame
 
 
 def committed_runs(profile: str = "full", training: str | None = "batched"):

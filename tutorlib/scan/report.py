@@ -545,6 +545,75 @@ def neighbour_facts(neighbours: Mapping[str, list], jump_result: dict) -> dict[s
     return facts
 
 
+def full_neighbour_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The committed full-profile Table 1 study beside the paper: for each query and rank, the
+    nearest training command by the encoder's final state and by the decoder's, and the paper's.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        :func:`tutorlib.scan.experiments.committed_neighbours` (not empty).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by query and rank; one column per state and one for the paper, each
+        "command (cosine similarity)".
+    """
+    if frame.empty:
+        raise ValueError("no committed neighbour study: run "
+                         "tutorlib.scan.experiments.write_neighbour_study()")
+    shown = frame.assign(text=[f"{c} ({s:.2f})" for c, s in zip(frame["command"],
+                                                                  frame["similarity"])])
+    table = shown.pivot_table(index=["query", "rank"], columns="state", values="text",
+                              aggfunc="first")
+    table = table[[s for s in exps.STATES if s in table.columns]]  # the encoder's first
+    table.columns = [f"ours, {state} state" for state in table.columns]
+    paper = (frame.drop_duplicates(["query", "rank"]).set_index(["query", "rank"]))
+    table["published (Table 1)"] = [f"{c} ({s:.2f})" for c, s in
+                                    zip(paper.loc[table.index, "paper command"],
+                                        paper.loc[table.index, "paper similarity"])]
+    order = list(dict.fromkeys(frame["query"]))
+    return table.reindex(order, level="query")
+
+
+def full_neighbour_facts(frame: pd.DataFrame) -> dict[str, object]:
+    """What the chapter states about the full-profile network's neighbours, by name: its
+    accuracies, and for each query and state the nearest command and its similarity.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        :func:`tutorlib.scan.experiments.committed_neighbours` (not empty).
+
+    Returns
+    -------
+    dict of str to object
+        ``exp3_full_train`` and ``exp3_full_test`` (percentages),
+        ``exp3_full_<state>_<query>`` / ``..._command`` for every state and query, and
+        ``exp3_full_<state>_reading`` (Markdown): whether ``jump`` is the query furthest from
+        every training command by that state, as in the paper.
+    """
+    from IPython.display import Markdown  # the book's extra: only chapters ask for facts
+
+    facts: dict[str, object] = {
+        "exp3_full_train": f"{100 * frame.attrs['train_accuracy']:.1f}",
+        "exp3_full_test": f"{100 * frame.attrs['accuracy']:.1f}"}
+    first = frame[frame["rank"] == 1]
+    for row in first.itertuples():
+        key = f"exp3_full_{row.state}_{row.query.replace(' ', '_')}"
+        facts[key] = f"{row.similarity:.2f}"
+        facts[f"{key}_command"] = row.command
+    for state, rows in first.groupby("state"):
+        nearest = dict(zip(rows["query"], rows["similarity"]))
+        isolated = nearest["jump"] < min(v for q, v in nearest.items() if q != "jump")
+        facts[f"exp3_full_{state}_reading"] = Markdown(
+            "`jump` is the query furthest from every training command, as in the paper"
+            if isolated else
+            "`jump` is not the query furthest from the training commands, unlike in the paper")
+    return facts
+
+
 TRANSLATION_FACTS = ("exp4_full_seeds", "exp4_full_daxy_range", "exp4_full_tired_min",
                      "exp4_full_test_min", "exp4_full_hardest")
 

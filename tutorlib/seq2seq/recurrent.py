@@ -13,7 +13,7 @@ from torch import nn
 
 from tutorlib.seq2seq.config import RECURRENT, Seq2SeqConfig
 from tutorlib.seq2seq.layers import greedy_loop
-from tutorlib.seq2seq.vocab import PAD, SOS
+from tutorlib.seq2seq.vocab import EOS, PAD, SOS
 
 
 class RNNSeq2Seq(nn.Module):
@@ -169,6 +169,29 @@ class RNNSeq2Seq(nn.Module):
         return torch.stack(logits, dim=1)
 
     @torch.no_grad()
+    def final_decoder_hidden(self, source: torch.Tensor, lengths: torch.Tensor,
+                             max_length: int) -> torch.Tensor:
+        """The top layer of the decoder's hidden state at the step where greedy decoding emits
+        EOS (the last step, for a sequence that never does): (batch, hidden), the decoder's
+        reading of a whole command (the SCAN chapter compares commands by it and by
+        :meth:`final_hidden`)."""
+        outputs, state, mask = self.encode(source, lengths)
+        keys = self.attention_key(outputs) if self.config.attention else None
+        tokens = torch.full((source.shape[0],), SOS, dtype=torch.long, device=source.device)
+        done = torch.zeros(source.shape[0], dtype=torch.bool, device=source.device)
+        final = None
+        for _ in range(max_length):
+            logits, state = self._step(tokens, state, outputs, keys, mask)
+            logits = logits.clone()
+            logits[:, [PAD, SOS]] = float("-inf")
+            tokens = logits.argmax(-1)
+            top = (state[0] if isinstance(state, tuple) else state)[-1]
+            final = top.clone() if final is None else torch.where(done.unsqueeze(1), final, top)
+            done |= tokens == EOS
+            if bool(done.all()):
+                break
+        return final
+
     def greedy(self, source, lengths, max_length: int, oracle_lengths: torch.Tensor | None = None):
         """Greedy decoding: (batch, at most max_length) token ids, PAD after each EOS.
 
