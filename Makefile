@@ -11,6 +11,8 @@ export TUTORLIB_CACHE_DIR ?= $(CURDIR)/.cache
 PROFILE ?= tutorial
 # Chapters executed side by side by `make execute` (each with cores / JOBS threads).
 JOBS ?= 2
+# Test processes side by side in `make test` and `make unit` (pytest-xdist; whole files per process).
+TEST_JOBS ?= 2
 # Project root holding _toc.yml and notebooks/ (the executor's test points it elsewhere).
 ROOT ?= .
 # Where torch comes from: PyTorch's CPU wheel index, as PyTorch documents for a machine without a
@@ -75,17 +77,19 @@ exercises: $(STAMP)
 # built with warnings as errors, and the built pages opened in headless Chromium.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/executed --doctest-modules tutorlib
+	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/executed --doctest-modules tutorlib \
+		-n $(TEST_JOBS) --dist loadfile
 	TQDM_DISABLE=1 $(MAKE) --no-print-directory execute PROFILE=ci
 	$(PY) -m pytest tests/executed
 	TQDM_DISABLE=1 $(PY) -m pytest --nbval book --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider
+		--nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 600 -p no:cacheprovider \
+		-n $(TEST_JOBS) --dist loadfile
 	$(MAKE) --no-print-directory html
 	$(PY) -m pytest tests/browser
 
 # make unit: the quick loop while editing (the tests marked slow are left out; make test runs all)
 unit: $(STAMP)
-	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/executed -m "not slow" -q
+	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/executed -m "not slow" -q -n $(TEST_JOBS) --dist loadfile
 
 clean:
 	rm -rf _build .cache
