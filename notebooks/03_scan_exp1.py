@@ -32,7 +32,7 @@ from tutorlib import profiles
 from tutorlib.facts import glue_facts
 from tutorlib.scan import experiments as exps
 from tutorlib.scan import report
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 # One thread: a network this small gains little from a second one, and while other work
@@ -140,7 +140,7 @@ for percent in settings["size_percents"]:
 sizes = pd.DataFrame(size_rows)
 sizes.round(1).set_index("percent of commands in training")
 
-# %%
+# %% tags=["remove-output"]
 committed = exps.committed_runs()  # the full-profile runs in results/scan, if any
 
 fig, ax = plt.subplots(figsize=(7, 4))
@@ -162,18 +162,22 @@ ax.set_xticks([1, 2, 4, 8, 16, 32, 64], ["1", "2", "4", "8", "16", "32", "64"])
 ax.set_xlabel("commands used for training (% of SCAN, log scale)")
 ax.set_ylabel("test accuracy (% exact match)")
 ax.set_ylim(-2, 102)
-ax.set_title("Figure 1. Accuracy against training-set size")
+ax.set_title("Accuracy against training-set size")
 ax.legend(loc="lower right")
-plt.show()
+glue_figure("fig-03-size", fig)
 
 # %% [markdown]
-# *Figure 1.* Test accuracy after training on a random p% of SCAN and testing on the rest,
+# ```{glue:figure} fig-03-size
+# :name: fig-03-size
+#
+# Test accuracy after training on a random p% of SCAN and testing on the rest,
 # against p: the small network trained on this page (circles), the overall-best network of the
 # full profile (mean and standard deviation over seeds; `python -m tutorlib run scan --profile
 # full`), and the published means (squares, read off the paper's Fig. 3 for 1, 2 and 4%). What
 # to see: every curve rises steeply with the share of SCAN seen in training. How far the small
 # network of this page gets also depends on how well it has fitted each training set (its
 # training accuracies are in the table above).
+# ```
 #
 # The committed full-profile runs of the simple split ({glue:text}`exp1_seeds` seeds each),
 # beside the published means (read off the paper's Fig. 3, for 1, 2 and 4% only). One row per

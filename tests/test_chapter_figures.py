@@ -1,7 +1,9 @@
-"""Figures of the foundations and TRE chapters: each has a caption in the text, and is drawn at a
-size whose text stays readable in the page column (about 730 px: 9 in at the book's 100 dpi
-shrinks text by a fifth, so figures stay at most 9 in wide, with at most 3 panels a row and no
-font set below 9 pt).
+"""Figures of the chapters: every figure is a numbered MyST figure (drawn in a code cell that
+ends with ``plotting.glue_figure(label, fig)``, placed and captioned by a ``{glue:figure}``
+directive, referred to by ``{numref}``), none is numbered by hand; figures of the foundations
+and TRE chapters are drawn at a size whose text stays readable in the page column (about
+730 px: 9 in at the book's 100 dpi shrinks text by a fifth, so figures stay at most 9 in wide,
+with at most 3 panels a row and no font set below 9 pt).
 
 Checked on the chapter sources, so the test runs without executing anything."""
 
@@ -11,6 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+ALL_CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 CHAPTERS = ["01_compositionality", "06_tre_intro", "07_tre_dynamics", "08_tre_judgments",
             "09_tre_similarity", "10_tre_generalisation"]
 MAX_WIDTH_IN = 9.0
@@ -22,24 +25,73 @@ def source(chapter: str) -> str:
     return (ROOT / "notebooks" / f"{chapter}.py").read_text()
 
 
+def cells(text: str) -> list[tuple[str, str]]:
+    """(header, body) of each cell of a jupytext percent-format chapter."""
+    parts = re.split(r"^# %%", text, flags=re.M)[1:]
+    return [(part.split("\n", 1)[0], part.split("\n", 1)[1] if "\n" in part else "")
+            for part in parts]
+
+
 def markdown(text: str) -> str:
     """The chapter's markdown cells, without the leading ``# ``."""
-    cells = re.split(r"^# %%", text, flags=re.M)
     lines = []
-    for cell in cells:
-        if cell.startswith(" [markdown]"):
-            lines += [line[2:] for line in cell.splitlines()[1:] if line.startswith("#")]
+    for header, body in cells(text):
+        if header.startswith(" [markdown]"):
+            lines += [line[2:] for line in body.splitlines() if line.startswith("#")]
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_every_figure_has_a_caption(chapter):
+def glued_figures(text: str) -> list[str]:
+    return re.findall(r"""glue_figure\(\s*["']([^"']+)["']""", text)
+
+
+def figure_directives(text: str) -> list[tuple[str, str]]:
+    """(glued key, :name:) of each ``{glue:figure}`` directive of the markdown."""
+    return re.findall(r"^```\{glue:figure\} (\S+)\n:name: (\S+)$", markdown(text), flags=re.M)
+
+
+def every_label() -> dict[str, str]:
+    labels = {}
+    for chapter in ALL_CHAPTERS:
+        for _, name in figure_directives(source(chapter)):
+            assert name not in labels, f"figure label {name} used by {labels[name]} and {chapter}"
+            labels[name] = chapter
+    return labels
+
+
+@pytest.mark.parametrize("chapter", ALL_CHAPTERS)
+def test_every_figure_is_numbered_by_the_book_and_captioned(chapter):
     text = source(chapter)
-    titled = set(re.findall(r"""["']Figure (\d+)[a-z]?\.""", text))
-    assert titled, f"{chapter}: no figure titled 'Figure N.'"
-    captions = set(re.findall(r"^\*Figure (\d+)\.\*", markdown(text), flags=re.M))
-    assert titled <= captions, (f"{chapter}: figures without a caption paragraph "
-                                f"'*Figure N.* ...': {sorted(titled - captions, key=int)}")
+    glued = glued_figures(text)
+    directives = figure_directives(text)
+    assert len(set(glued)) == len(glued), f"{chapter}: a figure glued twice under one label"
+    assert sorted(glued) == sorted(key for key, _ in directives), (
+        f"{chapter}: glued figures {sorted(glued)} against {{glue:figure}} directives "
+        f"{sorted(key for key, _ in directives)}")
+    assert all(key == name for key, name in directives), f"{chapter}: a label differs from its key"
+    assert all(name.startswith(f"fig-{chapter[:2]}-") for _, name in directives), (
+        f"{chapter}: figure labels are named fig-{chapter[:2]}-...")
+    # no figure numbered by hand, in a title or in a caption
+    assert not re.findall(r"""["']Figure \d+[a-z]?\.""", text), f"{chapter}: a title numbered by hand"
+    assert not re.findall(r"^\*Figure \d+[a-z]?\.\*", markdown(text), flags=re.M), (
+        f"{chapter}: a caption numbered by hand")
+    # the notebook shows the figure under its code; the book only where its caption is
+    for header, body in cells(text):
+        if glued_figures(body):
+            assert "remove-output" in header, f"{chapter}: a figure cell not tagged remove-output"
+
+
+@pytest.mark.parametrize("chapter", ALL_CHAPTERS)
+def test_the_text_refers_to_figures_by_numref_to_labels_that_exist(chapter):
+    labels = every_label()
+    prose = markdown(source(chapter))
+    for ref in re.findall(r"\{numref\}`([^`]+)`", prose):
+        label = re.search(r"<([^>]+)>$", ref).group(1) if ref.endswith(">") else ref
+        assert label in labels, f"{chapter}: {{numref}} to an unknown label {label}"
+    # "Figure 2" in our own prose is a number typed by hand; the papers' figures ("the paper's
+    # Fig. 3", "Figure 6 of the paper") stay as they are
+    typed = [m.group(0) for m in re.finditer(r"(?<![Pp]aper's )(?<!their )\bFigures? \d+[a-z]?\b(?! of the paper)(?! in the paper)", prose)]
+    assert not typed, f"{chapter}: figures referred to by a typed number: {typed}"
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

@@ -2,6 +2,8 @@
 
 Call :func:`use_book_style` once at the top of a chapter. Figures are shown inline as PNG (the
 notebooks are executed without a display) and :func:`save_png` writes the same figure to a file.
+A chapter's figure ends its cell with :func:`glue_figure`: the notebook shows it where it was
+drawn, and the book places it, numbered, where a ``{glue:figure}`` directive gives its caption.
 """
 
 from __future__ import annotations
@@ -63,6 +65,31 @@ def save_png(fig: plt.Figure, path: str | os.PathLike) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png", metadata={"Software": None})
     return path
+
+
+def glue_figure(name: str, fig: plt.Figure) -> None:
+    """Show ``fig`` and record it under ``name`` for a numbered ``{glue:figure}`` in the book.
+
+    The figure is displayed once (the notebook's reader sees it under the code that drew it) and
+    closed, so the inline backend does not show it a second time. The book hides the code cell's
+    output (tag ``remove-output``) and shows the figure where its caption is::
+
+        ```{glue:figure} fig-03-size
+        :name: fig-03-size
+
+        Test accuracy against the share of SCAN used for training.
+        ```
+
+    and the text refers to it as ``{numref}`fig-03-size```.
+    """
+    if not name.strip():
+        raise ValueError("glue_figure: name must be a non-empty string (the figure's label)")
+    if not isinstance(fig, plt.Figure):
+        raise TypeError(f"glue_figure: fig must be a matplotlib Figure, got {type(fig).__name__}")
+    from myst_nb import glue  # the book's extra: only chapters call this
+
+    glue(name, fig, display=True)
+    plt.close(fig)
 
 
 from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402

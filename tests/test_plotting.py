@@ -1,0 +1,40 @@
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from tutorlib import plotting  # noqa: E402
+
+
+def test_glue_figure_shows_and_records_the_figure_once_and_closes_it(monkeypatch):
+    import myst_nb
+
+    glued = []
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.append(
+        (name, value, display)))
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    plotting.glue_figure("fig-test", fig)
+    assert glued == [("fig-test", fig, True)]
+    assert fig.number not in plt.get_fignums()  # the inline backend will not show it again
+
+
+def test_glue_figure_refuses_a_missing_label_or_something_else_than_a_figure():
+    fig, _ = plt.subplots()
+    with pytest.raises(ValueError, match="name must be a non-empty string"):
+        plotting.glue_figure("  ", fig)
+    with pytest.raises(TypeError, match="fig must be"):
+        plotting.glue_figure("fig-x", fig.axes[0])
+    plt.close(fig)
+
+
+def test_save_png_writes_the_same_bytes_twice_and_refuses_other_formats(tmp_path):
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    first = plotting.save_png(fig, tmp_path / "a.png").read_bytes()
+    second = plotting.save_png(fig, tmp_path / "b.png").read_bytes()
+    assert first[:8] == b"\x89PNG\r\n\x1a\n" and first == second
+    with pytest.raises(ValueError, match="saved as PNG"):
+        plotting.save_png(fig, tmp_path / "a.pdf")
+    plt.close(fig)
