@@ -39,7 +39,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -qq --retries 0 --timeout 20 --extra-index-url $(TORCH_INDEX) \
 		'$(TORCH_PIN)' 2>/dev/null || echo "($(TORCH_INDEX) not reachable: torch comes with the rest)"
-	$(PY) -m pip install -qq -c constraints.txt -e '.[book,dev,cluster,fast]'
+	$(PY) -m pip install -qq -c constraints.txt -e '.[book,dev,cluster,fast,hf]'
 	touch $(STAMP)
 
 venv: $(STAMP)

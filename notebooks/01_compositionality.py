@@ -37,7 +37,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from tutorlib import compositionality, profiles, results, trees
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("compositionality", PROFILE)
@@ -72,18 +72,22 @@ pd.DataFrame(
 # %% [markdown]
 # Drawn as figures (compositions are dots, primitives are labelled leaves):
 
-# %%
+# %% tags=["remove-output"]
 fig, axes = plt.subplots(1, 2, figsize=(8, 3), gridspec_kw={"width_ratios": [1, 1.3]},
                          layout="constrained")
-trees.draw(pair, ax=axes[0], title="Figure 1a. A pair of objects")
-trees.draw(command, ax=axes[1], title="Figure 1b. A SCAN-like command")
-plt.show()
+trees.draw(pair, ax=axes[0], title="(a) A pair of objects")
+trees.draw(command, ax=axes[1], title="(b) A SCAN-like command")
+glue_figure("fig-01-trees", fig)
 
 # %% [markdown]
-# *Figure 1.* Two derivation trees. Left: a pair of coloured shapes; each object is a composition
+# ```{glue:figure} fig-01-trees
+# :name: fig-01-trees
+#
+# Two derivation trees. Left: a pair of coloured shapes; each object is a composition
 # of a colour and a shape, and the pair composes the two objects. Right: a command in the style of
 # SCAN, where `after` composes two sub-commands. Primitives are the labelled leaves; every dot is
 # one composition.
+# ```
 #
 # ## Two ways to name a world of coloured shapes
 #
@@ -196,7 +200,7 @@ summary = (curve.groupby("irregular fraction")["accuracy"].agg(["mean", "std", "
            .reset_index())
 summary.round(3)
 
-# %%
+# %% tags=["remove-output"]
 fig, ax = plt.subplots()
 ax.errorbar(summary["irregular fraction"], summary["mean"], yerr=summary["std"], marker="o",
             capsize=3, label=f"learner, {PROFILE} profile ({settings['num_splits']} splits)")
@@ -209,19 +213,23 @@ if full_run is not None:
                         f"{full['settings']['num_colours']}×{full['settings']['num_shapes']} world)")
 ax.set_xlabel("fraction of objects with an irregular (holistic) name")
 ax.set_ylabel("held-out accuracy (exact name)")
-ax.set_title("Figure 2. Generalisation against irregularity")
+ax.set_title("Generalisation against irregularity")
 ax.set_xlim(-0.02, 1.02)
 ax.set_ylim(-0.02, 1.02)
 ax.legend(loc="upper right")
-plt.show()
+glue_figure("fig-01-irregularity", fig)
 
 # %% [markdown]
-# *Figure 2.* Mean held-out accuracy (error bars: one standard deviation over splits) of the
+# ```{glue:figure} fig-01-irregularity
+# :name: fig-01-irregularity
+#
+# Mean held-out accuracy (error bars: one standard deviation over splits) of the
 # compositional learner on compound splits, as the fraction of irregular names grows from a
 # fully compositional (0) to a fully holistic (1) language. The dashed line is the best
 # achievable accuracy. Where committed results of a full-profile run exist
 # (`python -m tutorlib run compositionality --profile full`), they are drawn too: a bigger
 # world, with many more splits.
+# ```
 #
 # Accuracy follows the upper bound closely while exceptions are rare, and drops below it once
 # exceptions are common enough to outvote an atom's regular word in training. In a bigger world
@@ -283,7 +291,8 @@ ex1.round(3)
 # still reads off every word, however many there are. On the half-irregular language the bigger
 # world helps: {glue:text}`ex1_irregular_big` against {glue:text}`ex1_irregular_small` (the
 # bound is 0.5). Each colour now occurs in more training objects, so its regular word is
-# outvoted by exceptions less often; this is why the full profile's curve in Figure 2, from a
+# outvoted by exceptions less often; this is why the full profile's curve in
+# {numref}`fig-01-irregularity`, from a
 # world with more colours and more shapes, lies closer to the bound.
 # ```
 #
@@ -341,7 +350,8 @@ ex2[ex2["test fraction"].between(largest["test fraction"] - 0.03, largest["test 
 #
 # **3. Irregular shapes only.** Write your own variant of `irregular_language` (introduced above)
 # in which an exception replaces only the *shape* word of an object's name and keeps its colour
-# word. Predict how the learner's whole-name accuracy compares with Figure 2 at the same
+# word. Predict how the learner's whole-name accuracy compares with
+# {numref}`fig-01-irregularity` at the same
 # fractions, and how often it gets the colour word right. Then measure both at a few fractions.
 
 # %% tags=["hide-cell"]
@@ -391,7 +401,8 @@ ex3.round(3)
 # The colour word stays right: with half of the names irregular the learner gets the colour word
 # of {glue:text}`ex3_colour_half` of the held-out objects, and with three quarters
 # {glue:text}`ex3_colour_most`, because no exception touches a colour word. Whole names fall with
-# the fraction, as in Figure 2, but less steeply ({glue:text}`ex3_whole_half` at one half and
+# the fraction, as in {numref}`fig-01-irregularity`, but less steeply
+# ({glue:text}`ex3_whole_half` at one half and
 # {glue:text}`ex3_whole_most` at three quarters, against {glue:text}`ex3_both_half` and
 # {glue:text}`ex3_both_most` when exceptions replace both words): an exception now outvotes only
 # its shape's word, never its colour's, so fewer regular objects are named wrongly. Neither

@@ -34,7 +34,7 @@ import pandas as pd
 
 from tutorlib import scan, trees
 from tutorlib.scan import report
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()  # this chapter trains nothing: it is the same at every profile
 
@@ -65,13 +65,20 @@ pd.DataFrame({"command": examples,
 # %% [markdown]
 # Every command has a derivation, whose leaves are its words (the unary rules leave no node):
 
-# %%
+# %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(8, 3.2))
 trees.draw(scan.parse("jump opposite left after walk around left twice"), ax=ax,
-           title="Figure 1. Derivation of 'jump opposite left after walk around left twice'")
-plt.show()
+           title="Derivation of 'jump opposite left after walk around left twice'")
+glue_figure("fig-02-derivation", fig)
 
 # %% [markdown]
+# ```{glue:figure} fig-02-derivation
+# :name: fig-02-derivation
+#
+# The derivation of the command `jump opposite left after walk around left twice`: its leaves are
+# the command's words, and every dot is one composition.
+# ```
+#
 # A command outside the grammar gets an error naming the word and its position (positions count
 # words from 0):
 
@@ -102,13 +109,17 @@ pd.DataFrame({"commands": [len(pairs)], "distinct action sequences": [len({a for
 # Many commands share an action sequence ("turn left twice" and "turn opposite left" both mean
 # `I_TURN_LEFT I_TURN_LEFT`), and most action sequences are short:
 
-# %%
-report.plot_lengths(pairs)
-plt.show()
+# %% tags=["remove-output"]
+fig = report.plot_lengths(pairs)
+glue_figure("fig-02-lengths", fig)
 
 # %% [markdown]
-# *Figure 2.* Distribution of the 20,910 commands by the length of their action sequence (a) and
+# ```{glue:figure} fig-02-lengths
+# :name: fig-02-lengths
+#
+# Distribution of the 20,910 commands by the length of their action sequence (a) and
 # by their number of words (b). The dashed line marks the cut of the length split (Experiment 2).
+# ```
 #
 # ## The standard splits
 #
@@ -142,14 +153,18 @@ pd.DataFrame(split_rows).set_index("split")
 #
 # How different are training and test sets? One crude view, the action-length distributions:
 
-# %%
-report.plot_test_lengths(["simple", "length", "addprim_jump"])
-plt.show()
+# %% tags=["remove-output"]
+fig = report.plot_test_lengths(["simple", "length", "addprim_jump"])
+glue_figure("fig-02-test-lengths", fig)
 
 # %% [markdown]
-# *Figure 3.* The simple split's test set looks like the whole dataset; the length split's is all
+# ```{glue:figure} fig-02-test-lengths
+# :name: fig-02-test-lengths
+#
+# The simple split's test set looks like the whole dataset; the length split's is all
 # long sequences; the `addprim_jump` test set is ordinary in length but every command contains a
 # primitive whose composed uses the model has never seen.
+# ```
 #
 # ## The official files
 #

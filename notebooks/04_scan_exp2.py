@@ -23,7 +23,6 @@
 PROFILE = "tutorial"
 
 # %%
-import matplotlib.pyplot as plt
 import pandas as pd
 import torch
 from IPython.display import Markdown, display
@@ -32,7 +31,7 @@ from tutorlib import profiles
 from tutorlib.facts import glue_facts
 from tutorlib.scan import experiments as exps
 from tutorlib.scan import report
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 # One thread: a network this small gains little from a second one, and while other work
@@ -84,16 +83,20 @@ pd.DataFrame([{"network": f"this page ({PROFILE} profile, seed 0)",
 # Which long sequences fail? The per-command outcomes let us break accuracy down by the length
 # of the action sequence and by the number of words in the command:
 
-# %%
-report.plot_live_by_length(live, settings["max_test"])
-plt.show()
+# %% tags=["remove-output"]
+fig = report.plot_live_by_length(live, settings["max_test"])
+glue_figure("fig-04-by-length", fig)
 
 # %% [markdown]
-# *Figure 1.* Test accuracy of this page's network on the length split by the length of the
+# ```{glue:figure} fig-04-by-length
+# :name: fig-04-by-length
+#
+# Test accuracy of this page's network on the length split by the length of the
 # target action sequence (a) and by the number of words in the command (b), with greedy decoding
 # (solid) and with oracle lengths (dashed, next section). What to see: with greedy decoding
 # accuracy collapses just past the longest training output; the command's number of words says
 # much less. The paper's Fig. 4 shows the same breakdown for the overall-best network.
+# ```
 #
 # ## Oracle lengths
 #
@@ -125,19 +128,23 @@ glue_facts(report.exp2_facts(committed, live, settings, exps.describe(arch)))
 
 # %% [markdown]
 # The table shows the committed full-profile runs ({glue:text}`exp2_seeds` seeds per network)
-# beside the published means. Figure 2 shows every seed, and the breakdown by action length
-# averaged over the seeds:
+# beside the published means. {numref}`fig-04-committed` shows every seed, and the breakdown by
+# action length averaged over the seeds:
 
-# %%
+# %% tags=["remove-output"]
 if (committed["split"] == "length").any():
-    report.plot_committed_length(committed)
-    plt.show()
+    fig = report.plot_committed_length(committed)
+    glue_figure("fig-04-committed", fig)
 
 # %% [markdown]
-# *Figure 2.* The committed full-profile runs on the length split. (a) Test accuracy of each
+# ```{glue:figure} fig-04-committed
+# :name: fig-04-committed
+#
+# The committed full-profile runs on the length split. (a) Test accuracy of each
 # seed with greedy and with oracle-length decoding (dots), beside the published means (squares).
 # (b) Accuracy by the length of the target sequence, averaged over the seeds, for both networks
 # and both ways of decoding.
+# ```
 #
 # **Where our setting differs from the paper.** Batched training with a larger, decaying learning
 # rate and more presentations (see Experiment 1); our own seeds. The network trained live on this
@@ -147,8 +154,9 @@ if (committed["split"] == "length").any():
 # {glue:text}`exp2_seeds`.
 #
 # **Where our numbers agree, and where they differ.** The committed runs
-# ({glue:text}`exp2_seeds` seeds per network, Figure 2) reproduce the experiment's main finding:
-# trained on outputs of at most {glue:text}`exp2_cutoff` actions, neither network produces most
+# ({glue:text}`exp2_seeds` seeds per network, {numref}`fig-04-committed`) reproduce the
+# experiment's main finding: trained on outputs of at most {glue:text}`exp2_cutoff` actions,
+# neither network produces most
 # longer ones. The overall-best LSTM gets {glue:text}`exp2_lstm`% of the test commands right
 # (standard deviation {glue:text}`exp2_lstm_sd` points over seeds; published
 # {glue:text}`exp2_paper_lstm`%) and {glue:text}`exp2_lstm_oracle`% with oracle lengths (published
@@ -166,8 +174,9 @@ if (committed["split"] == "length").any():
 # than the paper's on small or unusual training sets; it is the likely cause here too, but we
 # have not run that control for this network.
 #
-# Figure 2b says where the failures lie. With greedy decoding both networks get most test
-# sequences of 24 actions right ({glue:text}`exp2_lstm_at_24`% and {glue:text}`exp2_gru_at_24`%)
+# {numref}`Figure {number}b <fig-04-committed>` says where the failures lie. With greedy
+# decoding both networks get most test sequences of 24 actions right
+# ({glue:text}`exp2_lstm_at_24`% and {glue:text}`exp2_gru_at_24`%)
 # and about half of those of 25 ({glue:text}`exp2_lstm_at_25`% and
 # {glue:text}`exp2_gru_at_25`%), then almost none of 26 actions or more: a network that has
 # never ended a sequence after {glue:text}`exp2_cutoff` actions stops too early. With oracle
@@ -199,7 +208,7 @@ if (committed["split"] == "length").any():
 # halves: in "X and Y" the actions of X come first, in "X after Y" those of Y, so the network
 # must produce the second part of the command first. Predict: does this page's network get the
 # `and` commands or the `after` commands right more often? Count it, and compare the lengths of
-# their targets (Figure 1 says why that matters).
+# their targets ({numref}`fig-04-by-length` says why that matters).
 
 # %% tags=["hide-cell"]
 # Solution: the per-command outcomes of the network trained above, grouped by connective.

@@ -35,7 +35,7 @@ from tutorlib import profiles
 from tutorlib.facts import glue_facts
 from tutorlib.scan import experiments as exps
 from tutorlib.scan import report
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 # One thread: a network this small gains little from a second one, and while other work
@@ -197,7 +197,7 @@ curve_runs = pd.DataFrame(curve_rows)
 curve = curve_runs.groupby("composed jump commands")["accuracy (%)"].mean()
 curve_runs.set_index(["composed jump commands", "replication"]).round(1)
 
-# %%
+# %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(7, 4))
 ax.plot(curve.index, curve.values, marker="o", label=f"this page ({PROFILE} profile, small GRU)")
 # the paper's Fig. 5, by the number of composed jump commands (its mean over five selections)
@@ -215,16 +215,20 @@ ax.set_xticks([1, 2, 4, 8, 16, 32], ["1", "2", "4", "8", "16", "32"])
 ax.set_xlabel("composed jump commands in training (log scale)")
 ax.set_ylabel("test accuracy (% exact match)")
 ax.set_ylim(-2, 102)
-ax.set_title("Figure 1. Accuracy against composed jump examples")
+ax.set_title("Accuracy against composed jump examples")
 ax.legend(loc="upper left")
-plt.show()
+glue_figure("fig-05-composed-jump", fig)
 
 # %% [markdown]
-# *Figure 1.* Accuracy on the jump test commands after training with `jump` plus *n* composed
+# ```{glue:figure} fig-05-composed-jump
+# :name: fig-05-composed-jump
+#
+# Accuracy on the jump test commands after training with `jump` plus *n* composed
 # jump commands, against *n*: the small network of this page (one replication per *n*), the
 # overall-best network of the full profile (mean and standard deviation over replications), and
 # the published means (squares). What to see: a handful of composed examples helps little;
 # accuracy climbs only with dozens of them.
+# ```
 #
 # In the committed full-profile runs ({glue:text}`exp3_reps` replications for each *n*, each
 # its own random choice of composed commands and its own seed), the curve rises as in the paper
@@ -333,8 +337,9 @@ report.full_neighbour_table(full_neighbours)
 # {glue:text}`exp3_control_min`% to {glue:text}`exp3_control_max`% over
 # {glue:text}`exp3_control_seeds` committed seeds): most of the gap comes from our batched
 # training, not from the network or the split. {glue:md}`exp3_top_summary` The composed-jump
-# curve (Figure 1) falls short of the paper's from 16 composed commands on, very likely for the
-# same reason; we have not trained it the paper's way ({glue:text}`exp3_curve_runs` runs at about
+# curve ({numref}`fig-05-composed-jump`) falls short of the paper's from 16 composed commands on,
+# very likely for the same reason; we have not trained it the paper's way
+# ({glue:text}`exp3_curve_runs` runs at about
 # {glue:text}`exp3_control_minutes` minutes each).
 #
 # ## Beyond the paper: new templates and new fillers
@@ -363,7 +368,7 @@ loula.round(1)
 # The numbers the text states about the committed runs, glued into it (myst-nb) at build time
 glue_facts(report.exp3_facts(committed, analysis, primitive_runs, settings, exps.describe(arch)))
 
-# %%
+# %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(8, 3.6))
 done = loula[loula["seeds run"] > 0]
 ax.bar(done.index, done["test accuracy (%)"], color="#0072B2",
@@ -377,15 +382,19 @@ ax.set_ylabel("test accuracy (% exact match)")
 ax.set_ylim(0, 118)
 ax.tick_params(axis="x", rotation=30)
 plt.setp(ax.get_xticklabels(), ha="right")
-ax.set_title("Figure 2. Template and filler splits (full profile, committed runs)")
-plt.show()
+ax.set_title("Template and filler splits (full profile, committed runs)")
+glue_figure("fig-05-loula", fig)
 
 # %% [markdown]
-# *Figure 2.* Test accuracy of the overall-best network on the template and filler splits, mean
+# ```{glue:figure} fig-05-loula
+# :name: fig-05-loula
+#
+# Test accuracy of the overall-best network on the template and filler splits, mean
 # over the committed seeds (error bars: one standard deviation over seeds; splits with no
 # committed run are left out). Compare the bars with the `turn left` and `jump` results above:
 # is a new pattern harder than a new primitive, and how many fillers does `around right` need
 # before `jump` can fill it?
+# ```
 #
 # **What the runs show.** A new template is as hard as a new primitive. With no
 # `X around right` in training, {glue:text}`exp3_template_around_right`% of the test commands come
@@ -564,11 +573,13 @@ Markdown(f"Trained on every command without `walk` plus `walk` alone, the networ
 
 # %% [markdown]
 # **2. Neighbours after success.** Repeat the nearest-neighbour analysis for the network trained
-# with {glue:text}`exp3_most_composed` composed jump commands (the last point of Figure 1). Is
-# `jump` now near `run`, and `jump twice` near the "X twice" commands?
+# with {glue:text}`exp3_most_composed` composed jump commands (the last point of
+# {numref}`fig-05-composed-jump`). Is `jump` now near `run`, and `jump twice` near the
+# "X twice" commands?
 
 # %% tags=["hide-cell", "remove-stderr"]
-# Solution: that network is the one of Figure 1 (replication 1, seed 0), read from the cache.
+# Solution: that network is the one of the composed-jump figure (replication 1, seed 0), read
+# from the cache.
 helped_split = exps.split_name("addprim_complex_jump", num=max(settings["complex_jump_nums"]), rep=1)
 helped_result, helped = exps.run(helped_split, arch, seed=0, return_model=True, **train_options)
 helped_training = sorted({c for c, _ in exps.scan.split(helped_split)[0]})

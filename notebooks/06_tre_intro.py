@@ -34,7 +34,7 @@ from myst_nb import glue
 
 from tutorlib import profiles, tre
 from tutorlib.tre import languages
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_intro", PROFILE)
@@ -118,7 +118,7 @@ print(f"TRE of the compositional language: {result.value:.4f}")
 # The learned primitives are worth a look. Each is a 4 × 6 array like a message; the figure
 # shows the colour `red` and the shape `circle`, and what composing them gives:
 
-# %%
+# %% tags=["remove-output"]
 fig, axes = plt.subplots(2, 2, figsize=(7.5, 5), layout="constrained")
 pieces = {
     "η(red)": result.lexicon["red"],
@@ -132,11 +132,14 @@ for ax, (title, array) in zip(axes.ravel(), pieces.items()):
            xticklabels=list("abcdefghijklmnopqrstuvwxyz"[:base.vocab_size]), yticks=range(4))
     ax.grid(False)
 fig.colorbar(image, ax=axes, shrink=0.6, label="value")
-fig.suptitle("Figure 1. Learned primitives of the compositional language")
-plt.show()
+fig.suptitle("Learned primitives of the compositional language")
+glue_figure("fig-06-primitives", fig)
 
 # %% [markdown]
-# *Figure 1.* Each panel is a 4 × 6 array: a row per position of the message, a column per
+# ```{glue:figure} fig-06-primitives
+# :name: fig-06-primitives
+#
+# Each panel is a 4 × 6 array: a row per position of the message, a column per
 # symbol (the letters of the messages above), red for positive values and blue for negative
 # ones. Top: the learned primitives
 # η(red) and η(circle). Bottom: their linear composition $A\eta_\text{red} + B\eta_\text{circle}$
@@ -144,6 +147,7 @@ plt.show()
 # the primitives rebuilds the message. Each primitive is strongest at its own symbols (red's in
 # the first two positions, circle's in the last two); the fainter values elsewhere are what the
 # fit needs to rebuild the other 24 objects from the same primitives.
+# ```
 #
 # The composition is not told which positions hold the colour: it learns, with $A$ and $B$,
 # where the parts go. Now every language, over a few seeds (the seed moves the random
@@ -177,16 +181,20 @@ glue("tre_order", ", then ".join(f"{name} ({row['mean']:.2f})" for name, row in 
      display=False)
 summary
 
-# %%
+# %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(7, 3.2))
 ax.bar(summary.index, summary["mean"], yerr=summary["std"].fillna(0), capsize=4, color="#0072B2")
-ax.set(title="Figure 2. TRE of each language", ylabel="TRE (L1, linear composition)",
+ax.set(title="TRE of each language", ylabel="TRE (L1, linear composition)",
        xlabel="language")
-plt.show()
+glue_figure("fig-06-tre-languages", fig)
 
 # %% [markdown]
-# *Figure 2.* TRE of five languages for the same 25 objects (mean over the profile's seeds;
+# ```{glue:figure} fig-06-tre-languages
+# :name: fig-06-tre-languages
+#
+# TRE of five languages for the same 25 objects (mean over the profile's seeds;
 # error bars: one standard deviation), sorted by TRE.
+# ```
 #
 # From lowest to highest: {glue:text}`tre_order`. TRE puts the compositional language at
 # (nearly) zero, the paper's **Remark 1**: when a representation is exactly a composition of
@@ -202,7 +210,7 @@ plt.show()
 # TRE(x) is defined for every input, so it can say *which* inputs break the pattern. In the
 # language with five exceptions, are they the objects with the highest TRE?
 
-# %%
+# %% tags=["remove-output"]
 exceptions = languages.with_exceptions(base, 5, seed=0)
 renamed = np.any(exceptions.messages != base.messages, axis=1)
 fit = tre.tre(exceptions.one_hot(), exceptions.derivations, "linear", "l1", steps=settings["steps"])
@@ -211,17 +219,23 @@ fig, ax = plt.subplots(figsize=(8.5, 4))
 ax.bar(range(len(order)), fit.per_datum[order],
        color=np.where(renamed[order], "#D55E00", "#0072B2"))
 ax.set_xticks(range(len(order)), [names[i] for i in order], rotation=90)
-ax.set(title="Figure 3. TRE(x) for every object (orange: the renamed ones)",
+ax.set(title="TRE(x) for every object (orange: the renamed ones)",
        ylabel="TRE(x) (L1, linear)", xlabel="object, from the highest TRE(x) to the lowest")
-plt.show()
+glue_figure("fig-06-tre-per-object", fig)
+
+# %%
 top = set(order[: renamed.sum()])
 print(f"{len(top & set(np.flatnonzero(renamed)))} of the {renamed.sum()} objects with the highest "
       f"TRE(x) are the renamed ones")
 
 # %% [markdown]
-# *Figure 3.* TRE(x) of each of the 25 objects of the language with five renamed objects
+# ```{glue:figure} fig-06-tre-per-object
+# :name: fig-06-tre-per-object
+#
+# TRE(x) of each of the 25 objects of the language with five renamed objects
 # (orange), sorted from the highest. The renamed objects are the ones the compositional model
 # cannot rebuild; every other object is rebuilt (almost) exactly, with TRE(x) near 0.
+# ```
 #
 # A renamed object can happen to keep some of its symbols (its random name may share symbols
 # with the regular one), and then its TRE is lower; the compositional objects are rebuilt
@@ -233,7 +247,7 @@ print(f"{len(top & set(np.flatnonzero(renamed)))} of the {renamed.sum()} objects
 # Compositionality is graded, and TRE should be too. Turn two dials: the number of renamed
 # objects, and the probability that a symbol is replaced by noise.
 
-# %%
+# %% tags=["remove-output"]
 curve_rows = []
 for seed in settings["seeds"]:
     clean = languages.compositional(5, 5, 2, seed=seed)
@@ -255,17 +269,21 @@ for ax, (dial, xlabel) in zip(axes, [("renamed objects", "objects renamed (of 25
     part = curves[curves["dial"] == dial].groupby("level")["TRE"].agg(["mean", "std"])
     ax.errorbar(part.index, part["mean"], yerr=part["std"].fillna(0), marker="o", capsize=3)
     ax.set(xlabel=xlabel, ylabel="TRE (L1, linear)")
-axes[0].set_title("Figure 4a. Renaming objects")
-axes[1].set_title("Figure 4b. Replacing symbols")
-fig.suptitle("Figure 4. TRE grows smoothly as structure is destroyed")
-plt.show()
+axes[0].set_title("(a) Renaming objects")
+axes[1].set_title("(b) Replacing symbols")
+fig.suptitle("TRE grows smoothly as structure is destroyed")
+glue_figure("fig-06-dials", fig)
 
 # %% [markdown]
-# *Figure 4.* TRE of the compositional language as two dials destroy its structure: (a) the
+# ```{glue:figure} fig-06-dials
+# :name: fig-06-dials
+#
+# TRE of the compositional language as two dials destroy its structure: (a) the
 # number of objects (of 25) given an arbitrary name, (b) the probability that each symbol is
 # replaced by a random one. Points are means over the profile's seeds, error bars one standard
 # deviation. Neither curve jumps: TRE is a graded measure, rising steadily from 0 as the
 # language moves away from compositional.
+# ```
 
 # %% [markdown]
 # ## Remark 2: why the composition must be restricted
@@ -396,7 +414,7 @@ pd.Series({"linear": result.value, "additive": additive.value},
 # holistic shuffle. Predict which has the larger TRE and by how much, then measure.
 
 # %% tags=["hide-cell"]
-# Solution code: both languages of two-symbol messages, fitted as in Figure 2.
+# Solution code: both languages of two-symbol messages, fitted as for TRE of each language.
 short = languages.compositional(5, 5, code_length=1, seed=0)
 ex2 = pd.Series({label: tre.tre(lang.one_hot(), lang.derivations, "linear", "l1",
                                 steps=settings["steps"]).value
@@ -415,12 +433,12 @@ ex2.round(3).to_frame()
 # again at {glue:text}`ex2_compositional`, the holistic one at {glue:text}`ex2_holistic`. Its
 # messages are two symbols long, so at most 2 × 2 = 4 (two per wrong symbol), and its TRE is
 # lower than that of the holistic language with four-symbol messages
-# ({glue:text}`ex2_holistic_long` in Figure 2): TRE grows with the length of what there is to
-# rebuild, so compare TRE only between representations of the same size.
+# ({glue:text}`ex2_holistic_long` in {numref}`fig-06-tre-languages`): TRE grows with the length
+# of what there is to rebuild, so compare TRE only between representations of the same size.
 # ```
 #
 # **3. Another distance.** One-hot strings can also be compared with the cosine distance.
-# Does the order of Figure 2 change with `distance="cosine"`?
+# Does the order of {numref}`fig-06-tre-languages` change with `distance="cosine"`?
 
 # %% tags=["hide-cell"]
 # Solution code: the five languages of seed 0 with both distances.

@@ -38,7 +38,7 @@ from IPython.display import display
 from tutorlib import profiles, stats, tre, trees
 from tutorlib.facts import glue_facts
 from tutorlib.tre import concepts, dynamics, learner, report
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_dynamics", PROFILE)
@@ -61,7 +61,7 @@ pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 # (`bg_red`) or a stroke weight (`normal`, `bold`), so *a 3 on a blue background* is
 # `(3 bg_blue)`.
 
-# %%
+# %% tags=["remove-output"]
 examples = concepts.make_triplets(6, seed=3)
 fig = plt.figure(figsize=(8, 6.4), layout="constrained")
 for k, panel in enumerate(fig.subfigures(3, 2).ravel()):
@@ -73,15 +73,19 @@ for k, panel in enumerate(fig.subfigures(3, 2).ravel()):
         ax.grid(False)
     answer = "yes" if examples.labels[k] else "no"
     panel.suptitle(f"concept {trees.format_tree(examples.derivations[k])}; query in it? {answer}")
-fig.suptitle("Figure 1. Six few-shot triplets")
-plt.show()
+fig.suptitle("Six few-shot triplets")
+glue_figure("fig-07-triplets", fig)
 
 # %% [markdown]
-# *Figure 1.* Six tasks of the concept learner, one per group of three images: two examples of a
+# ```{glue:figure} fig-07-triplets
+# :name: fig-07-triplets
+#
+# Six tasks of the concept learner, one per group of three images: two examples of a
 # concept and a query; the heading gives the concept's derivation and whether the query belongs
 # to it. Check that both examples show the concept (a colour, a background, a digit, a stroke
 # weight, or two of these) and notice what else they happen to share, which is what makes two
 # examples ambiguous.
+# ```
 #
 # Two examples rarely pin a concept down: two red examples may also happen to share a digit.
 # So even a learner that reads every attribute perfectly and knows how concepts are chosen
@@ -176,10 +180,10 @@ provenance_table
 #
 # At every snapshot we fit TRE afresh on the probe concepts (`dynamics.measure_dynamics`, which
 # calls `tre.tre(theta, derivations, "additive", "cosine")` and caches the results), and keep
-# the mean over all concepts, over the single-value concepts and over the conjunctions. Figure 2
-# shows this page's run beside the committed long run of the same seed:
+# the mean over all concepts, over the single-value concepts and over the conjunctions.
+# {numref}`fig-07-training` shows this page's run beside the committed long run of the same seed:
 
-# %%
+# %% tags=["remove-output"]
 tables = {seed: dynamics.measure_dynamics(run, settings["tre_steps"], settings["bins"],
                                           settings["coarse_bins"])
           for seed, run in runs.items()}
@@ -195,16 +199,20 @@ if (committed_runs["seed"] == first_seed).any():
 else:
     long_run, long_settings, long_label = shown, settings.to_dict(), f"{PROFILE} profile"
 
-report.plot_training(long_run, frames, ideal, long_label)
-plt.show()
+fig = report.plot_training(long_run, frames, ideal, long_label)
+glue_figure("fig-07-training", fig)
 
 # %% [markdown]
-# *Figure 2.* Lines: the committed long run of seed {glue:text}`dynamics_first_seed`;
+# ```{glue:figure} fig-07-training
+# :name: fig-07-training
+#
+# Lines: the committed long run of seed {glue:text}`dynamics_first_seed`;
 # orange dots: this page's shorter run. (a) Validation accuracy over training, beside the
 # accuracy of the ideal observer (the best any learner can do on our task) and the published
 # accuracy at the end of training. (b) TRE of the probe concepts' θ at each snapshot: the mean
 # over all 218 concepts, over the 24 single-value concepts and over the 194 conjunctions. Note
 # where TRE starts, and whether it is still moving after accuracy has stopped improving.
+# ```
 #
 # Before training, TRE is close to 0, and it jumps up within the first epoch. That is not
 # because the untrained network is compositional, but because it hardly tells concepts apart:
@@ -229,10 +237,10 @@ pd.DataFrame([{"snapshot": name, "epoch": run.epochs[i],
                               ("end of this page's run", len(run.steps) - 1)]]).round(3)
 
 # %% [markdown]
-# In the long run (the lines of Figure 2), TRE stays roughly level for a while after that first
-# jump, then rises steadily once validation accuracy stops improving. In the first epochs the
-# single-value concepts are rebuilt less well than the conjunctions; later both alike. Low TRE
-# therefore has two sources that TRE alone cannot tell apart: structure (each concept is its
+# In the long run (the lines of {numref}`fig-07-training`), TRE stays roughly level for a while
+# after that first jump, then rises steadily once validation accuracy stops improving. In the
+# first epochs the single-value concepts are rebuilt less well than the conjunctions; later
+# both alike. Low TRE therefore has two sources that TRE alone cannot tell apart: structure (each concept is its
 # parts added up) and a lack of information (all concepts look alike). That is one reason to look
 # at TRE beside a measure of how much $\theta$ says about its input.
 #
@@ -288,10 +296,11 @@ pd.DataFrame([{
 #   estimated from a few hundred inputs. It is the mean of the per-unit informations
 #   $I(\theta_u; X)$, not $I(\theta; X)$: it ignores what the units share.
 #
-# Figure 3 shows all three over the long run, and below them the share of $\theta$'s values that
-# fall in the outermost bin at either end (the unit is *saturated*, $|\theta_u| \ge 1 - 2/30$):
+# {numref}`fig-07-information` shows all three over the long run, and below them the share of
+# $\theta$'s values that fall in the outermost bin at either end (the unit is *saturated*,
+# $|\theta_u| \ge 1 - 2/30$):
 
-# %%
+# %% tags=["remove-output"]
 fig, axes = plt.subplots(2, 1, figsize=(7.5, 7), layout="constrained", sharex=True)
 for column, label in [("info_joint", f"joint, {long_settings['bins']} bins (the paper's)"),
                       ("info_coarse", f"joint, {long_settings['coarse_bins']} bins"),
@@ -301,30 +310,34 @@ axes[0].axhline(np.log(long_settings["n_val"]), color="grey", linestyle=":",
                 label="log n (joint ceiling)")
 axes[0].axhline(np.log(long_settings["bins"]), color="grey", linestyle="--",
                 label=f"log {long_settings['bins']} (per-unit ceiling)")
-axes[0].set(ylabel="information (nats)", title="Figure 3a. Three binning estimates")
+axes[0].set(ylabel="information (nats)", title="(a) Three binning estimates")
 axes[0].legend(loc="lower right")
 axes[1].plot(long_run["epoch"], 100 * long_run["saturation"], color="#CC79A7")
 axes[1].set(xlabel="epoch", ylabel="θ in an end bin (%)",
-            title="Figure 3b. Saturation of the tanh units")
-plt.show()
+            title="(b) Saturation of the tanh units")
+glue_figure("fig-07-information", fig)
 
 # %% [markdown]
-# *Figure 3.* The run of Figure 2's lines (the committed long run of seed
+# ```{glue:figure} fig-07-information
+# :name: fig-07-information
+#
+# The run of {numref}`fig-07-training`'s lines (the committed long run of seed
 # {glue:text}`dynamics_first_seed`), validation pairs. (a) Three binning estimates of the
 # information in θ over training, with the two ceilings as grey lines: $\log n$ for the joint
 # estimates and $\log 30$ for the mean per-unit entropy. (b) The share of θ's values in the
 # outermost bin at either end, where a tanh unit is saturated. Compare the shapes: which
 # estimates are pinned to their ceiling, which one rises and falls, and whether its fall
 # coincides with the rise of saturation.
+# ```
 #
 # The joint estimate with 30 bins is a flat line at the ceiling, or a hair below it in the first
 # snapshots. The coarse joint estimate starts at 0 (at first every unit is in the middle bin)
 # and climbs to the same ceiling while accuracy rises; after that it is flat too. Only the mean
 # per-unit entropy keeps moving: it rises while the network learns to spread concepts apart,
 # and, if training runs long enough (the table below gives the epoch of its peak), falls again.
-# The fall comes with saturation (Figure 3b): more and more values of $\theta$ are pushed to
-# $\pm 1$, into the outermost bins, and a unit whose values crowd into two bins has a lower
-# binned entropy. Whether such binned
+# The fall comes with saturation ({numref}`Figure {number}b <fig-07-information>`): more and
+# more values of $\theta$ are pushed to $\pm 1$, into the outermost bins, and a unit whose
+# values crowd into two bins has a lower binned entropy. Whether such binned
 # "compression" reflects anything beyond saturating units has been disputed since
 # Shwartz-Ziv and Tishby's paper (Saxe et al., ICLR 2018, argued it is an effect of saturating
 # tanh units). We use the per-unit estimate as the informative one below, and keep the other two
@@ -336,13 +349,13 @@ plt.show()
 # and (c) TRE against validation accuracy. Ours, for the same long run, with the mean per-unit
 # entropy as the information estimate:
 
-# %%
+# %% tags=["remove-output"]
 fig = plt.figure(figsize=(8.5, 7), layout="constrained")
 top, bottom = fig.subfigures(2, 1)
 left = top.subplots()
 axes = [left, *bottom.subplots(1, 2, sharey=True)]
 left.plot(long_run["epoch"], long_run["tre"], color="#0072B2", label="TRE")
-left.set(xlabel="epoch", ylabel="TRE (additive, cosine)", title="Figure 4a. Over training")
+left.set(xlabel="epoch", ylabel="TRE (additive, cosine)", title="(a) Over training")
 right = left.twinx()
 right.plot(long_run["epoch"], long_run["info_unit"], color="#E69F00",
            label="information (mean per-unit entropy)")
@@ -353,21 +366,26 @@ left.legend(handles=left.lines + right.lines, loc="lower right")
 points = axes[1].scatter(long_run["info_unit"], long_run["tre"], c=long_run["epoch"],
                          cmap="viridis", s=18)
 axes[1].set(xlabel="mean per-unit entropy (nats)", ylabel="TRE",
-            title="Figure 4b. TRE against information")
+            title="(b) TRE against information")
 axes[2].scatter(100 * long_run["val_accuracy"], long_run["tre"], c=long_run["epoch"],
                 cmap="viridis", s=18)
-axes[2].set(xlabel="validation accuracy (%)", title="Figure 4c. TRE against accuracy")
+axes[2].set(xlabel="validation accuracy (%)", title="(c) TRE against accuracy")
 bottom.colorbar(points, ax=axes[1:], label="epoch")
-fig.suptitle("Figure 4. Compositionality, information and accuracy over training")
-plt.show()
+fig.suptitle("Compositionality, information and accuracy over training")
+glue_figure("fig-07-tre-information", fig)
 
 # %% [markdown]
-# *Figure 4.* The long run of Figures 2 and 3, snapshot by snapshot. (a) TRE (blue, left axis)
+# ```{glue:figure} fig-07-tre-information
+# :name: fig-07-tre-information
+#
+# The long run of {numref}`fig-07-training` and {numref}`fig-07-information`, snapshot by
+# snapshot. (a) TRE (blue, left axis)
 # and the mean per-unit entropy (orange, right axis) over training. (b) TRE against information
 # and (c) TRE against validation accuracy, each point a snapshot coloured by its epoch (dark:
 # early, yellow: late). Follow the points in order of colour: a path that goes up and to the
 # right and then turns back to the left means that TRE and information first rise together and
 # then part.
+# ```
 #
 # The paper reports the correlation between TRE and information over all snapshots of all runs,
 # and over the compression phase. `dynamics.correlations` computes both for each estimate; the
@@ -398,11 +416,13 @@ correlation_table(dynamics.correlations({column: long_run[column].tolist()
 # Reading the figure and the table together:
 #
 # - Over the whole run, TRE and the per-unit information are positively correlated, as in the
-#   paper: both rise together in the first epochs (the dark points of Figure 4b).
+#   paper: both rise together in the first epochs (the dark points of
+#   {numref}`Figure {number}b <fig-07-tre-information>`).
 # - In the compression phase the paper saw TRE fall with information. In our run TRE keeps
 #   rising while the per-unit estimate falls, so the correlation there is negative.
-# - TRE against validation accuracy (Figure 4c) shows the same two phases: both rise early on;
-#   later TRE keeps growing while accuracy stops improving, or even falls a little.
+# - TRE against validation accuracy ({numref}`Figure {number}c <fig-07-tre-information>`)
+#   shows the same two phases: both rise early on; later TRE keeps growing while accuracy stops
+#   improving, or even falls a little.
 # - The joint 30-bin estimate gets a correlation only because it sits a hair below its ceiling
 #   in the first snapshots (a few inputs share a pattern, as the table of patterns shows); in
 #   this run it is constant after that, and says nothing about $\theta$.
@@ -410,13 +430,15 @@ correlation_table(dynamics.correlations({column: long_run[column].tolist()
 # ## All the committed seeds
 #
 # One run is one run; the committed long runs repeat it over
-# {glue:text}`dynamics_seeds` seeds. Figure 5 averages them:
+# {glue:text}`dynamics_seeds` seeds. {numref}`fig-07-seeds` averages them:
 
 # %%
 if committed_runs.empty:
-    print("No committed long runs: Figure 5 and the tables below appear once "
+    print("No committed long runs: the figure and the tables below appear once "
           "results/tre_dynamics/full-60-epochs.json exists.")
-else:
+
+# %% tags=["remove-output"]
+if not committed_runs.empty:
     grouped = committed_runs.groupby("epoch")
     mean, spread = grouped.mean(numeric_only=True), grouped.std(numeric_only=True).fillna(0)
     fig, axes = plt.subplots(1, 3, figsize=(8.5, 3.4), layout="constrained")
@@ -431,18 +453,22 @@ else:
     axes[0].axhline(100 * dynamics.PAPER["validation accuracy"], color="#D55E00", linestyle="--",
                     label="published")
     axes[0].legend(loc="lower right")
-    axes[0].set_title("Figure 5a. Accuracy")
-    axes[1].set_title("Figure 5b. TRE")
-    axes[2].set_title("Figure 5c. Information")
-    fig.suptitle(f"Figure 5. Committed long runs ({committed_runs['seed'].nunique()} seeds)")
-    plt.show()
+    axes[0].set_title("(a) Accuracy")
+    axes[1].set_title("(b) TRE")
+    axes[2].set_title("(c) Information")
+    fig.suptitle(f"Committed long runs ({committed_runs['seed'].nunique()} seeds)")
+    glue_figure("fig-07-seeds", fig)
 
 # %% [markdown]
-# *Figure 5.* The committed long runs, mean (line) ± one standard deviation (band) over
+# ```{glue:figure} fig-07-seeds
+# :name: fig-07-seeds
+#
+# The committed long runs, mean (line) ± one standard deviation (band) over
 # seeds at every snapshot: (a) validation accuracy, with the published accuracy at the end of
 # training as a dashed line, (b) TRE of the probe concepts, (c) the mean per-unit entropy of θ.
 # Compare the epochs at which each curve peaks: the per-unit entropy turns down while TRE is
 # still rising.
+# ```
 
 # %%
 if committed is not None and not committed_runs.empty:
@@ -493,10 +519,11 @@ for key, text in numbers.items():
 # The first table compares accuracy with the paper's; the second pools the snapshots of every
 # committed run (each run's compression phase starting at its own peak), as the paper's
 # "over all runs" does; the third gives the per-unit correlations of each seed, to show how much
-# they vary. (If the committed runs are not there yet, Figure 5 and these tables are missing and
-# the command above produces them.)
+# they vary. (If the committed runs are not there yet, {numref}`fig-07-seeds` and these tables are
+# missing and the command above produces them.)
 #
-# Every seed tells the story of the long run of Figures 2 to 4. On average over seeds (Figure 5),
+# Every seed tells the story of the long run of {numref}`fig-07-training` to
+# {numref}`fig-07-tre-information`. On average over seeds ({numref}`fig-07-seeds`),
 # accuracy stays below the paper's {glue:text}`dynamics_paper_accuracy`% (our best
 # {glue:text}`dynamics_best_accuracy`%, our final {glue:text}`dynamics_final_accuracy`%, means
 # over {glue:text}`dynamics_seeds` seeds) and falls back a little after its peak; TRE is roughly
@@ -567,7 +594,8 @@ glue_facts(report.training_length_facts(length_table))
 #   {glue:text}`dynamics_full_epochs` passes over the data (4,260 steps), past the peak of
 #   validation accuracy, so that a compression phase, if there is one, has time to show.
 # - **The information estimate.** We bin $\theta$ of the 500 validation pairs into 30 bins over
-#   $[-1, 1]$ per unit. With 64 units the joint estimate then cannot move (Figure 3a), so our
+#   $[-1, 1]$ per unit. With 64 units the joint estimate then cannot move
+#   ({numref}`Figure {number}a <fig-07-information>`), so our
 #   comparisons with the paper's correlations use the mean per-unit entropy,
 #   which measures something related but different: how many values each unit spreads its
 #   inputs over, on average.

@@ -33,7 +33,7 @@ import pandas as pd
 
 from tutorlib import profiles, stats
 from tutorlib.tre import corpora, judgments, wordvec
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_judgments", PROFILE)
@@ -120,19 +120,23 @@ compound_scores = pd.DataFrame({
 rho = stats.spearman(compound_scores["TRE"], compound_scores["planted c"])
 compound_scores.sort_values("TRE").round(3).head(8)
 
-# %%
+# %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(7, 3.8))
 ax.scatter(compound_scores["planted c"], compound_scores["TRE"], s=18)
 ax.set(xlabel="planted compositionality c", ylabel="TRE(compound) (cosine)",
-       title=f"Figure 1. TRE against planted compositionality (ρ = {rho:.2f})")
-plt.show()
+       title=f"TRE against planted compositionality (ρ = {rho:.2f})")
+glue_figure("fig-08-tre-vs-planted", fig)
 
 # %% [markdown]
-# *Figure 1.* One point per compound of the corpus: its planted compositionality $c$ (0: an
+# ```{glue:figure} fig-08-tre-vs-planted
+# :name: fig-08-tre-vs-planted
+#
+# One point per compound of the corpus: its planted compositionality $c$ (0: an
 # idiom, used in unrelated contexts; 1: used like its two words) against its TRE, the cosine
 # distance between its own vector and the best sum of its words' vectors. The title gives
 # Spearman's rank correlation. The points fall from upper left to lower right: the more
 # compositional the compound, the better its words' vectors rebuild it.
+# ```
 #
 # The rank correlation is negative, as in the paper: the more compositional the compound, the
 # better its words' vectors add up to its own. Our planted values are exact, while human ratings

@@ -35,7 +35,7 @@ import pandas as pd
 
 from tutorlib import profiles, tre, trees
 from tutorlib.tre import languages
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_similarity", PROFILE)
@@ -139,7 +139,7 @@ for noise in settings["proposition_noise"]:
     plotted = (noise, epsilon, delta, tree)
 pd.DataFrame(rows).round(4)
 
-# %%
+# %% tags=["remove-output"]
 noise, epsilon, delta, tree = plotted
 fig, ax = plt.subplots(figsize=(6.5, 3.6))
 jitter = np.random.default_rng(0).uniform(-0.15, 0.15, len(tree))
@@ -147,15 +147,19 @@ ax.scatter(tree + jitter, delta, s=6, alpha=0.3, label="pairs of inputs")
 levels = np.arange(0, tree.max() + 1)
 ax.step(levels, levels + 2 * epsilon, where="mid", color="#D55E00", label="Δ + 2ε")
 ax.set(xlabel="tree edit distance Δ(d, d′)", ylabel="δ(f(x), f(x′)) (L2)",
-       title=f"Figure 1. Proposition 1 at noise {noise} (ε = {epsilon:.3f})")
+       title=f"Proposition 1 at noise {noise} (ε = {epsilon:.3f})")
 ax.legend()
-plt.show()
+glue_figure("fig-09-proposition", fig)
 
 # %% [markdown]
-# *Figure 1.* Every pair of inputs of the representation with the largest noise of the table: the
+# ```{glue:figure} fig-09-proposition
+# :name: fig-09-proposition
+#
+# Every pair of inputs of the representation with the largest noise of the table: the
 # tree edit distance Δ between their derivations (jittered sideways so that the points do not
 # hide each other) against the L2 distance δ between their representations. The orange steps
 # are Proposition 1's bound Δ + 2ε.
+# ```
 #
 # Every pair lies below the bound. The bound is loose here: averaging halves the effect of a
 # replaced part at every level, so pairs sit far under it.
@@ -232,7 +236,7 @@ for seed in settings["seeds"]:
 scores = pd.DataFrame(zoo_rows).drop(columns="seed").groupby("language", sort=False).mean()
 scores.round(3)
 
-# %%
+# %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(8.5, 4.2))
 # colour each column by where a language falls between the column's extremes, flipping the TRE
 # columns so that dark always means "looks compositional to this measure"
@@ -248,16 +252,20 @@ for (i, j), value in np.ndenumerate(scores.to_numpy()):
 ax.set_xticks(range(len(scores.columns)), scores.columns, rotation=20, ha="right")
 ax.set_yticks(range(len(scores.index)), scores.index)
 ax.grid(False)
-ax.set(title="Figure 2. Six languages, six measures", xlabel="measure", ylabel="language")
-plt.show()
+ax.set(title="Six languages, six measures", xlabel="measure", ylabel="language")
+glue_figure("fig-09-zoo", fig)
 
 # %% [markdown]
-# *Figure 2.* The table above as a picture: each cell gives a measure's score for a language
+# ```{glue:figure} fig-09-zoo
+# :name: fig-09-zoo
+#
+# The table above as a picture: each cell gives a measure's score for a language
 # (mean over the profile's seeds; ↓: lower is more compositional, ↑: higher is). Each column is
 # shaded from light to dark between its least and its most compositional language by that
 # measure, so dark always means "compositional according to this measure". Read down a column
 # to see which languages a measure tells apart, and along a row to see where the measures
 # disagree about a language.
+# ```
 #
 # Reading the table column by column:
 #

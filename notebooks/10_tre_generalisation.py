@@ -35,7 +35,7 @@ from IPython.display import display
 from tutorlib import profiles
 from tutorlib.facts import glue_facts
 from tutorlib.tre import generalisation, refgame, report
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_generalisation", PROFILE)
@@ -61,21 +61,25 @@ pd.DataFrame({"referents": [config.num_referents], "training": [len(train_index)
               "vocabulary": [config.vocab_size], "steps": [config.steps],
               "batch": [config.batch_size]})
 
-# %% tags=["remove-stderr"]
+# %% tags=["remove-stderr", "remove-output"]
 game = refgame.train_game(config, progress=True)
 fig, ax = plt.subplots(figsize=(7, 3.4))
 ax.plot(game.history, lw=1)
 ax.axhline(1 / 5, color="0.5", ls="--", lw=1, label="chance (1 of 5 values)")
 ax.set(xlabel="training step", ylabel="mean reward of the batch",
-       title="Figure 1. The agents learn to communicate (sampled messages)")
+       title="The agents learn to communicate (sampled messages)")
 ax.legend()
-plt.show()
+glue_figure("fig-10-reward", fig)
 
 # %% [markdown]
-# *Figure 1.* The mean reward of each training batch (the fraction of the four attributes the
+# ```{glue:figure} fig-10-reward
+# :name: fig-10-reward
+#
+# The mean reward of each training batch (the fraction of the four attributes the
 # listener gets right, with the speaker's messages sampled) over the training steps of one
 # game. It starts at chance, one value in five, and climbs as speaker and listener settle on a
 # shared code.
+# ```
 #
 # With greedy decoding (the most probable symbol at each position), the reward on training and
 # held-out referents, and the training accuracy: the share of training referents whose four
@@ -178,7 +182,7 @@ glue("tre_generalisation_train_accuracy_mean",
 # deterministic. We report TRE against the gap and against the held-out reward, the paper's two
 # quantities: the paper's signs are positive for both.
 
-# %%
+# %% tags=["remove-output"]
 if len(committed):
     fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.8), layout="constrained")
     for ax, column, letter in zip(axes, ["gap", "test reward"], "ab"):
@@ -186,16 +190,20 @@ if len(committed):
         ax.scatter(committed["TRE"], committed[column], s=14)
         label = "held-out reward" if column == "test reward" else column
         ax.set(xlabel="TRE (L1, linear composition)", ylabel=label,
-               title=f"Figure 2{letter}. {label.capitalize()} (r = {r:.2f})")
-    fig.suptitle(f"Figure 2. TRE against generalisation over {len(committed)} reference games")
-    plt.show()
+               title=f"({letter}) {label.capitalize()} (r = {r:.2f})")
+    fig.suptitle(f"TRE against generalisation over {len(committed)} reference games")
+    glue_figure("fig-10-tre-gap", fig)
 
 # %% [markdown]
-# *Figure 2.* Each point is one committed full-profile reference game: the TRE of its language
+# ```{glue:figure} fig-10-tre-gap
+# :name: fig-10-tre-gap
+#
+# Each point is one committed full-profile reference game: the TRE of its language
 # against (a) its generalisation gap (training reward minus held-out reward) and (b) its reward
 # on the held-out referents. The titles give Pearson's r. The paper's signs are positive for both:
 # lower TRE with a smaller gap, and with a lower reward. Look for how widely the points scatter
 # around any trend; note the column of languages at TRE = 4, the ceiling explained above.
+# ```
 
 # %%
 def correlation_table(runs):
@@ -301,21 +309,25 @@ if len(protocols):
 else:
     print("No committed re-measurements: run `python -m tutorlib.tre.generalisation`.")
 
-# %%
+# %% tags=["remove-output"]
 if len(protocols):
     fig, axes = plt.subplots(1, 3, figsize=(9, 3.4), layout="constrained", sharey=True)
     for ax, name, letter in zip(axes, generalisation.TRE_PROTOCOLS, "abc"):
         r = protocols[name].corr(protocols["gap"])
         ax.scatter(protocols[name], protocols["gap"], s=10)
-        ax.set(xlabel=f"TRE, {name}", title=f"Figure 3{letter}. r = {r:.2f}")
+        ax.set(xlabel=f"TRE, {name}", title=f"({letter}) r = {r:.2f}")
     axes[0].set_ylabel("generalisation gap")
-    fig.suptitle("Figure 3. The same languages measured three ways, against the gap")
-    plt.show()
+    fig.suptitle("The same languages measured three ways, against the gap")
+    glue_figure("fig-10-protocols", fig)
 
 # %% [markdown]
-# *Figure 3.* Each point is one committed language: its TRE under each protocol against its
+# ```{glue:figure} fig-10-protocols
+# :name: fig-10-protocols
+#
+# Each point is one committed language: its TRE under each protocol against its
 # generalisation gap, with Pearson's r in the titles. (a) The converged L1 measure, as in
-# Figure 2. (b) The release's protocol. (c) The converged L2 measure.
+# {numref}`fig-10-tre-gap`. (b) The release's protocol. (c) The converged L2 measure.
+# ```
 
 # %% tags=["remove-input"]
 if len(protocols):
@@ -351,9 +363,10 @@ if len(protocols):
 #   shared by all runs so that their gaps compare.
 # - **Numbers.** Compare the correlation tables above with the paper's 0.50 and 0.57; the pairs
 #   of languages play the role of the paper's Figure 6. The paper's TREs come from its released
-#   code's unconverged fit (`protocol="release"`), ours in Figures 2 and the first table from
-#   the converged minimum: the two differ in scale (Figure 3b against 3a), and only the
-#   re-measurement of the same languages compares them.
+#   code's unconverged fit (`protocol="release"`), ours in {numref}`fig-10-tre-gap` and the first
+#   table from the converged minimum: the two differ in scale
+#   ({numref}`Figure {number}b <fig-10-protocols>` against {numref}`{number}a <fig-10-protocols>`),
+#   and only the re-measurement of the same languages compares them.
 #
 # ## Recap
 #

@@ -34,7 +34,7 @@ from myst_nb import glue
 
 from tutorlib import pcfgset, profiles
 from tutorlib.pcfgset import experiments as exps
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("pcfgset", PROFILE)
@@ -139,7 +139,7 @@ sizes
 # The published corpus's shape was measured on its dev set (4,860 inputs); we measure ours on
 # our dev set, the same size. Depth first:
 
-# %%
+# %% tags=["remove-output"]
 ours = pcfgset.statistics(corpus.dev)
 published = pcfgset.PUBLISHED_STATISTICS
 depth = pd.DataFrame({"ours": ours.fractions("depth", top=11),
@@ -165,14 +165,18 @@ axes[1].set_xlabel("input length (tokens)")
 axes[1].set_ylabel("fraction of inputs")
 axes[1].set_title("Input length (ours)")
 axes[1].legend()
-fig.suptitle("Figure 1. The shape of the corpus beside the published one")
+fig.suptitle("The shape of the corpus beside the published one")
 fig.tight_layout()
-plt.show()
+glue_figure("fig-11-corpus-shape", fig)
 
 # %% [markdown]
-# *Figure 1.* Left: the fraction of inputs of each depth in our dev set and in the published
+# ```{glue:figure} fig-11-corpus-shape
+# :name: fig-11-corpus-shape
+#
+# Left: the fraction of inputs of each depth in our dev set and in the published
 # dev set (11+ pools depths 11 to 17). Right: the distribution of input lengths in our dev set,
 # with the published median and mean marked.
+# ```
 #
 # The shaping step fills each depth's quota of the whole corpus; the dev set is a random 5%
 # of it, so its fractions differ from the published ones by sampling noise only (the small

@@ -37,7 +37,7 @@ from tutorlib import pcfgset, profiles, results
 from tutorlib.facts import glue_facts
 from tutorlib.pcfgset import experiments as exps
 from tutorlib.pcfgset import report
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("pcfgset", PROFILE)
@@ -152,19 +152,23 @@ task.round(3)
 # the input and by the number of functions in it (its Fig. 3): longer inputs, with more
 # functions, are harder.
 
-# %%
-report.plot_by_length(
-    runs, f"Figure 1. Task accuracy by input length and number of functions ({PROFILE} profile)")
-plt.show()
+# %% tags=["remove-output"]
+fig = report.plot_by_length(
+    runs, f"Task accuracy by input length and number of functions ({PROFILE} profile)")
+glue_figure("fig-12-by-length", fig)
 glue("lines_text", "one line per architecture" if len(settings.architectures) > 1 else
      f"one line, for the one architecture this profile trains ({settings.architectures[0]})",
      display=False)
 
 # %% [markdown]
-# *Figure 1.* Accuracy on the base test set against the input's length (left) and its number of
+# ```{glue:figure} fig-12-by-length
+# :name: fig-12-by-length
+#
+# Accuracy on the base test set against the input's length (left) and its number of
 # functions (right), {glue:text}`lines_text` (our runs; the paper's Fig. 3 has the same
 # axes). Each point averages the test inputs of that length in this run's test sample, which
 # at this profile holds inputs of at most {glue:text}`max_functions_text` functions.
+# ```
 #
 # ## Systematicity: new combinations of known parts
 #
@@ -326,7 +330,7 @@ overgeneralisation.round(3)
 # rule, so a model that has learned little of the task overgeneralises little: read the peak
 # beside the task accuracy.
 
-# %%
+# %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(7, 3.8))
 for (network, group), colour in zip(over_runs.groupby("network", sort=False),
                                     ["#0072B2", "#D55E00", "#009E73"]):
@@ -338,15 +342,19 @@ for (network, group), colour in zip(over_runs.groupby("network", sort=False),
 ax.set_xlabel("epoch (passes over the training subset)")
 ax.set_ylabel("fraction of the exceptions")
 ax.set_ylim(-0.03, 1.03)
-ax.set_title(f"Figure 2. Rule or exception during training ({PROFILE} profile)")
+ax.set_title(f"Rule or exception during training ({PROFILE} profile)")
 ax.legend(fontsize=8)
-plt.show()
+glue_figure("fig-12-overgeneralisation", fig)
 
 # %% [markdown]
-# *Figure 2.* For the training exceptions, the fraction answered by the rule (solid) and by the
+# ```{glue:figure} fig-12-overgeneralisation
+# :name: fig-12-overgeneralisation
+#
+# For the training exceptions, the fraction answered by the rule (solid) and by the
 # exception (dashed) during training, for each architecture (seed {glue:text}`first_seed`).
 # The paper's Fig. 5 shows the same curves: overgeneralisation rising first, then falling as
 # the exceptions are memorised.
+# ```
 
 # %%
 glue("first_seed", str(settings.seeds[0]), display=False)
@@ -418,8 +426,8 @@ gaps.round(2)
 # of updates, so it trains in batches of 16, and the Transformer normalises before each
 # sublayer ("pre-LN") with small initial embeddings, which at 100,000 presentations raised it
 # from 0.00 to 0.09 on the base task. This section shows their Table 1, their accuracy by
-# input length and number of functions (Figure 3, pooled over the seeds) and their
-# overgeneralisation curves (Figure 4).
+# input length and number of functions ({numref}`fig-12-full-by-length`, pooled over the seeds)
+# and their overgeneralisation curves ({numref}`fig-12-full-overgeneralisation`).
 
 # %%
 committed = exps.committed_runs("full")
@@ -427,21 +435,34 @@ provenance = results.committed("pcfgset", "full")["provenance"]
 print(f"{provenance['command']}: seeds {provenance['seeds']}, {provenance['date']}, "
       f"tutorlib {provenance['tutorlib_version']}, {len(committed)} runs")
 display(exps.table(committed.to_dict("records")).round(2))
-report.plot_by_length(committed, "Figure 3. Task accuracy by input length and number of "
-                      "functions (full profile)", length_bin=5, min_inputs=30)
-plt.show()
-report.plot_overgeneralisation(committed, "Figure 4. Rule or exception during training "
-                                          "(full profile, every seed)")
-plt.show()
+
+# %% tags=["remove-output"]
+fig = report.plot_by_length(committed, "Task accuracy by input length and number of "
+                            "functions (full profile)", length_bin=5, min_inputs=30)
+glue_figure("fig-12-full-by-length", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig-12-full-by-length
+# :name: fig-12-full-by-length
+#
+# The base test set's accuracy by input length (bins of five tokens) and by number
+# of functions, pooled over the three seeds; a point needs at least 30 test inputs.
+# ```
+
+# %% tags=["remove-output"]
+fig = report.plot_overgeneralisation(committed, "Rule or exception during training "
+                                                "(full profile, every seed)")
+glue_figure("fig-12-full-overgeneralisation", fig)
 glue_facts(report.overgeneralisation_facts(committed))
 
 # %% [markdown]
-# *Figure 3.* The base test set's accuracy by input length (bins of five tokens) and by number
-# of functions, pooled over the three seeds; a point needs at least 30 test inputs.
+# ```{glue:figure} fig-12-full-overgeneralisation
+# :name: fig-12-full-overgeneralisation
 #
-# *Figure 4.* For the training exceptions of the full profile's overgeneralisation runs, the
+# For the training exceptions of the full profile's overgeneralisation runs, the
 # fraction answered by the rule (solid) and by the exception (dashed) during training, one
 # line per seed: the paper's Fig. 5 for our networks. {glue:text}`over_reading`
+# ```
 
 # %% [markdown]
 # ### Which of the paper's findings survive at the full profile
@@ -516,35 +537,39 @@ for name, value in report.gpu_facts().items():
 # {glue:text}`gpu_device`; {glue:text}`gpu_fitted` of them fit. Each trained
 # {glue:text}`gpu_epochs` epochs before its time budget stopped it ({glue:text}`gpu_stopped`
 # runs), far short of the paper's 25; the best fit of any run is {glue:text}`gpu_best_fit`.
-# Sharing one GPU among 27 processes left each run a fraction of it (Figure 5, left), and the
-# Transformer least: it trained in bf16 autocast, which on this GPU starts slowly, where fp32
-# (with TF32 matrix products) does not. Pairs per second in fp32 against bf16, 30 steps of
-# each while the six runs of Figure 5 (right) trained beside them:
+# Sharing one GPU among 27 processes left each run a fraction of it ({numref}`fig-12-gpu-fit`,
+# left), and the Transformer least: it trained in bf16 autocast, which on this GPU starts slowly,
+# where fp32 (with TF32 matrix products) does not. Pairs per second in fp32 against bf16, 30
+# steps of each while the six runs of {numref}`fig-12-gpu-fit` (right) trained beside them:
 # {glue:text}`gpu_precision`. With six runs sharing the GPU, the recipe learns several times
-# faster than today's trainer (Figure 5, right, and Table 6), but not fast enough for 54
-# fitted runs in minutes. So every comparison with the
+# faster than today's trainer ({numref}`fig-12-gpu-fit`, right, and Table 6), but not fast
+# enough for 54 fitted runs in minutes. So every comparison with the
 # paper's Table 1 remains **untested**, at both profiles: the claims page says so, and Table 7
 # shows the numbers only as a record of how far training got.
 
-# %%
-report.fit_figure("Figure 5. Validation accuracy during training on the GPU")
-plt.show()
+# %% tags=["remove-output"]
+fig = report.fit_figure("Validation accuracy during training on the GPU")
+glue_figure("fig-12-gpu-fit", fig)
 
 # %% [markdown]
-# *Figure 5.* Exact-match accuracy on in-distribution validation pairs against training time.
+# ```{glue:figure} fig-12-gpu-fit
+# :name: fig-12-gpu-fit
+#
+# Exact-match accuracy on in-distribution validation pairs against training time.
 # Left: the gpu profile's 54 runs, 27 at a time on one GPU. Right: one run of each
 # architecture on the base task, six runs sharing the GPU, the convergence recipe (solid) against
 # today's trainer (dashed: batches of 16, the full profile's training). The dotted line is the
 # fit threshold.
+# ```
 
 # %%
 report.pilot_table()
 
 # %% [markdown]
-# *Table 6.* The runs of Figure 5 (right): pairs per second, epochs and seconds trained, the
-# best validation accuracy and training fit, the time to fit (seconds until the validation
-# accuracy first reaches 0.9 of its best), and the seconds each trainer took to reach today's
-# trainer's best validation accuracy.
+# *Table 6.* The runs of {numref}`fig-12-gpu-fit` (right): pairs per second, epochs and seconds
+# trained, the best validation accuracy and training fit, the time to fit (seconds until the
+# validation accuracy first reaches 0.9 of its best), and the seconds each trainer took to reach
+# today's trainer's best validation accuracy.
 
 # %%
 report.tests_table().round(2)

@@ -41,7 +41,7 @@ from tutorlib import orchard, profiles
 from tutorlib.facts import glue_facts
 from tutorlib.orchard import experiments as exps
 from tutorlib.orchard import report
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 from tutorlib.train import progress_bar
 
 use_book_style()
@@ -70,18 +70,22 @@ deepest = max(settings["test_depths"])
 # operator's value is its subtree's. The label is the two trees' values, `v1,v2`. A second
 # example, drawn as in the paper's Figure 1:
 
-# %%
+# %% tags=["remove-output"]
 example = ("[LAST [LAST [FIRST 3 ] [FIRST 0 ] ] 9 ] X "
            "[LAST [COPY 2 ] [FIRST [FIRST [COPY 3 ] ] [COPY 1 ] ] ]")
-orchard.draw(example, title="Figure 1. Two trees, and what each COPY copies")
-plt.show()
+ax = orchard.draw(example, title="Two trees, and what each COPY copies")
+glue_figure("fig-14-two-trees", ax.figure)
 first_value, second_value = orchard.evaluate(example)
 glue("example_label", orchard.format_label((first_value, second_value)), display=False)
 
 # %% [markdown]
-# *Figure 1.* The first tree (left) and the second (right). Each item of the first tree carries
+# ```{glue:figure} fig-14-two-trees
+# :name: fig-14-two-trees
+#
+# The first tree (left) and the second (right). Each item of the first tree carries
 # its level-order index; each operator shows its value; an arrow runs from each `COPY` to the
 # item it copies. The label of this input is {glue:text}`example_label`.
+# ```
 #
 # The first tree's level order, with each item's value, is what the `COPY` indices refer to:
 
@@ -124,11 +128,11 @@ pd.DataFrame([{"variant": v.name, "operators": " and ".join(orchard.OPERATOR_SET
 # A sequence model reads the input token by token, so what matters to it is the length of the
 # input, and that grows much faster than the depth:
 
-# %%
+# %% tags=["remove-output"]
 lengths = orchard.lengths_by_depth("minmax_hard", num_examples=settings["test_size"])
-orchard.plot_lengths_by_depth(
-    lengths, title="Figure 2. Input length by depth (minmax_hard)")
-plt.show()
+ax = orchard.plot_lengths_by_depth(
+    lengths, title="Input length by depth (minmax_hard)")
+glue_figure("fig-14-lengths", ax.figure)
 by_part = {row.part: row for row in lengths}
 glue("len_train", f"{by_part['train'].mean:.0f}", display=False)
 glue("len_d6", f"{by_part['test6'].mean:.0f}", display=False)
@@ -144,7 +148,10 @@ glue("items_d12_mean", f"{np.mean(deep_items):.0f}", display=False)
 glue("items_d12_max", f"{max(deep_items)}", display=False)
 
 # %% [markdown]
-# *Figure 2.* Input length in tokens against the depth of both trees, from
+# ```{glue:figure} fig-14-lengths
+# :name: fig-14-lengths
+#
+# Input length in tokens against the depth of both trees, from
 # {glue:text}`len_sample` generated inputs per depth bin of `minmax_hard`: mean (points), median
 # to 95th percentile (bars), the longest input (crosses); the band is the training range. The
 # training inputs average {glue:text}`len_train` tokens and those of depth 6 average
@@ -154,6 +161,7 @@ glue("items_d12_max", f"{max(deep_items)}", display=False)
 # largest first tree among these training inputs has {glue:text}`items_train_max` items, while
 # the depth-12 first trees have {glue:text}`items_d12_mean` on average and up to
 # {glue:text}`items_d12_max`.
+# ```
 #
 # ## The two models
 #
@@ -222,14 +230,18 @@ fit_table.round(1)
 # first tree, the second and both. A model that fits the validation examples as well as the
 # training ones has learned the training *distribution*, not just its examples.
 
-# %%
-report.plot_by_depth(table, f"Figure 3. Accuracy by depth ({PROFILE} profile)")
-plt.show()
+# %% tags=["remove-output"]
+fig = report.plot_by_depth(table, f"Accuracy by depth ({PROFILE} profile)")
+glue_figure("fig-14-by-depth", fig)
 
 # %% [markdown]
-# *Figure 3.* Accuracy on the first tree's value, the second tree's and both, against the depth
+# ```{glue:figure} fig-14-by-depth
+# :name: fig-14-by-depth
+#
+# Accuracy on the first tree's value, the second tree's and both, against the depth
 # of the test trees, for each model (mean over seeds) and each variant of this profile. Shaded:
 # the training depths 3 to 6. Dotted: chance (10% on one tree, 1% on both).
+# ```
 #
 # The numbers behind the figure, at the edge of the training range and at the deepest bin:
 
@@ -272,18 +284,24 @@ planned = len(exps.runs(paper_settings))
 committed_table = exps.by_depth_table(committed)
 print(f"{len(committed)} of the full profile's {planned} runs are committed "
       f"(python -m tutorlib run orchard --profile full).")
-report.plot_by_depth(committed_table, "Figure 4. Accuracy by depth, and the fit (full profile)",
-                     records=committed)
-plt.show()
+
+# %% tags=["remove-output"]
+fig = report.plot_by_depth(committed_table, "Accuracy by depth, and the fit (full profile)",
+                           records=committed)
+glue_figure("fig-14-full", fig)
 
 # %% [markdown]
-# *Figure 4.* The committed full-profile runs, drawn as Figure 3 draws this profile's (each
+# ```{glue:figure} fig-14-full
+# :name: fig-14-full
+#
+# The committed full-profile runs, drawn as {numref}`fig-14-by-depth` draws this profile's (each
 # variant that has a run, both models where both have one, the mean over the committed seeds),
 # with a last column of each model's *fit*: its accuracy on the first and second trees of its
 # own training examples and of validation examples of depths 3 to 6 (dashed: 90%). The full
 # profile trains its Transformer as this page's: fairseq's embedding initialisation and a
 # warmup of 100 steps (its first two Transformer runs, without them, fitted only a third of
 # their training first trees and were discarded).
+# ```
 #
 # Read the fit column first. **A network is compared only after it has learned**: a run *fits*
 # when it gets at least 90% of the first and of the second trees right on its training
@@ -331,24 +349,31 @@ report.fit_table(by_profile).round(1)
 # out (`results/orchard/gpu-sweeps.json`). So no comparison between the two models has fitted
 # networks behind it yet: the claims that need one stay untested.
 
-# %%
+# %% tags=["remove-output"]
 if gpu_records:
-    report.plot_by_depth(exps.by_depth_table(gpu_records),
-                         "Figure 5. Accuracy by depth, and the fit (gpu profile)",
-                         records=gpu_records)
-    plt.show()
-report.fitted_by_depth(by_profile).round(1)
+    fig = report.plot_by_depth(exps.by_depth_table(gpu_records),
+                               "Accuracy by depth, and the fit (gpu profile)",
+                               records=gpu_records)
+    glue_figure("fig-14-gpu", fig)
 
 # %% [markdown]
-# *Figure 5 and table.* The committed gpu-profile runs, as Figure 4; and, from every committed
-# profile, the networks whose runs all fit, at the training edge and at depth 12. These are
-# the only curves in this chapter that show generalisation with depth *by a network that has
+# ```{glue:figure} fig-14-gpu
+# :name: fig-14-gpu
+#
+# The committed gpu-profile runs, as {numref}`fig-14-full`; and, in the table below, from every
+# committed profile, the networks whose runs all fit, at the training edge and at depth 12. These
+# are the only curves in this chapter that show generalisation with depth *by a network that has
 # learned* ({glue:text}`fitted_networks`): from depth 6 to depth 12 their first-tree accuracy
 # goes from {glue:text}`fitted_first_d6` to {glue:text}`fitted_first_d12`, and their
 # second-tree accuracy from {glue:text}`fitted_second_d6` to {glue:text}`fitted_second_d12`.
 # Where these ranges fall, a network that has learned the training depths does not carry what
 # it learned to deeper trees intact: the paper's first claim, tested on networks that fit.
-#
+# ```
+
+# %%
+report.fitted_by_depth(by_profile).round(1)
+
+# %% [markdown]
 # ## Without a GPU: the recipe on one core
 #
 # Can one CPU core train both models to fit a hard variant? The gpu profile's recipe, scaled
@@ -356,19 +381,26 @@ report.fitted_by_depth(by_profile).round(1)
 # examples of minmax_hard), trained on one thread each with a fixed budget of time
 # (`benchmarks/orchard_pilot.py`, committed to `results/orchard/pilot-cpu*.json`):
 
-# %%
+# %% tags=["remove-output"]
 pilots = report.cpu_pilots()
 glue_facts(report.pilot_facts(pilots))
-report.plot_pilot_curves(pilots, "Figure 6. Fit over training on one CPU core (minmax_hard)")
-plt.show()
+fig = report.plot_pilot_curves(pilots, "Fit over training on one CPU core (minmax_hard)")
+glue_figure("fig-14-pilots", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig-14-pilots
+# :name: fig-14-pilots
+#
+# The CPU pilots of the gpu profile's recipe: the share of training
+# examples (faint) and of validation examples of depths 3 to 6 (solid) with both trees right,
+# over the minutes trained (dotted: 90%), and, in the table below, each pilot's accuracy per
+# tree on training and validation examples and at depth 12. {glue:text}`pilot_text`
+# ```
+
+# %%
 report.pilot_table(pilots).set_index(["budget", "model"]).drop(columns="variant").round(1)
 
 # %% [markdown]
-# *Figure 6 and table.* The CPU pilots of the gpu profile's recipe: the share of training
-# examples (faint) and of validation examples of depths 3 to 6 (solid) with both trees right,
-# over the minutes trained (dotted: 90%), and each pilot's accuracy per tree on training and
-# validation examples and at depth 12. {glue:text}`pilot_text`
-#
 # ## What the paper claimed, beside our runs
 #
 # The paper trains on depths 3 to 6 and tests to depth 12 (its Figs. 2-5). Its claims, and the

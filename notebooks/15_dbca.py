@@ -42,7 +42,7 @@ from tutorlib import seq2seq as s2s
 from tutorlib.dbca import experiments as exps
 from tutorlib.dbca import report
 from tutorlib.facts import glue_facts
-from tutorlib.plotting import use_book_style
+from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("dbca", PROFILE)
@@ -75,15 +75,21 @@ def percent(x):
 # children, plus chains of any length. Here is the tree of `jump twice and walk left`, with one
 # of its compounds, "V twice with V a bare primitive", in orange:
 
-# %%
+# %% tags=["remove-output"]
 example = scan.rule_tree("jump twice and walk left")
-exps.draw_rule_tree(example, highlight=[(0,), (0, 0)],
-                    title="Figure 1. Rule-application tree of 'jump twice and walk left'")
-plt.show()
+ax = exps.draw_rule_tree(example, highlight=[(0,), (0, 0)],
+                         title="Rule-application tree of 'jump twice and walk left'")
+glue_figure("fig-15-rule-tree", ax.figure)
 
 # %% [markdown]
-# *Figure 1.* Each box is a rule of SCAN's grammar; the orange pair is one compound. The atoms are
-# counted over all boxes, the compounds over all such pieces. The two lists for this command:
+# ```{glue:figure} fig-15-rule-tree
+# :name: fig-15-rule-tree
+#
+# Each box is a rule of SCAN's grammar; the orange pair is one compound. The atoms are
+# counted over all boxes, the compounds over all such pieces.
+# ```
+#
+# The two lists for this command:
 
 # %%
 atoms = dbca.atom_counts(example)
@@ -151,7 +157,7 @@ pd.Series({dbca.format_compound(g): w for g, w in dbca.compound_weights(toy_pool
 # should not be missing. A worked check, with $p$ a training distribution that puts almost all
 # its mass on compound 3 and $q$ a test distribution that never uses it:
 
-# %%
+# %% tags=["remove-output"]
 p, q = [0.001, 0.001, 0.998, 0.0], [0.4, 0.4, 0.0, 0.2]
 c01, c05 = dbca.chernoff_coefficient(p, q, 0.1), dbca.chernoff_coefficient(p, q, 0.5)
 glue("c01", f"{c01:.2f}", display=False)
@@ -164,15 +170,19 @@ for a, c in [(0.1, c01), (0.5, c05)]:
     ax.annotate(f"C_{a:g} = {c:.2f}", (a, c), xytext=(8, 4), textcoords="offset points")
 ax.set_xlabel("alpha")
 ax.set_ylabel("Chernoff coefficient C_alpha(p || q)")
-ax.set_title("Figure 2. The same two distributions, weighed with different alpha")
-plt.show()
+ax.set_title("The same two distributions, weighed with different alpha")
+glue_figure("fig-15-chernoff", fig)
 
 # %% [markdown]
-# *Figure 2.* $C_\alpha(p \| q)$ for the two distributions above against $\alpha$. With
+# ```{glue:figure} fig-15-chernoff
+# :name: fig-15-chernoff
+#
+# $C_\alpha(p \| q)$ for the two distributions above against $\alpha$. With
 # $\alpha = 0.5$ they look nearly disjoint ($C_{0.5}$ = {glue:text}`c05`): the frequencies differ
 # wildly. With $\alpha = 0.1$ they are fairly similar ($C_{0.1}$ = {glue:text}`c01`): most of the
 # test mass (compounds 1 and 2) does occur in training, if rarely; only compound 4, a fifth of
 # the test mass, is never seen there.
+# ```
 #
 # ## How compositional is each standard split?
 #
@@ -206,7 +216,7 @@ glue("da_standard_max", f"{standard['atom_divergence'].max():.3f}", display=Fals
 glue("mcd_sizes", f"{mcd_rows['train'].iloc[0]:,} / {mcd_rows['test'].iloc[0]:,}", display=False)
 divergences.rename(columns={"atom_divergence": "D_A", "compound_divergence": "D_C"}).round(3)
 
-# %%
+# %% tags=["remove-output"]
 colours = {"random": "#0072B2", "length": "#009E73", "primitive": "#D55E00",
            "composed jump": "#E69F00", "template": "#CC79A7", "filler": "#56B4E9",
            "MCD (ours)": "black"}
@@ -224,14 +234,18 @@ ax.axvline(settings["max_atom_divergence"], color="0.6", ls=":", lw=1)
 ax.set_xlabel("atom divergence D_A")
 ax.set_ylabel("compound divergence D_C")
 ax.set_ylim(-0.02, 0.8)
-ax.set_title("Figure 3. Atom and compound divergence of SCAN's splits")
+ax.set_title("Atom and compound divergence of SCAN's splits")
 ax.legend(fontsize=8, loc="upper right")
-plt.show()
+glue_figure("fig-15-divergences", fig)
 
 # %% [markdown]
-# *Figure 3.* Each standard SCAN split (dots, coloured by kind) and our MCD splits (stars) by
+# ```{glue:figure} fig-15-divergences
+# :name: fig-15-divergences
+#
+# Each standard SCAN split (dots, coloured by kind) and our MCD splits (stars) by
 # atom divergence (horizontal; the dotted line is the MCD bound 0.02) and compound divergence
 # (vertical).
+# ```
 #
 # **What the measure says.** The random split `simple` has almost no compound divergence
 # ({glue:text}`dc_simple`): everything in test has been seen in training. The hand-made splits
@@ -293,7 +307,7 @@ records = [exps.run(config, seed) for config, seed in exps.runs(settings)]
 dial = exps.dial_table(records)
 dial.round(3).astype(object).where(dial.notna(), "—")  # a dash: no sd from one run
 
-# %%
+# %% tags=["remove-output"]
 first, last = dial.groupby("network").first(), dial.groupby("network").last()
 name = dial["network"].iloc[0]
 glue("dial_network", name, display=False)
@@ -329,17 +343,21 @@ for network, value in exps.PAPER["mcd"].items():
 ax.set_xlabel("compound divergence D_C of the split")
 ax.set_ylabel("test accuracy (% exact match)")
 ax.set_ylim(-3, 103)
-ax.set_title("Figure 4. Accuracy against compound divergence")
+ax.set_title("Accuracy against compound divergence")
 # beside the axes, so that it covers no point or error bar
 ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-plt.show()
+glue_figure("fig-15-dial", fig)
 
 # %% [markdown]
-# *Figure 4.* Exact-match test accuracy of each network (mean over seeds; bars: one standard
+# ```{glue:figure} fig-15-dial
+# :name: fig-15-dial
+#
+# Exact-match test accuracy of each network (mean over seeds; bars: one standard
 # deviation) on splits of increasing compound divergence, all built with the bound D_A ≤ 0.02.
 # Crosses: the paper's mean accuracies on its SCAN MCD splits with their 95% intervals, placed
 # at the mean D_C of *our* MCD splits (their D_C, under their compound definition, is not on
 # our scale).
+# ```
 #
 # In this run, {glue:text}`dial_network` gets {glue:text}`dial_low_acc` right at D_C
 # {glue:text}`dial_low_dc` and {glue:text}`dial_high_acc` at D_C {glue:text}`dial_high_dc`; the
@@ -412,22 +430,30 @@ glue_facts(report.full_facts(committed, paper_settings))
 # {glue:text}`paper_r2_high` for its three networks). The same line through every committed dial run of ours (each split's reached D_C, the MCD splits
 # included):
 
-# %%
+# %% tags=["remove-output"]
 glue("paper_r2_low", f"{exps.PAPER['cfq_r2'][0]:.2f}", display=False)
 glue("paper_r2_high", f"{exps.PAPER['cfq_r2'][1]:.2f}", display=False)
 if len(committed):
     regression = report.dial_regression(committed)
     glue_facts(report.regression_facts(regression))
-    report.plot_dial_regression(committed)
-    plt.show()
-    display(regression.round(3))
+    fig = report.plot_dial_regression(committed)
+    glue_figure("fig-15-regression", fig)
 else:
     glue_facts(report.regression_facts(report.dial_regression(committed)))
 
 # %% [markdown]
-# *Figure.* Test accuracy of every committed dial run against its split's compound divergence,
-# with each network's least-squares line. {glue:text}`regression_text`
+# ```{glue:figure} fig-15-regression
+# :name: fig-15-regression
 #
+# Test accuracy of every committed dial run against its split's compound divergence,
+# with each network's least-squares line. {glue:text}`regression_text`
+# ```
+
+# %%
+if len(committed):
+    display(regression.round(3))
+
+# %% [markdown]
 # ### The split or the training?
 #
 # Each dial run's seed draws both its split and its network's initialisation and batch order,
@@ -436,20 +462,26 @@ else:
 # attention (at the MCD point) with every training seed on every other seed's split: three
 # splits × three training seeds per cell, the dial's own runs on the diagonal.
 
-# %%
+# %% tags=["remove-output"]
 crossed = exps.committed_runs("full", crossed=True)
 variance = report.variance_table(crossed)
 glue_facts(report.variance_facts(variance))
 if len(variance):
-    report.plot_crossed(crossed)
-    plt.show()
-variance.round(1)
+    fig = report.plot_crossed(crossed)
+    glue_figure("fig-15-crossed", fig)
 
 # %% [markdown]
-# *Figure and table.* Test accuracy (%) of each crossed cell by split (bars: the split's mean;
-# markers: the training seeds), and the spread split in two: the standard deviation of the
-# split means (*between splits*) and the typical standard deviation over training seeds on one
-# split (*within a split*), in points. {glue:text}`variance_text`
+# ```{glue:figure} fig-15-crossed
+# :name: fig-15-crossed
+#
+# Test accuracy (%) of each crossed cell by split (bars: the split's mean;
+# markers: the training seeds), and, in the table below, the spread split in two: the standard
+# deviation of the split means (*between splits*) and the typical standard deviation over
+# training seeds on one split (*within a split*), in points. {glue:text}`variance_text`
+# ```
+
+# %%
+variance.round(1)
 
 # %% [markdown]
 # ## What the paper claimed, and where we differ

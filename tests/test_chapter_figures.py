@@ -90,7 +90,9 @@ def test_the_text_refers_to_figures_by_numref_to_labels_that_exist(chapter):
         assert label in labels, f"{chapter}: {{numref}} to an unknown label {label}"
     # "Figure 2" in our own prose is a number typed by hand; the papers' figures ("the paper's
     # Fig. 3", "Figure 6 of the paper") stay as they are
-    typed = [m.group(0) for m in re.finditer(r"(?<![Pp]aper's )(?<!their )\bFigures? \d+[a-z]?\b(?! of the paper)(?! in the paper)", prose)]
+    typed = [m.group(0) for m in re.finditer(
+        r"(?<![Pp]aper's )(?<!their )\bFigures? \d+[a-z]?\b(?! of the paper)(?! in the paper)",
+        prose)]
     assert not typed, f"{chapter}: figures referred to by a typed number: {typed}"
 
 
@@ -105,3 +107,11 @@ def test_figures_fit_the_page_column(chapter):
         assert int(columns) <= MAX_PANELS_A_ROW, f"{chapter}: {columns} panels in a row"
     for columns in re.findall(r"subfigures\(\s*\d+\s*,\s*(\d+)", text):
         assert int(columns) <= MAX_PANELS_A_ROW, f"{chapter}: {columns} subfigures in a row"
+
+
+def test_the_book_pages_refer_to_chapter_figures_that_exist():
+    labels = every_label()
+    for page in sorted((ROOT / "book").rglob("*.md")):
+        for ref in re.findall(r"\{numref\}`([^`]+)`", page.read_text()):
+            label = re.search(r"<([^>]+)>$", ref).group(1) if ref.endswith(">") else ref
+            assert label in labels, f"{page.relative_to(ROOT)}: {{numref}} to an unknown {label}"

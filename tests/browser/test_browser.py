@@ -110,6 +110,28 @@ def test_first_chapter_shows_its_figures(server, browser):
     assert errors == []
 
 
+def test_figures_are_numbered_by_the_book_and_the_text_links_to_them(server, browser):
+    _, errors = open_page(browser, server + "/book/scan/04_scan_exp2.html")
+    numbers = browser.execute_script(
+        "return Array.from(document.querySelectorAll('figure figcaption .caption-number'))"
+        ".map(s => s.textContent.trim());")
+    assert len(numbers) >= 2 and all(n.startswith("Figure ") for n in numbers), numbers
+    # each figure appears once: the code cell's own copy of it is hidden (remove-output)
+    images = browser.execute_script(
+        "return Array.from(document.querySelectorAll('img')).map(i => i.getAttribute('src'));")
+    figure_images = browser.execute_script(
+        "return Array.from(document.querySelectorAll('figure img')).map(i => i.getAttribute('src'));")
+    assert len(figure_images) == len(numbers) and len(set(images)) == len(images), images
+    # a {numref} in the text is a link to the figure on the page, with its number
+    refs = browser.execute_script(
+        "return Array.from(document.querySelectorAll('a.reference span.std-numref'))"
+        ".map(s => [s.textContent, s.closest('a').getAttribute('href')]);")
+    targets = {f"#{anchor}" for anchor in browser.execute_script(
+        "return Array.from(document.querySelectorAll('figure[id]')).map(f => f.id);")}
+    assert refs and all(text.startswith("Figure ") and href in targets for text, href in refs), refs
+    assert errors == []
+
+
 def test_usage_page_renders(server, browser):
     _, errors = open_page(browser, server + "/book/usage.html")
     assert "How to use this book" in browser.find_element("tag name", "body").text

@@ -34,7 +34,14 @@ from tutorlib.pcfgset.corpus import (
     sample_inputs,
     statistics,
 )
-from tutorlib.pcfgset.files import export, read_pairs, read_unrolled, unrolled_lines, write_pairs
+from tutorlib.pcfgset.files import (
+    export,
+    read_pairs,
+    read_unrolled,
+    to_hf_dataset,
+    unrolled_lines,
+    write_pairs,
+)
 from tutorlib.pcfgset.language import (
     ALPHABET,
     BINARY,
@@ -89,7 +96,8 @@ __all__ = [
     "num_functions",
     "overgeneralisation_rates", "overgeneralisation_split", "parse", "peak", "read_pairs",
     "read_unrolled", "sample_inputs", "split", "split_names", "statistics", "string_arguments",
-    "substitute", "substitutivity_split", "token_accuracy", "twin_of", "unroll", "unrolled_lines",
+    "substitute",
+    "to_hf_dataset", "substitutivity_split", "token_accuracy", "twin_of", "unroll", "unrolled_lines",
     "unrolled_predictions", "write_pairs",
 ]
 

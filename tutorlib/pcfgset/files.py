@@ -26,11 +26,14 @@ from pathlib import Path
 from tqdm import tqdm
 
 from tutorlib.cache import atomic_write_bytes
+from tutorlib.hub import PCFGSET_FIELDS
+from tutorlib.hub import to_hf_dataset as _pairs_to_hf
 from tutorlib.pcfgset.corpus import Pair, base_corpus
 from tutorlib.pcfgset.language import unroll
 from tutorlib.pcfgset.splits import (
     overgeneralisation_split,
     productivity_split,
+    split,
     split_names,
     substitutivity_split,
     systematicity_split,
@@ -153,6 +156,28 @@ def read_unrolled(path: str | os.PathLike) -> list[tuple[list[str], Pair]]:
     if not out:
         raise ValueError(f"{path} holds no 'original' line: not an unrolled PCFG SET file")
     return out
+
+
+def to_hf_dataset(name: str = "pcfgset", seed: int = 0):
+    """A PCFG SET split as a Hugging Face ``datasets.DatasetDict``.
+
+    The ``train`` and ``test`` splits hold the pairs of ``pcfgset.split(name, seed)``, in two
+    columns named after the released files' ``.src`` and ``.tgt``: ``source`` and ``target`` (we
+    know of no PCFG SET dataset on the hub whose names to follow). Needs the ``hf`` extra.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`~tutorlib.pcfgset.split_names`.
+    seed : int
+        Seed of the corpus and of everything drawn from it.
+
+    Returns
+    -------
+    datasets.DatasetDict
+    """
+    train, test = split(name, seed=seed)
+    return _pairs_to_hf({"train": train, "test": test}, fields=PCFGSET_FIELDS)
 
 
 def _export_one(directory: Path, name: str, seed: int) -> None:

@@ -29,6 +29,7 @@ from tutorlib.scan.files import (
     main,
     parse_line,
     read_pairs,
+    to_hf_dataset,
 )
 from tutorlib.scan.grammar import (
     ACTION_TOKENS,
@@ -79,7 +80,8 @@ __all__ = [
     "derivations", "export", "export_layout", "filler_split", "format_line", "head", "interpret",
     "length_counts", "length_split", "main",
     "rule_tree", "parse", "parse_line", "parts", "read_pairs",
-    "simple_split", "size_split", "split", "split_names", "template_split", "verb_phrase",
+    "simple_split", "size_split", "split", "split_names", "template_split", "to_hf_dataset",
+    "verb_phrase",
 ]
 
 from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402

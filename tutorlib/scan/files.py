@@ -11,6 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from tutorlib.hub import SCAN_FIELDS
+from tutorlib.hub import to_hf_dataset as _pairs_to_hf
 from tutorlib.scan.grammar import Pair, all_pairs
 from tutorlib.scan.splits import COMPLEX_JUMP_NUMS, SIZE_PERCENTS, TEMPLATES, split
 from tutorlib.textfiles import output_directory, read_text
@@ -130,6 +132,29 @@ def read_pairs(path: str | Path) -> list[Pair]:
     if not pairs:
         raise ValueError(f"{path} holds no IN: ... OUT: ... lines")
     return pairs
+
+
+def to_hf_dataset(name: str = "simple", seed: int = 0):
+    """A SCAN split as a Hugging Face ``datasets.DatasetDict`` with the hub's fields.
+
+    The ``train`` and ``test`` splits hold the same pairs, in the same order, as
+    ``scan.split(name, seed)`` and the exported ``tasks_train_<name>.txt`` / ``..._test_...``
+    files, in two columns named as on the hub's ``scan`` dataset: ``commands`` and ``actions``.
+    Needs the ``hf`` extra (``pip install 'tutorlib[hf]'``).
+
+    Parameters
+    ----------
+    name : str
+        A split of :func:`~tutorlib.scan.split_names` (``simple``, ``length``, ``addprim_jump``...).
+    seed : int
+        Seed of the random splits (``simple`` and the size splits).
+
+    Returns
+    -------
+    datasets.DatasetDict
+    """
+    train, test = split(name, seed=seed)
+    return _pairs_to_hf({"train": train, "test": test}, fields=SCAN_FIELDS)
 
 
 def length_counts(pairs: list[Pair]) -> tuple[Counter, Counter]:

@@ -421,8 +421,8 @@ def plot_live_by_length(live: dict, max_test: int | None):
     axes[0].set_xlabel("length of the true action sequence (actions)")
     axes[1].set_xlabel("length of the command (words)")
     axes[0].set_ylabel("test accuracy (% exact match)")
-    axes[0].set_title("Figure 1a. By action-sequence length")
-    axes[1].set_title("Figure 1b. By command length")
+    axes[0].set_title("(a) By action-sequence length")
+    axes[1].set_title("(b) By command length")
     for ax in axes:
         ax.set_ylim(-2, 102)
     axes[0].legend()
@@ -467,9 +467,9 @@ def plot_committed_length(committed: pd.DataFrame):
     axes[0].set_xticks(range(4), ["overall-best\ngreedy", "overall-best\noracle",
                                   "Exp. 2 best\ngreedy", "Exp. 2 best\noracle"])
     axes[0].set_ylabel("test accuracy (% exact match)")
-    axes[0].set_title("Figure 2a. Every committed seed")
+    axes[0].set_title("(a) Every committed seed")
     axes[1].set_xlabel("length of the true action sequence (actions)")
-    axes[1].set_title("Figure 2b. By action length, mean over seeds")
+    axes[1].set_title("(b) By action length, mean over seeds")
     for ax in axes:
         ax.set_ylim(-2, 102)
         ax.legend(fontsize=8)
@@ -703,13 +703,13 @@ def plot_lengths(pairs: list) -> object:
                     label=f"length split: train ≤ {exps.scan.LENGTH_CUTOFF}")
     axes[0].set_xlabel("action sequence length (actions)")
     axes[0].set_ylabel("number of commands")
-    axes[0].set_title("Figure 2a. Action sequence lengths")
+    axes[0].set_title("(a) Action sequence lengths")
     axes[0].legend()
     words = sorted(command_length)
     axes[1].bar(words, [command_length[n] for n in words], color="#009E73")
     axes[1].set_xlabel("command length (words)")
     axes[1].set_ylabel("number of commands")
-    axes[1].set_title("Figure 2b. Command lengths")
+    axes[1].set_title("(b) Command lengths")
     return fig
 
 
@@ -737,6 +737,6 @@ def plot_test_lengths(split_names=("simple", "length", "addprim_jump")):
                 label=f"{name} test")
     ax.set_xlabel("action sequence length (actions)")
     ax.set_ylabel("fraction of test commands")
-    ax.set_title("Figure 3. Test-set action lengths of three splits")
+    ax.set_title("Test-set action lengths of three splits")
     ax.legend()
     return fig

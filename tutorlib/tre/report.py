@@ -384,7 +384,7 @@ def plot_training(long_run: pd.DataFrame, frames: dict[int, pd.DataFrame], ideal
     axes[0].axhline(100 * DYNAMICS_PAPER["validation accuracy"], color="#D55E00", linestyle="--",
                     label="published, end of training")
     axes[0].set(xlabel="epoch", ylabel="validation accuracy (%)",
-                title="Figure 2a. Validation accuracy")
+                title="(a) Validation accuracy")
     axes[0].legend(loc="lower right")
     for column, label, colour in [("tre", "all 218 concepts", "#0072B2"),
                                   ("tre_single", "single values", "#009E73"),
@@ -393,6 +393,6 @@ def plot_training(long_run: pd.DataFrame, frames: dict[int, pd.DataFrame], ideal
     shown = next(iter(frames.values()))
     axes[1].plot(shown["epoch"], shown["tre"], "o", color="#E69F00", ms=4, label="this page, all")
     axes[1].set(xlabel="epoch", ylabel="TRE (additive, cosine)",
-                title="Figure 2b. TRE of the probe concepts")
+                title="(b) TRE of the probe concepts")
     axes[1].legend(loc="lower right")
     return fig
