@@ -22,6 +22,34 @@
 # **What you need first**: derivation trees ({doc}`../foundations/01_compositionality`), and
 # the idea of fitting parameters by gradient descent.
 
+# %% tags=["remove-cell"]
+# Colab or a fresh Binder: install tutorlib where it is missing, from the checkout this notebook
+# sits in, else from TUTORLIB_SOURCE (a pip URL: git+https://... of the book's repository).
+# Where tutorlib is installed, as in the book's own build, this cell does nothing.
+import importlib.util
+
+if importlib.util.find_spec("tutorlib") is None:
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    here = pathlib.Path.cwd()
+    checkout = next((p for p in [here, *here.parents]
+                     if (p / "pyproject.toml").is_file() and (p / "tutorlib").is_dir()), None)
+    source = os.environ.get("TUTORLIB_SOURCE")
+    if source:
+        requirement = f"tutorlib[book] @ {source}"
+    elif checkout is not None:
+        requirement = f"{checkout}[book]"
+    else:
+        raise ModuleNotFoundError(
+            "tutorlib is not installed here. Install it from the book's repository (its GitHub "
+            "button): %pip install 'tutorlib[book] @ git+https://github.com/OWNER/NAME', or set "
+            "TUTORLIB_SOURCE to that git+https:// address and run this cell again.")
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", requirement], check=True)
+    importlib.invalidate_caches()  # so that this kernel finds what was just installed
+
 # %% tags=["parameters"]
 PROFILE = "tutorial"
 

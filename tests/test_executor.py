@@ -57,6 +57,7 @@ def test_make_execute_fails_on_a_broken_notebook(tmp_path):
 @pytest.mark.slow
 def test_a_good_notebook_is_executed_once_with_its_profile(tmp_path):
     root = make_project(tmp_path, "01_good", ["print(PROFILE)"])
+    (root / "notebooks" / "01_good.py").write_text("print(PROFILE)\n")  # its jupytext pair
     out = execute(root)
     assert out.returncode == 0, out.stderr
     executed = nbformat.read(root / "book" / "part" / "01_good.ipynb", as_version=4)
@@ -68,6 +69,8 @@ def test_a_good_notebook_is_executed_once_with_its_profile(tmp_path):
         if {"parameters", "injected-parameters"} & set(tags):
             assert "remove-cell" in tags
     assert "executed at the `ci` profile" in executed.cells[1].source
+    # with a download link to the chapter's source, from the executed copy's folder
+    assert "{download}`01_good.py <../../notebooks/01_good.py>`" in executed.cells[1].source
     again = execute(root)
     assert again.returncode == 0 and "up to date: notebooks/01_good.ipynb" in again.stdout
 

@@ -8,7 +8,16 @@ import nbformat
 import pytest
 from conftest import ROOT
 from execute import chapters
-from exercises import ANSWER, UNRESOLVED, main, split_markdown, strip_solutions, write_exercises
+from exercises import (
+    ANSWER,
+    UNRESOLVED,
+    figure_numbers,
+    main,
+    resolve_figures,
+    split_markdown,
+    strip_solutions,
+    write_exercises,
+)
 
 # The chapters, that is every notebook but the back matter's pages (which have no exercises).
 BACK_MATTER = {Path(target).stem for _, target in chapters(ROOT) if "backmatter" in Path(target).parts}
@@ -163,3 +172,22 @@ def test_glued_values_are_written_into_the_exercise_text(tmp_path):
     write_exercises(tmp_path / "01_t.ipynb", tmp_path / "bare.ipynb")  # never executed
     bare = "\n".join(c.source for c in nbformat.read(tmp_path / "bare.ipynb", as_version=4).cells)
     assert "{glue" not in bare and bare.count(UNRESOLVED) == 3
+
+
+def test_numbered_figures_become_captions_and_numrefs_their_numbers(tmp_path):
+    """The exercise notebook shows each figure under its code; its directive becomes the caption
+    and a {numref} the number the book gives it."""
+    first = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "```{glue:figure} fig-01-a\n:name: fig-01-a\n\nThe first.\n```")])
+    second = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "```{glue:figure} fig-02-b\n:name: fig-02-b\n\nThe second,\nover two lines.\n```\n\n"
+        "As {numref}`fig-02-b` shows, and {numref}`Figure {number}a <fig-01-a>`.")])
+    paths = []
+    for name, notebook in (("01_x.ipynb", first), ("02_y.ipynb", second)):
+        nbformat.write(notebook, tmp_path / name)
+        paths.append(tmp_path / name)
+    numbers = figure_numbers(paths)
+    assert numbers == {"fig-01-a": 1, "fig-02-b": 2}
+    resolve_figures(second, numbers)
+    assert second.cells[0].source == ("**Figure 2.** The second,\nover two lines.\n\n"
+                                      "As Figure 2 shows, and Figure 1a.")

@@ -26,6 +26,8 @@ STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable
     "tutorlib.tre.learner", "tutorlib.tre.corpora",
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
     "tutorlib.claims",
+    # the report card puts one model through every part's studies
+    "tutorlib.card", "tutorlib.card.scoring",
 }
 LAYERS = {"shared": 0, "method": 1, "study": 2}
 

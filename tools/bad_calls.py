@@ -38,7 +38,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "tutorlib"
 
 #: The subpackages and flat modules whose public names are tried.
-MODULES = ("tutorlib.scan", "tutorlib.pcfgset", "tutorlib.orchard", "tutorlib.dbca", "tutorlib.tre",
+MODULES = ("tutorlib.card", "tutorlib.scan", "tutorlib.pcfgset", "tutorlib.orchard", "tutorlib.dbca",
+           "tutorlib.tre",
            "tutorlib.seq2seq", "tutorlib.claims", "tutorlib.textfiles", "tutorlib.cache",
            "tutorlib.checks", "tutorlib.compositionality", "tutorlib.facts", "tutorlib.hub",
            "tutorlib.plotting",

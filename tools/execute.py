@@ -92,15 +92,19 @@ def is_up_to_date(target: Path, stamp: str) -> bool:
     return executed.metadata.get("tutorlib_execution", {}).get("fingerprint") == stamp
 
 
-def finish(notebook: nbformat.NotebookNode, profile: str, seconds: float, stamp: str) -> None:
-    """Hide the parameter cells and state the profile and run time under the title."""
+def finish(notebook: nbformat.NotebookNode, profile: str, seconds: float, stamp: str,
+           script: str | None = None) -> None:
+    """Hide the parameter cells and state the profile and run time under the title, with a
+    download link to the chapter's source (``script``: its path from the executed copy)."""
     for cell in notebook.cells:
         tags = cell.metadata.setdefault("tags", [])
         if HIDDEN_TAGS & set(tags) and "remove-cell" not in tags:
             tags.append("remove-cell")
     note = nbformat.v4.new_markdown_cell(
         f"*This page was executed at the `{profile}` profile in {seconds:.0f} s "
-        f"on {dt.date.today().isoformat()} with tutorlib {tutorlib.__version__}.*")
+        f"on {dt.date.today().isoformat()} with tutorlib {tutorlib.__version__}.*"
+        + (f" Its source as a Python script: {{download}}`{Path(script).name} <{script}>`."
+           if script else ""))
     note.metadata["tags"] = ["execution-info"]
     notebook.cells.insert(1, note)
     notebook.metadata["tutorlib_execution"] = {"fingerprint": stamp, "profile": profile,
@@ -131,7 +135,9 @@ def execute(source: Path, target: Path, profile: str, root: Path) -> str | None:
         raise
     seconds = time.perf_counter() - start
     notebook = nbformat.read(tmp, as_version=4)
-    finish(notebook, profile, seconds, fingerprint(source, profile))
+    script = source.with_suffix(".py")
+    finish(notebook, profile, seconds, fingerprint(source, profile),
+           os.path.relpath(script, target.parent) if script.exists() else None)
     nbformat.write(notebook, tmp)
     os.replace(tmp, target)
     return None

@@ -20,7 +20,10 @@ at the end of its text.
 
 The prose's glued values (``{glue:text}`name```, which only the book resolves) are written in:
 from the chapter as the book executed it (``book/<part>/NN_topic.ipynb``) where it is there,
-else as a note that the value is computed when the chapter runs.
+else as a note that the value is computed when the chapter runs. A numbered figure's
+``{glue:figure}`` directive (the figure itself is shown under the code that draws it) becomes
+its caption, "**Figure N.** ...", and a ``{numref}`` reference the same "Figure N", numbered as
+the book numbers them (through the chapters in order).
 
 Usage: ``python tools/exercises.py [--root .] [--out exercises] [NN ...]``.
 """
@@ -44,6 +47,8 @@ SOLUTION_OPEN = re.compile(r"^(\s*)(`{3,}|:{3,})\s*\{(admonition|dropdown)\}\s*S
 FENCE = re.compile(r"^\s*(`{3,}|:{3,})")
 GLUE_ROLE = re.compile(r"\{glue(?::text|:md)?\}`([^`:]+)(?::[^`]*)?`")
 UNRESOLVED = "*[computed when the chapter runs]*"
+FIGURE_DIRECTIVE = re.compile(r"^```\{glue:figure\} (\S+)\n(?::[^\n]*\n)*\n?(.*?)\n```$", re.S | re.M)
+NUMREF = re.compile(r"\{numref\}`([^`]+)`")
 NOTE = ("*Exercise notebook for {chapter}: the solutions are removed. Write your answer in the "
         "cells marked `{answer}`; the book shows worked solutions behind toggles.*")
 
@@ -213,7 +218,37 @@ def resolve_glue(notebook: nbformat.NotebookNode, values: dict[str, str]) -> Non
             cell.source = GLUE_ROLE.sub(lambda m: values.get(m.group(1), UNRESOLVED), cell.source)
 
 
-def write_exercises(source: Path, target: Path, executed: Path | None = None) -> int:
+def figure_numbers(sources: list[Path]) -> dict[str, int]:
+    """Label -> the number the book gives the figure: figures counted through the chapters in
+    the order of their file names (the book's order)."""
+    labels = []
+    for source in sorted(sources):
+        for cell in nbformat.read(source, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                labels += [m.group(1) for m in FIGURE_DIRECTIVE.finditer(cell.source)]
+    return {label: number for number, label in enumerate(labels, start=1)}
+
+
+def resolve_figures(notebook: nbformat.NotebookNode, numbers: dict[str, int]) -> None:
+    """Figure directives as captions and ``{numref}`` references as "Figure N" text."""
+
+    def reference(match: re.Match) -> str:
+        text = match.group(1)
+        title, label = (text[:text.rindex("<")].strip(), text[text.rindex("<") + 1:-1]
+                        ) if text.endswith(">") else ("Figure {number}", text)
+        number = str(numbers.get(label, "?"))
+        return title.replace("{number}", number).replace("%s", number)
+
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = FIGURE_DIRECTIVE.sub(
+                lambda m: f"**Figure {numbers.get(m.group(1), '?')}.** {m.group(2).strip()}",
+                cell.source)
+            cell.source = NUMREF.sub(reference, cell.source)
+
+
+def write_exercises(source: Path, target: Path, executed: Path | None = None,
+                    numbers: dict[str, int] | None = None) -> int:
     """Write ``source``'s exercise notebook to ``target``; return the number of exercises. A
     notebook without exercises (a back-matter page) is not written. ``executed`` is the chapter
     as the book executed it, whose glued values replace the prose's glue roles."""
@@ -222,6 +257,7 @@ def write_exercises(source: Path, target: Path, executed: Path | None = None) ->
     if not exercises:
         return 0
     resolve_glue(copy, glued_values(executed))
+    resolve_figures(copy, numbers if numbers is not None else figure_numbers([source]))
     note = nbformat.v4.new_markdown_cell(NOTE.format(chapter=source.stem, answer=ANSWER))
     note.metadata["tags"] = ["exercise-note"]
     copy.cells.insert(1 if copy.cells and copy.cells[0].cell_type == "markdown" else 0, note)
@@ -247,9 +283,10 @@ def main(argv: list[str] | None = None) -> int:
         print("error: no chapter notebooks found", file=sys.stderr)
         return 2
     out = root / args.out
+    numbers = figure_numbers(sorted((root / "notebooks").glob("*.ipynb")))
     for source in sources:
         executed = next(iter(sorted((root / "book").glob(f"*/{source.name}"))), None)
-        exercises = write_exercises(source, out / source.name, executed)
+        exercises = write_exercises(source, out / source.name, executed, numbers)
         where = (out / source.name).relative_to(root) if out.is_relative_to(root) else out / source.name
         print(f"{where}: {exercises} exercise(s)" if exercises
               else f"{source.relative_to(root)}: no exercises, nothing written")

@@ -3,7 +3,8 @@
 Every experiment of :data:`tutorlib.profiles.RUNNABLE` runs with ``run NAME`` through the one
 runner, :func:`tutorlib.results.run_experiment`: in this process, in ``--jobs N`` worker
 processes, or on a Dask cluster (``--scheduler ADDRESS``). Datasets with an official file
-format are written with ``export NAME DIR``.
+format are written with ``export NAME DIR``. Predictions made elsewhere are scored with
+``card score BENCHMARK FILES...`` (SCAN, PCFG SET and ORCHARD in their released layouts).
 
 This module imports nothing heavy at start-up (``--help`` does not load torch): each command
 imports what it needs when it runs.
@@ -85,6 +86,26 @@ def _parser() -> argparse.ArgumentParser:
                         help="one of: " + ", ".join(sorted(EXPORTS)))
     export.add_argument("directory")
 
+    card = commands.add_parser("card", help="the report card: score predictions made elsewhere")
+    card_commands = card.add_subparsers(dest="card_command", metavar="CARD_COMMAND", required=True)
+    score = card_commands.add_parser(
+        "score", help="score a file of predictions (one per line) in a benchmark's released layout")
+    benchmarks = score.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
+    scan_score = benchmarks.add_parser("scan", help="TEST (IN: ... OUT: ... lines) PREDICTIONS")
+    scan_score.add_argument("test")
+    scan_score.add_argument("predictions")
+    pcfgset_score = benchmarks.add_parser(
+        "pcfgset", help="PREDICTIONS (source<TAB>target<TAB>prediction lines) [--twin FILE]")
+    pcfgset_score.add_argument("predictions")
+    pcfgset_score.add_argument("--twin", help="the twin inputs' predictions, for consistency")
+    orchard_score = benchmarks.add_parser(
+        "orchard", help="DIRECTORY PART (PART.input, PART.label) PREDICTIONS")
+    orchard_score.add_argument("directory")
+    orchard_score.add_argument("part")
+    orchard_score.add_argument("predictions")
+    for sub in (scan_score, pcfgset_score, orchard_score):
+        sub.add_argument("--json", action="store_true", help="print the scores as JSON")
+
     show = commands.add_parser("profiles", help="show the settings of every experiment at each "
                                                 "profile")
     show.add_argument("experiment", nargs="?", help="only this experiment")
@@ -123,6 +144,20 @@ def main(argv: list[str] | None = None) -> int:
             output_directory(args.directory)  # a file, or no access: say so before any work
             _load(EXPORTS[args.dataset][1])(args.directory)
             print(f"{args.dataset} written to {args.directory}")
+        elif args.command == "card":
+            scorer = _load(f"tutorlib.card.scoring:score_{args.benchmark}")
+            if args.benchmark == "scan":
+                result = scorer(args.test, args.predictions)
+            elif args.benchmark == "pcfgset":
+                result = scorer(args.predictions, args.twin)
+            else:
+                result = scorer(args.directory, args.part, args.predictions)
+            if args.json:
+                print(json.dumps(result.to_dict()))
+            else:
+                print(f"{result.benchmark}: {result.examples} examples; " + ", ".join(
+                    f"{name.replace('_', ' ')} {100 * value:.1f}%"
+                    for name, value in result.scores.items()))
         elif args.command == "profiles":
             from tutorlib import profiles
 

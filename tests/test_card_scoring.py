@@ -1,0 +1,98 @@
+"""Scoring predictions a user brings, in each benchmark's released layout, against scores
+computed by hand on small files."""
+
+import json
+
+import pytest
+
+from tutorlib import card, cli
+
+
+def write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def scan_files(tmp_path):
+    test = write(tmp_path / "tasks_test_x.txt",
+                 "IN: jump OUT: I_JUMP\n"
+                 "IN: jump twice OUT: I_JUMP I_JUMP\n"
+                 "IN: walk left OUT: I_TURN_LEFT I_WALK\n"
+                 "IN: run OUT: I_RUN\n")
+    # right, one action short, right (extra spaces), empty
+    predictions = write(tmp_path / "pred.txt", "I_JUMP\nI_JUMP\nI_TURN_LEFT   I_WALK\n\n")
+    return test, predictions
+
+
+def test_scan_exact_match_by_hand(scan_files):
+    score = card.score_scan(*scan_files)
+    assert score.benchmark == "scan" and score.examples == 4
+    assert score.scores == {"accuracy": 0.5}  # 2 of 4
+
+
+def test_scan_files_that_do_not_line_up_are_named(scan_files, tmp_path):
+    short = write(tmp_path / "short.txt", "I_JUMP\nI_JUMP I_JUMP\n")
+    with pytest.raises(ValueError, match=r"short\.txt has 2 predictions but .*tasks_test_x\.txt "
+                                         r"has 4 examples"):
+        card.score_scan(scan_files[0], short)
+    with pytest.raises(ValueError, match="is empty"):
+        card.score_scan(scan_files[0], write(tmp_path / "empty.txt", ""))
+
+
+def test_pcfgset_accuracy_token_accuracy_and_consistency_by_hand(tmp_path):
+    first = write(tmp_path / "sub.tsv",
+                  "copy A1 B1\tA1 B1\tA1 B1\n"          # right: 2 of 2 tokens
+                  "reverse A1 B1 C1\tC1 B1 A1\tC1 A1 A1\n"  # wrong: 2 of 3 tokens (C1, A1)
+                  "echo A1\tA1 A1\t\n")                   # empty: 0 of 2 tokens
+    twin = write(tmp_path / "twin.tsv",
+                 "copy A2 B1\tA2 B1\tA1 B1\n"             # the same prediction as line 1
+                 "reverse A2 B1 C1\tC1 B1 A2\tC1 B1 A2\n"  # another prediction
+                 "echo A2\tA2 A2\t\n")                    # empty: never consistent
+    score = card.score_pcfgset(first, twin)
+    assert score.examples == 3
+    assert score.scores["accuracy"] == pytest.approx(1 / 3)
+    # token accuracy: right positions / the longer of prediction and target, summed over pairs
+    assert score.scores["token_accuracy"] == pytest.approx((2 + 2 + 0) / (2 + 3 + 2))
+    assert score.scores["consistency"] == pytest.approx(1 / 3)
+    assert "consistency" not in card.score_pcfgset(first).scores
+
+
+def test_a_pcfgset_line_without_three_columns_is_named(tmp_path):
+    bad = write(tmp_path / "bad.tsv", "copy A1\tA1\tA1\ncopy B1 B1\n")
+    with pytest.raises(ValueError, match=r"bad\.tsv, line 2: expected source, target and "
+                                         r"prediction separated by tabs, got 1 column"):
+        card.score_pcfgset(bad)
+
+
+@pytest.fixture
+def orchard_part(tmp_path):
+    write(tmp_path / "test3.input", "a\nb\nc\nd\n")  # inputs are only counted here
+    write(tmp_path / "test3.label", "8,7\n1,2\n3,3\n0,9\n")
+    # both right, first right only, not a label, second right only (model tokens)
+    predictions = write(tmp_path / "orchard_pred.txt", "8,7\n1,5\n3\n4 , 9\n")
+    return tmp_path, predictions
+
+
+def test_orchard_first_second_both_and_malformed_by_hand(orchard_part):
+    directory, predictions = orchard_part
+    score = card.score_orchard(directory, "test3", predictions)
+    assert score.examples == 4
+    assert score.scores == {"first": 0.5, "second": 0.5, "both": 0.25, "malformed": 0.25}
+
+
+def test_orchard_missing_part_is_named(tmp_path):
+    with pytest.raises(ValueError, match=r"test9\.input and test9\.label"):
+        card.score_orchard(tmp_path, "test9", write(tmp_path / "p.txt", "1,2\n"))
+
+
+def test_the_command_line_prints_the_scores_and_says_what_is_wrong(scan_files, orchard_part,
+                                                                   capsys, tmp_path):
+    assert cli.main(["card", "score", "scan", str(scan_files[0]), str(scan_files[1])]) == 0
+    assert "accuracy 50.0%" in capsys.readouterr().out
+    assert cli.main(["card", "score", "orchard", str(orchard_part[0]), "test3",
+                     str(orchard_part[1]), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["benchmark"] == "orchard" and record["scores"]["both"] == 0.25
+    assert cli.main(["card", "score", "scan", str(scan_files[0]), str(tmp_path / "none.txt")]) == 2
+    assert "none.txt" in capsys.readouterr().err
