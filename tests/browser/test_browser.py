@@ -8,6 +8,8 @@ import functools
 import http.server
 import os
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -32,15 +34,55 @@ if CHROMIUM and CHROMEDRIVER:
     from selenium.webdriver.support.ui import WebDriverWait
 
 
+def serve(directory: Path):
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
 @pytest.fixture(scope="module")
 def server():
     assert (HTML / "index.html").exists(), "build the book first (make html)"
-    handler = functools.partial(_QuietHandler, directory=str(HTML))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd, url = serve(HTML)
+    yield url
     httpd.shutdown()
+
+
+TEST_REPOSITORY = "https://github.com/example/measuring-compositionality"
+
+
+@pytest.fixture(scope="module")
+def linked_server(tmp_path_factory):
+    """The book built as the publishing workflow builds it, for a test repository: a copy of the
+    project with the repository written into _config.yml, built from the same executed chapters,
+    then retargeted (tools/book_links.py)."""
+    assert (HTML / "index.html").exists(), "build the book first (make html)"
+    copy = tmp_path_factory.mktemp("published") / "book"
+    copy.mkdir()
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy(ROOT / name, copy / name)
+    for name in ("book", "tools"):
+        shutil.copytree(ROOT / name, copy / name)
+    (copy / "notebooks").mkdir()
+    for source in (ROOT / "notebooks").glob("*.py"):
+        shutil.copy(source, copy / "notebooks" / source.name)
+    links = [sys.executable, str(ROOT / "tools" / "book_links.py")]
+    subprocess.run([*links, "configure", "--repository", TEST_REPOSITORY,
+                    "--config", str(copy / "_config.yml")], check=True, capture_output=True)
+    build = subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", str(copy),
+                            "--warningiserror", "--nitpick"], capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    subprocess.run([*links, "retarget", str(copy / "_build" / "html"), "--repository",
+                    TEST_REPOSITORY], check=True, capture_output=True)
+    httpd, url = serve(copy / "_build" / "html")
+    yield url
+    httpd.shutdown()
+
+
+def page_links(browser) -> list[str]:
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('a[href]')).map(a => a.href);")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -129,6 +171,35 @@ def test_figures_are_numbered_by_the_book_and_the_text_links_to_them(server, bro
     targets = {f"#{anchor}" for anchor in browser.execute_script(
         "return Array.from(document.querySelectorAll('figure[id]')).map(f => f.id);")}
     assert refs and all(text.startswith("Figure ") and href in targets for text, href in refs), refs
+    assert errors == []
+
+
+def test_a_published_build_links_the_repository_and_opens_the_chapters_notebook(linked_server,
+                                                                               browser):
+    _, errors = open_page(browser, linked_server + "/book/scan/03_scan_exp1.html")
+    links = set(page_links(browser))
+    slug = TEST_REPOSITORY.split("github.com/")[1]
+    assert TEST_REPOSITORY in links  # the repository button
+    assert any(link.startswith(TEST_REPOSITORY + "/issues/new") for link in links)
+    assert f"{TEST_REPOSITORY}/edit/main/notebooks/03_scan_exp1.py" in links
+    assert (f"https://colab.research.google.com/github/{slug}/blob/main/notebooks/"
+            f"03_scan_exp1.ipynb") in links
+    assert (f"https://mybinder.org/v2/gh/{slug}/main?urlpath=lab/tree/notebooks/"
+            f"03_scan_exp1.ipynb") in links
+    # no link to the repository points at the executed copy under book/, which is not committed
+    # (the site's own download of it, under _sources/, is fine)
+    assert not [link for link in links if "book/scan/03_scan_exp1.ipynb" in link
+                and not link.startswith(linked_server)]
+    assert errors == []
+
+
+def test_a_local_build_has_no_repository_or_launch_links_but_links_the_source(server, browser):
+    _, errors = open_page(browser, server + "/book/scan/03_scan_exp1.html")
+    links = page_links(browser)
+    assert not [link for link in links
+                if any(host in link for host in ("github.com", "colab.research", "mybinder"))]
+    # the chapter's .py, for download
+    assert any(link.endswith("/03_scan_exp1.py") and "_downloads" in link for link in links), links
     assert errors == []
 
 
