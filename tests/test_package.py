@@ -27,7 +27,7 @@ STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
     "tutorlib.claims",
     # the report card puts one model through every part's studies
-    "tutorlib.card", "tutorlib.card.scoring",
+    "tutorlib.card", "tutorlib.card.scoring", "tutorlib.card.contract",
 }
 LAYERS = {"shared": 0, "method": 1, "study": 2}
 
