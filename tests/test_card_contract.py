@@ -74,3 +74,40 @@ def test_the_books_networks_meet_the_contract_and_learn_a_small_task():
         model.fit(pairs, pairs, seed=0, max_seconds=5)
     states = model.states(["a b", "c d", "a"])
     assert states.shape == (3, 48) and np.isfinite(states).all()
+
+
+def test_a_scan_task_holds_out_in_distribution_validation_and_keeps_the_test_split():
+    task = card.scan_task("addprim_jump", validation_size=500, train_size=2000, test_size=300)
+    assert (len(task.train), len(task.validation), len(task.tests["addprim_jump"])) == (
+        2000, 500, 300)
+    assert not set(task.validation) & set(task.train)  # held out, never trained on
+    assert ("jump", "I_JUMP") in task.train  # the primitive the split repeats stays in training
+    assert all("jump" in command for command, _ in task.tests["addprim_jump"])
+    assert card.scan_task("addprim_jump", validation_size=500, train_size=2000).train == task.train
+
+
+def test_the_card_table_scores_every_task_with_its_fit_and_an_interval_over_seeds():
+    scan = card.Task("scan", "toy", TRAIN, VALIDATION, {"toy": TRAIN[:2] + VALIDATION})
+    orchard = card.Task("orchard", "toy", [("x", "8 , 7")], [("y", "1 , 2")],
+                        {"depth 3": [("x", "8 , 7"), ("z", "3 , 4")]}, scorer="orchard")
+    rows = [row for seed in (0, 1, 2) for task in (scan, orchard)
+            for row in card.run_task(Memoriser, task, seed=seed, max_seconds=1)]
+    table = card.card_table(rows).set_index(["benchmark", "score"])
+    assert table.loc[("scan", "accuracy"), "mean"] == 50.0  # 2 of 4, every seed
+    assert table.loc[("scan", "accuracy"), ["low", "high"]].tolist() == [50.0, 50.0]
+    assert table.loc[("orchard", "first tree"), "mean"] == 50.0  # x right, z empty
+    assert table.loc[("scan", "accuracy"), "seeds"] == 3
+    assert not table["fitted"].any()  # the memoriser does not fit its validation pairs
+    with pytest.raises(ValueError, match="scorer must be one of"):
+        card.Task("scan", "toy", TRAIN, VALIDATION, {"t": TRAIN}, scorer="bleu")
+
+
+def test_an_orchard_task_trains_on_depths_3_to_6_and_tests_each_depth():
+    from tutorlib.orchard import tree_depths
+
+    task = card.orchard_task("minmax_hard", train_size=60, validation_size=20, test_size=5,
+                             depths=(3, 12))
+    assert (len(task.train), len(task.validation), list(task.tests)) == (
+        60, 20, ["depth 3", "depth 12"])
+    assert task.scorer == "orchard" and all(" , " in target for _, target in task.train)
+    assert {max(tree_depths(line)) for line, _ in task.tests["depth 12"]} == {12}

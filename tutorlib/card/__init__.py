@@ -1,7 +1,10 @@
 """The report card: one model on every benchmark of the book (issue 36, in progress).
 
-The model contract (:mod:`.contract`): a model has ``fit(train, validation, *, seed,
-max_seconds, device)`` returning its fit, and ``predict(sources)``; :class:`Seq2SeqModel`
+Tasks (:mod:`.tasks`): SCAN's standard splits and an MCD split, an ORCHARD variant by depth;
+:func:`run_task` fits and scores a model, :func:`card_table` gives every score with its fit and
+a 95% interval over seeds. The model contract (:mod:`.contract`): a model has
+``fit(train, validation, *, seed, max_seconds, device)`` returning its fit, and
+``predict(sources)``; :class:`Seq2SeqModel`
 adapts every architecture the book trains. Predictions made elsewhere are scored in each
 benchmark's released layout (:mod:`.scoring`; ``python -m tutorlib card score ...``), with the
 same scorers the book's own networks are scored with.
@@ -27,10 +30,23 @@ from tutorlib.card.scoring import (
     score_pcfgset,
     score_scan,
 )
+from tutorlib.card.tasks import (
+    ORCHARD_DEPTHS,
+    SCAN_SPLITS,
+    SCORERS,
+    Task,
+    card_table,
+    holdout,
+    orchard_task,
+    run_task,
+    scan_task,
+)
 
-__all__ = ["BENCHMARKS", "FIT_KEYS", "FIT_SHARE", "Score", "Seq2SeqModel", "check_fit",
-           "check_model", "check_predictions", "exact_match", "fitted", "read_pcfgset_predictions",
-           "read_predictions", "score_orchard", "score_pcfgset", "score_scan", "train_and_score"]
+__all__ = ["BENCHMARKS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTHS", "SCAN_SPLITS", "SCORERS",
+           "Score", "Seq2SeqModel", "Task", "card_table", "check_fit", "check_model",
+           "check_predictions", "exact_match", "fitted", "holdout", "orchard_task",
+           "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
+           "score_orchard", "score_pcfgset", "score_scan", "train_and_score"]
 
 from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
 

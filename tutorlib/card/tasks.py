@@ -1,0 +1,252 @@
+"""The report card's tasks: each benchmark's training data, an in-distribution validation set
+drawn from it, and its test sets, at a size one budget can train.
+
+A :class:`Task` is what a model is fitted and scored on. :func:`scan_task` gives SCAN's standard
+splits and an MCD split (Keysers et al. 2020); :func:`orchard_task` one ORCHARD variant with a
+test set per depth from 3 to 12, scored on the first and the second tree. :func:`run_task`
+fits a fresh model from a factory and scores it; :func:`card_table` puts the runs of every task
+and seed in one tidy table, each score with its model's fit and a 95% interval over seeds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from tutorlib.card.contract import check_fit, check_model, check_predictions, exact_match, fitted
+from tutorlib.checks import check_seed
+
+Pair = tuple[str, str]
+SCAN_SPLITS = ("simple", "length", "addprim_jump", "addprim_turn_left", "template_around_right",
+               "mcd1")
+ORCHARD_DEPTHS = tuple(range(3, 13))
+SCORERS = ("exact", "orchard")
+
+
+@dataclass(frozen=True)
+class Task:
+    """What one model is fitted and scored on.
+
+    Attributes
+    ----------
+    benchmark : str
+        ``scan``, ``orchard``, ...
+    name : str
+        The split or variant.
+    train, validation : list of (str, str)
+        Training pairs and in-distribution validation pairs (held out of the training split).
+    tests : dict of str to list of (str, str)
+        Named test sets.
+    scorer : {"exact", "orchard"}
+        Exact match; or ORCHARD's first and second tree (labels ``v1 , v2``).
+    """
+
+    benchmark: str
+    name: str
+    train: list[Pair]
+    validation: list[Pair]
+    tests: dict[str, list[Pair]] = field(default_factory=dict)
+    scorer: str = "exact"
+
+    def __post_init__(self) -> None:
+        if self.scorer not in SCORERS:
+            raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, got {self.scorer!r}")
+        if not self.train or not self.validation or not self.tests:
+            raise ValueError(f"task {self.benchmark}/{self.name} needs training, validation "
+                             f"and test pairs")
+
+
+def holdout(pairs: Sequence[Pair], size: int, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
+    """``pairs`` split into (the rest, ``size`` pairs drawn at random with ``seed``): the second
+    part is in-distribution validation, never trained on. Only pairs that occur once are drawn:
+    a pair a split repeats on purpose (SCAN's add-primitive splits repeat the primitive's one
+    command, e.g. ``jump``) stays in training, and no validation pair is also a training pair.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str)
+        A training split.
+    size : int
+        Validation pairs, fewer than ``len(pairs)``.
+    seed : int
+        Seeds the draw.
+
+    Returns
+    -------
+    tuple of (list, list)
+        Training and validation pairs, each in the order of ``pairs``.
+    """
+    check_seed(seed)
+    counts = Counter(pairs)
+    once = [i for i, pair in enumerate(pairs) if counts[pair] == 1]
+    if not 0 < size < len(once):
+        raise ValueError(f"a validation set of {size} pairs needs more than {size} distinct "
+                         f"pairs, got {len(once)}")
+    chosen = set(random.Random(seed).sample(once, size))
+    return ([p for i, p in enumerate(pairs) if i not in chosen],
+            [p for i, p in enumerate(pairs) if i in chosen])
+
+
+def _sample(pairs: list[Pair], size: int | None, seed: int) -> list[Pair]:
+    if size is None or size >= len(pairs):
+        return pairs
+    chosen = set(random.Random(seed).sample(range(len(pairs)), size))
+    return [p for i, p in enumerate(pairs) if i in chosen]
+
+
+def scan_task(split: str, *, train_size: int | None = None, validation_size: int = 500,
+              test_size: int | None = None, seed: int = 0) -> Task:
+    """A SCAN split as a card task (``mcd1``: our first MCD split, computed once and cached).
+
+    Parameters
+    ----------
+    split : str
+        One of :data:`SCAN_SPLITS` (or any :func:`tutorlib.scan.split_names` name).
+    train_size : int, optional
+        Training pairs kept (a seeded sample; None: all).
+    validation_size : int
+        In-distribution validation pairs held out of the training split.
+    test_size : int, optional
+        Test pairs kept (a seeded sample; None: all).
+    seed : int
+        Seeds the samples.
+
+    Returns
+    -------
+    Task
+    """
+    if split == "mcd1":
+        from tutorlib.dbca.scan_splits import mcd_split_of_scan
+
+        train, test = mcd_split_of_scan(0)
+    else:
+        from tutorlib import scan
+
+        train, test = scan.split(split)
+    train, validation = holdout(train, validation_size, seed)
+    return Task("scan", split, _sample(train, train_size, seed), validation,
+                {split: _sample(test, test_size, seed)})
+
+
+def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
+                 validation_size: int = 500, test_size: int = 200,
+                 depths: Sequence[int] = ORCHARD_DEPTHS, seed: int = 0) -> Task:
+    """An ORCHARD variant as a card task: training and validation trees of depth 3-6, a test
+    set per depth, targets as the model writes labels (``8 , 7``).
+
+    Parameters
+    ----------
+    variant : str
+        One of :func:`tutorlib.orchard.variant_names`.
+    train_size, validation_size : int
+        Training and validation examples (depths 3-6, the release's balanced draw).
+    test_size : int
+        Examples per depth.
+    depths : sequence of int
+        Test depths (3-12).
+    seed : int
+        The data seed.
+
+    Returns
+    -------
+    Task
+    """
+    from tutorlib.orchard.experiments import depth_bin, model_pairs
+    from tutorlib.orchard.generator import generate_part
+
+    examples = model_pairs(generate_part(variant, "train", train_size + validation_size, seed))
+    train, validation = holdout(examples, validation_size, seed)
+    tests = {f"depth {d}": model_pairs(depth_bin(variant, d, test_size, seed)) for d in depths}
+    return Task("orchard", variant, train, validation, tests, scorer="orchard")
+
+
+def _scores(task: Task, predictions: list[str], pairs: list[Pair]) -> dict[str, float]:
+    if task.scorer == "orchard":
+        from tutorlib.orchard.experiments import score_label
+
+        labels = [target.replace(" ", "") for _, target in pairs]
+        scored = [score_label(p, label) for p, label in zip(predictions, labels)]
+        return {"first tree": sum(s[0] for s in scored) / len(pairs),
+                "second tree": sum(s[1] for s in scored) / len(pairs)}
+    return {"accuracy": exact_match(predictions, pairs)}
+
+
+def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_seconds: float,
+             device: str = "cpu") -> list[dict]:
+    """Fit a fresh model on ``task`` and score it on each of its test sets.
+
+    Parameters
+    ----------
+    factory : callable
+        Returns a fresh model that meets the contract (:mod:`.contract`).
+    task : Task
+        What to fit and score.
+    seed : int
+        The training seed.
+    max_seconds : float
+        The training budget.
+    device : str
+        Where to train.
+
+    Returns
+    -------
+    list of dict
+        One row per test set and score: ``benchmark``, ``task``, ``test``, ``score``,
+        ``value`` (a fraction), ``seed``, ``train_accuracy``, ``validation_accuracy`` and
+        ``fitted``.
+    """
+    check_seed(seed)
+    model = check_model(factory())
+    fit = check_fit(model.fit(task.train, task.validation, seed=seed, max_seconds=max_seconds,
+                              device=device), model)
+    rows = []
+    for test, pairs in task.tests.items():
+        sources = [source for source, _ in pairs]
+        predictions = check_predictions(model.predict(sources), sources, model)
+        for score, value in _scores(task, predictions, pairs).items():
+            rows.append({"benchmark": task.benchmark, "task": task.name, "test": test,
+                         "score": score, "value": value, "seed": seed,
+                         "train_accuracy": fit["train_accuracy"],
+                         "validation_accuracy": fit["validation_accuracy"],
+                         "fitted": fitted(fit)})
+    return rows
+
+
+def card_table(rows: Sequence[dict]):
+    """The card: a row per benchmark, task, test and score, with the mean over seeds, its 95%
+    t interval, the mean fit and whether every seed's model fitted (a score whose models did not
+    all fit is not a comparison of generalisation).
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Rows of :func:`run_task`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``benchmark``, ``task``, ``test``, ``score``, ``seeds``, ``mean``, ``low``,
+        ``high`` (in percent), ``train fit``, ``validation fit`` (in percent) and ``fitted``.
+    """
+    import pandas as pd
+
+    from tutorlib.stats import mean_interval
+
+    if not rows:
+        raise ValueError("card_table needs at least one run's rows")
+    frame = pd.DataFrame(list(rows))
+    out = []
+    for key, group in frame.groupby(["benchmark", "task", "test", "score"], sort=False):
+        mean, low, high = mean_interval(list(100 * group["value"]))
+        out.append({**dict(zip(["benchmark", "task", "test", "score"], key)),
+                    "seeds": len(group), "mean": mean, "low": low, "high": high,
+                    "train fit": 100 * group["train_accuracy"].mean(),
+                    "validation fit": 100 * group["validation_accuracy"].mean(),
+                    "fitted": bool(group["fitted"].all())})
+    return pd.DataFrame(out)
+
+
+__all__ = ["ORCHARD_DEPTHS", "SCAN_SPLITS", "SCORERS", "Task", "card_table", "holdout",
+           "orchard_task", "run_task", "scan_task"]
