@@ -131,13 +131,14 @@ pd.Series({"triplets": len(fresh), "ideal observer accuracy": round(ideal, 3)}).
 # The model is the paper's (its appendix): a small convolutional network encodes each image to
 # a vector $z$ of 64 non-negative numbers; the concept is
 #
-# $$\theta = \tanh\big(W (z_1 + z_2)\big),$$
+# $$\theta = \tanh\big(W (z_1 + z_2)\big),$$ (eq-07-concept)
 #
 # from the two examples, and the query $z^*$ belongs to the concept with probability
 # $\sigma(\theta \cdot z^*)$. Training minimises the cross-entropy on 9,000 triplets (in the
 # paper's setting; the table above lists ours) with Adam.
 #
-# $\theta$ is the representation whose compositionality we measure. For a concept with
+# $\theta$ of {eq}`eq-07-concept` is the representation whose compositionality we measure.
+# For a concept with
 # derivation `(3 bg_blue)`, TRE asks how close $\theta$ is, in cosine distance, to
 # $\eta_{3} + \eta_{\mathrm{bg\_blue}}$, with one learned vector $\eta$ per primitive shared by
 # all concepts; for `red`, how close it is to $\eta_{\mathrm{red}}$. To compare snapshots, we

@@ -121,9 +121,10 @@ pd.Series({
 # for every input, with a composition that moves its result no further than it moves either
 # argument, and all the representations it composes lie within distance 1 of each other, then
 #
-# $$\delta\big(f(x), f(x')\big) \le \Delta\big(d(x), d(x')\big) + 2\varepsilon .$$
+# $$\delta\big(f(x), f(x')\big) \le \Delta\big(d(x), d(x')\big) + 2\varepsilon .$$ (eq-09-bound)
 #
-# The proof is the triangle inequality: go from $f(x)$ to its reconstruction ($\le \varepsilon$),
+# The proof of {eq}`eq-09-bound` is the triangle inequality: go from $f(x)$ to its
+# reconstruction ($\le \varepsilon$),
 # from that to the reconstruction of $x'$ (one edit at a time, each $\le 1$), and on to $f(x')$
 # ($\le \varepsilon$). We build a representation that meets the conditions: primitives on a
 # sphere of radius ½ in $\mathbb{R}^8$, composed by averaging (which halves how far an argument

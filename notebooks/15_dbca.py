@@ -140,11 +140,11 @@ with pd.option_context("display.max_colwidth", None):
 # counting both the pair and the triple counts one event twice. The paper weights a compound $G$
 # in an example $R$ by how often it *could* be seen without its most likely larger context:
 #
-# $$w(G, R) = \max_{g} \Big(1 - \max_{G' \supset g} P(G' \mid G)\Big),$$
+# $$w(G, R) = \max_{g} \Big(1 - \max_{G' \supset g} P(G' \mid G)\Big),$$ (eq-15-weight)
 #
 # over the occurrences $g$ of $G$ in $R$ and the larger compounds $G'$ around $g$ in $R$, where
 # $P(G' \mid G)$ is the fraction of all occurrences of $G$ (over the whole pool) that lie inside a
-# $G'$. A worked example, on a pool of five abstract trees:
+# $G'$. A worked example of {eq}`eq-15-weight`, on a pool of five abstract trees:
 
 # %%
 toy_pool = [("x", ("y", "z")), ("x", ("y", "z")), ("w", ("y", "z")), ("v", ("y", "z")), ("y", "z")]
@@ -175,9 +175,10 @@ pd.Series({dbca.format_compound(g): w for g, w in dbca.compound_weights(toy_pool
 # distribution of compounds, the two divergences of a split are
 #
 # $$D_A = 1 - C_{0.5}\big(F_A(\text{train}) \,\|\, F_A(\text{test})\big), \qquad
-#   D_C = 1 - C_{0.1}\big(F_C(\text{train}) \,\|\, F_C(\text{test})\big),$$
+#   D_C = 1 - C_{0.1}\big(F_C(\text{train}) \,\|\, F_C(\text{test})\big),$$ (eq-15-divergences)
 #
-# with the Chernoff coefficient $C_\alpha(P \| Q) = \sum_k p_k^\alpha\, q_k^{1-\alpha}$: 1 for
+# in {eq}`eq-15-divergences`, with the Chernoff coefficient
+# $C_\alpha(P \| Q) = \sum_k p_k^\alpha\, q_k^{1-\alpha}$: 1 for
 # identical distributions, 0 for disjoint ones. $\alpha = 0.5$ (the Bhattacharyya coefficient) is
 # symmetric. $\alpha = 0.1$ is not: $p_k^{0.1}$ is close to 1 for any $p_k$ that is not tiny, so
 # $C_{0.1}$ mostly asks *whether* each test compound ($q$) occurs in training ($p$) at all, not

@@ -111,3 +111,36 @@ def test_an_orchard_task_trains_on_depths_3_to_6_and_tests_each_depth():
         60, 20, ["depth 3", "depth 12"])
     assert task.scorer == "orchard" and all(" , " in target for _, target in task.train)
     assert {max(tree_depths(line)) for line, _ in task.tests["depth 12"]} == {12}
+
+
+class Interpreter(Memoriser):
+    """A model that knows PCFG SET's interpretation function: every score is 1."""
+
+    def predict(self, sources):
+        from tutorlib import pcfgset
+
+        return [" ".join(pcfgset.interpret(source, synonyms=pcfgset.TWINS))
+                for source in sources]
+
+
+@pytest.mark.slow
+def test_pcfgset_tasks_score_substitutivity_and_localism_beside_accuracy():
+    rows = []
+    for test in ("substitutivity", "localism", "productivity"):
+        task = card.pcfgset_task(test, train_size=300, validation_size=50, test_size=30)
+        assert len(task.train) == 300 and not set(task.validation) & set(task.train)
+        for model in (Interpreter, Memoriser):
+            rows += [{**row, "model": model.__name__}
+                     for row in card.run_task(model, task, seed=0, max_seconds=1)]
+    values = {(r["model"], r["task"], r["test"], r["score"]): r["value"] for r in rows}
+    for key in [("substitutivity", "originals", "accuracy"), ("substitutivity", "twins",
+                "accuracy"), ("substitutivity", "twins", "consistency"),
+                ("localism", "localism", "accuracy"), ("localism", "localism", "localism"),
+                ("productivity", "productivity", "accuracy")]:
+        assert values[("Interpreter", *key)] == 1.0, key
+    # the memoriser predicts nothing for new inputs: never right, never consistent (empty
+    # predictions do not count), but "local" (empty whole = empty steps)
+    assert values[("Memoriser", "substitutivity", "twins", "consistency")] == 0.0
+    assert values[("Memoriser", "productivity", "productivity", "accuracy")] == 0.0
+    with pytest.raises(ValueError, match="test must be one of"):
+        card.pcfgset_task("overgeneralisation")

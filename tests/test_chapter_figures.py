@@ -115,3 +115,16 @@ def test_the_book_pages_refer_to_chapter_figures_that_exist():
         for ref in re.findall(r"\{numref\}`([^`]+)`", page.read_text()):
             label = re.search(r"<([^>]+)>$", ref).group(1) if ref.endswith(">") else ref
             assert label in labels, f"{page.relative_to(ROOT)}: {{numref}} to an unknown {label}"
+
+
+@pytest.mark.parametrize("chapter", ALL_CHAPTERS)
+def test_every_displayed_equation_is_labelled_and_every_eq_reference_exists(chapter):
+    prose = markdown(source(chapter))
+    labels = {label for other in ALL_CHAPTERS
+              for label in re.findall(r"\$\$ \(([\w-]+)\)", markdown(source(other)))}
+    displayed = re.findall(r"\$\$(.+?)\$\$( \([\w-]+\))?", prose, flags=re.S)
+    assert all(label for _, label in displayed), (
+        f"{chapter}: a displayed equation without a label: "
+        f"{[body[:40] for body, label in displayed if not label]}")
+    for ref in re.findall(r"\{eq\}`([^`]+)`", prose):
+        assert ref in labels, f"{chapter}: {{eq}} to an unknown label {ref}"  # of any chapter

@@ -62,6 +62,10 @@ ACCEPTABLE = {
                                                       "refuse an empty set themselves",
     ("tutorlib.textfiles.read_lines", "empty file"): "a file with no lines has no lines",
     ("tutorlib.textfiles.read_lines", "truncated JSON"): "any UTF-8 text has lines",
+    ("tutorlib.card.read_predictions", "truncated JSON"): "any UTF-8 text is one prediction "
+                                                           "per line",
+    ("tutorlib.card.check_predictions", "empty list"): "no predictions for no sources is "
+                                                        "right",
     ("tutorlib.results.RowLog", "missing file"): "a new log starts where none is",
     ("tutorlib.results.git_commit(directory=)", "empty text"): "the current folder",
     ("tutorlib.stats.levenshtein", "empty list"): "the distance between empty sequences is 0",

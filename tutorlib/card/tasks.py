@@ -2,8 +2,10 @@
 drawn from it, and its test sets, at a size one budget can train.
 
 A :class:`Task` is what a model is fitted and scored on. :func:`scan_task` gives SCAN's standard
-splits and an MCD split (Keysers et al. 2020); :func:`orchard_task` one ORCHARD variant with a
-test set per depth from 3 to 12, scored on the first and the second tree. :func:`run_task`
+splits and an MCD split (Keysers et al. 2020); :func:`pcfgset_task` PCFG SET's task accuracy,
+systematicity, productivity, substitutivity and localism (Hupkes et al. 2020);
+:func:`orchard_task` one ORCHARD variant with a test set per depth from 3 to 12, scored on the
+first and the second tree. :func:`run_task`
 fits a fresh model from a factory and scores it; :func:`card_table` puts the runs of every task
 and seed in one tidy table, each score with its model's fit and a 95% interval over seeds.
 """
@@ -22,7 +24,8 @@ Pair = tuple[str, str]
 SCAN_SPLITS = ("simple", "length", "addprim_jump", "addprim_turn_left", "template_around_right",
                "mcd1")
 ORCHARD_DEPTHS = tuple(range(3, 13))
-SCORERS = ("exact", "orchard")
+PCFGSET_TESTS = ("pcfgset", "systematicity", "productivity", "substitutivity", "localism")
+SCORERS = ("exact", "orchard", "consistency", "localism")
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,11 @@ class Task:
         Training pairs and in-distribution validation pairs (held out of the training split).
     tests : dict of str to list of (str, str)
         Named test sets.
-    scorer : {"exact", "orchard"}
-        Exact match; or ORCHARD's first and second tree (labels ``v1 , v2``).
+    scorer : {"exact", "orchard", "consistency", "localism"}
+        Exact match; ORCHARD's first and second tree (labels ``v1 , v2``); exact match and the
+        consistency between the predictions for the tests ``originals`` and ``twins``
+        (substitutivity); exact match and localism (the whole input's prediction against the
+        model's step-by-step one).
     """
 
     benchmark: str
@@ -56,6 +62,11 @@ class Task:
         if not self.train or not self.validation or not self.tests:
             raise ValueError(f"task {self.benchmark}/{self.name} needs training, validation "
                              f"and test pairs")
+        if self.scorer == "consistency" and (
+                set(self.tests) != {"originals", "twins"}
+                or len(self.tests["originals"]) != len(self.tests["twins"])):
+            raise ValueError("a consistency task needs the tests 'originals' and 'twins', "
+                             "line-aligned")
 
 
 def holdout(pairs: Sequence[Pair], size: int, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
@@ -90,6 +101,9 @@ def holdout(pairs: Sequence[Pair], size: int, seed: int = 0) -> tuple[list[Pair]
 
 
 def _sample(pairs: list[Pair], size: int | None, seed: int) -> list[Pair]:
+    if size is not None and size < 1:
+        raise ValueError(f"a sample size must be a positive number of pairs (or None: all), "
+                         f"got {size}")
     if size is None or size >= len(pairs):
         return pairs
     chosen = set(random.Random(seed).sample(range(len(pairs)), size))
@@ -162,6 +176,55 @@ def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
     return Task("orchard", variant, train, validation, tests, scorer="orchard")
 
 
+def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: int = 500,
+                 test_size: int | None = None, seed: int = 0) -> Task:
+    """A PCFG SET test as a card task (Hupkes et al. 2020).
+
+    ``pcfgset`` (the task accuracy), ``systematicity`` and ``productivity`` are scored by exact
+    match; ``substitutivity`` (the equally distributed condition) by exact match on the test
+    pairs and on their twins and by the consistency between the two predictions; ``localism``
+    by exact match and by how often the model's prediction for a whole input equals its
+    prediction computed step by step. Overgeneralisation, which is measured over training, is
+    not a card task.
+
+    Parameters
+    ----------
+    test : str
+        One of :data:`PCFGSET_TESTS`.
+    train_size : int, optional
+        Training pairs kept (a seeded sample; None: all, about 82,000).
+    validation_size : int
+        In-distribution validation pairs held out of the training split.
+    test_size : int, optional
+        Test pairs kept (a seeded sample; None: all).
+    seed : int
+        Seeds the corpus and the samples.
+
+    Returns
+    -------
+    Task
+    """
+    from tutorlib import pcfgset
+
+    if test not in PCFGSET_TESTS:
+        raise ValueError(f"test must be one of {', '.join(PCFGSET_TESTS)}, got {test!r}")
+    if test == "substitutivity":
+        split = pcfgset.substitutivity_split("equally_distributed", seed=seed)
+        train, validation = holdout(split.train, validation_size, seed)
+        _sample(split.test, test_size, seed)  # checks test_size
+        keep = sorted(random.Random(seed).sample(range(len(split.test)), test_size)
+                      ) if test_size is not None and test_size < len(split.test) else None
+        originals = split.test if keep is None else [split.test[i] for i in keep]
+        twins = split.test_twin if keep is None else [split.test_twin[i] for i in keep]
+        return Task("pcfgset", test, _sample(train, train_size, seed), validation,
+                    {"originals": originals, "twins": twins}, scorer="consistency")
+    train, tests = pcfgset.split(test, seed=seed)
+    train, validation = holdout(train, validation_size, seed)
+    return Task("pcfgset", test, _sample(train, train_size, seed), validation,
+                {test: _sample(tests, test_size, seed)},
+                scorer="localism" if test == "localism" else "exact")
+
+
 def _scores(task: Task, predictions: list[str], pairs: list[Pair]) -> dict[str, float]:
     if task.scorer == "orchard":
         from tutorlib.orchard.experiments import score_label
@@ -201,17 +264,29 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
     model = check_model(factory())
     fit = check_fit(model.fit(task.train, task.validation, seed=seed, max_seconds=max_seconds,
                               device=device), model)
-    rows = []
+    scores, predicted = [], {}
     for test, pairs in task.tests.items():
         sources = [source for source, _ in pairs]
-        predictions = check_predictions(model.predict(sources), sources, model)
-        for score, value in _scores(task, predictions, pairs).items():
-            rows.append({"benchmark": task.benchmark, "task": task.name, "test": test,
-                         "score": score, "value": value, "seed": seed,
-                         "train_accuracy": fit["train_accuracy"],
-                         "validation_accuracy": fit["validation_accuracy"],
-                         "fitted": fitted(fit)})
-    return rows
+        predicted[test] = check_predictions(model.predict(sources), sources, model)
+        scores += [(test, score, value)
+                   for score, value in _scores(task, predicted[test], pairs).items()]
+        if task.scorer == "localism":
+            from tutorlib.pcfgset import localism_score, unrolled_predictions
+
+            def step(batch: list[str]) -> list[str]:
+                return check_predictions(model.predict(batch), batch, model)
+
+            scores.append((test, "localism", localism_score(
+                predicted[test], unrolled_predictions(sources, step))))
+    if task.scorer == "consistency":
+        from tutorlib.pcfgset import consistency
+
+        scores.append(("twins", "consistency",
+                       consistency(predicted["originals"], predicted["twins"])))
+    return [{"benchmark": task.benchmark, "task": task.name, "test": test, "score": score,
+             "value": value, "seed": seed, "train_accuracy": fit["train_accuracy"],
+             "validation_accuracy": fit["validation_accuracy"], "fitted": fitted(fit)}
+            for test, score, value in scores]
 
 
 def card_table(rows: Sequence[dict]):
@@ -248,5 +323,5 @@ def card_table(rows: Sequence[dict]):
     return pd.DataFrame(out)
 
 
-__all__ = ["ORCHARD_DEPTHS", "SCAN_SPLITS", "SCORERS", "Task", "card_table", "holdout",
-           "orchard_task", "run_task", "scan_task"]
+__all__ = ["ORCHARD_DEPTHS", "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Task", "card_table",
+           "holdout", "orchard_task", "pcfgset_task", "run_task", "scan_task"]
