@@ -144,3 +144,17 @@ def test_pcfgset_tasks_score_substitutivity_and_localism_beside_accuracy():
     assert values[("Memoriser", "productivity", "productivity", "accuracy")] == 0.0
     with pytest.raises(ValueError, match="test must be one of"):
         card.pcfgset_task("overgeneralisation")
+
+
+@pytest.mark.slow
+def test_a_dbca_task_is_a_split_at_the_target_compound_divergence():
+    from tutorlib.dbca import scan_divergences
+
+    task = card.dbca_task(0.1, pool_size=1000, validation_size=50)
+    (test_name, test), = task.tests.items()
+    assert task.benchmark == "dbca" and test_name == "target 0.1" and task.name == "D_C 0.10"
+    atom, compound = scan_divergences(task.train + task.validation, test)
+    assert atom <= 0.02 + 1e-9 and abs(compound - 0.1) < 0.02
+    assert not set(task.validation) & set(task.train)
+    with pytest.raises(ValueError, match=r"compound_divergence must be in \[0, 1\]"):
+        card.dbca_task(1.5)

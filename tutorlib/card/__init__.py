@@ -1,13 +1,13 @@
 """The report card: one model on every benchmark of the book (issue 36, in progress).
 
 Tasks (:mod:`.tasks`): SCAN's standard splits and an MCD split, PCFG SET's tests, an ORCHARD
-variant by depth; :func:`run_task` fits and scores a model, :func:`card_table` gives every score
-with its fit and a 95% interval over seeds. The model contract (:mod:`.contract`): a model has
-``fit(train, validation, *, seed, max_seconds, device)`` returning its fit, and
-``predict(sources)``; :class:`Seq2SeqModel` adapts every architecture the book trains.
-Predictions made elsewhere are scored in each benchmark's released layout (:mod:`.scoring`;
-``python -m tutorlib card score ...``), with the same scorers the book's own networks are
-scored with.
+variant by depth, the DBCA dial; :func:`run_task` fits and scores a model, :func:`card_table`
+gives every score with its fit and a 95% interval over seeds. The model contract
+(:mod:`.contract`): a model has ``fit(train, validation, *, seed, max_seconds, device)``
+returning its fit, and ``predict(sources)``; :class:`Seq2SeqModel` adapts every architecture the
+book trains. Predictions made elsewhere are scored in each benchmark's released layout
+(:mod:`.scoring`; ``python -m tutorlib card score ...``), with the same scorers the book's own
+networks are scored with.
 """
 
 from tutorlib.card.contract import (
@@ -31,12 +31,14 @@ from tutorlib.card.scoring import (
     score_scan,
 )
 from tutorlib.card.tasks import (
+    DIAL_TARGETS,
     ORCHARD_DEPTHS,
     PCFGSET_TESTS,
     SCAN_SPLITS,
     SCORERS,
     Task,
     card_table,
+    dbca_task,
     holdout,
     orchard_task,
     pcfgset_task,
@@ -44,9 +46,10 @@ from tutorlib.card.tasks import (
     scan_task,
 )
 
-__all__ = ["BENCHMARKS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTHS", "PCFGSET_TESTS", "SCAN_SPLITS",
-           "SCORERS", "Score", "Seq2SeqModel", "Task", "card_table", "check_fit", "check_model",
-           "check_predictions", "exact_match", "fitted", "holdout", "orchard_task", "pcfgset_task",
+__all__ = ["BENCHMARKS", "DIAL_TARGETS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTHS",
+           "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Score", "Seq2SeqModel", "Task",
+           "card_table", "check_fit", "check_model", "check_predictions", "dbca_task",
+           "exact_match", "fitted", "holdout", "orchard_task", "pcfgset_task",
            "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
            "score_orchard", "score_pcfgset", "score_scan", "train_and_score"]
 

@@ -5,7 +5,7 @@ A :class:`Task` is what a model is fitted and scored on. :func:`scan_task` gives
 splits and an MCD split (Keysers et al. 2020); :func:`pcfgset_task` PCFG SET's task accuracy,
 systematicity, productivity, substitutivity and localism (Hupkes et al. 2020);
 :func:`orchard_task` one ORCHARD variant with a test set per depth from 3 to 12, scored on the
-first and the second tree. :func:`run_task`
+first and the second tree; :func:`dbca_task` a point of the DBCA dial (:data:`DIAL_TARGETS`). :func:`run_task`
 fits a fresh model from a factory and scores it; :func:`card_table` puts the runs of every task
 and seed in one tidy table, each score with its model's fit and a 95% interval over seeds.
 """
@@ -24,6 +24,9 @@ Pair = tuple[str, str]
 SCAN_SPLITS = ("simple", "length", "addprim_jump", "addprim_turn_left", "template_around_right",
                "mcd1")
 ORCHARD_DEPTHS = tuple(range(3, 13))
+# the DBCA dial's three points on the card: a near-random split, the middle, and the MCD split
+# (None: as high a compound divergence as the search reaches)
+DIAL_TARGETS = (0.0, 0.4, None)
 PCFGSET_TESTS = ("pcfgset", "systematicity", "productivity", "substitutivity", "localism")
 SCORERS = ("exact", "orchard", "consistency", "localism")
 
@@ -225,6 +228,42 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
                 scorer="localism" if test == "localism" else "exact")
 
 
+def dbca_task(compound_divergence: float | None, *, seed: int = 0, pool_size: int | None = None,
+              validation_size: int = 500, test_size: int | None = None) -> Task:
+    """A point of the DBCA dial as a card task: a split of SCAN (or of a ``pool_size`` subset)
+    with atom divergence at most 0.02 and compound divergence near ``compound_divergence``
+    (Keysers et al. 2020), computed once and cached.
+
+    Parameters
+    ----------
+    compound_divergence : float in [0, 1] or None
+        The target D_C; None for the MCD split (as high as the search reaches).
+    seed : int
+        Seeds the split's search and the samples.
+    pool_size : int, optional
+        Split a seeded subset of SCAN of this many commands (None: all of SCAN).
+    validation_size : int
+        In-distribution validation pairs held out of the training split.
+    test_size : int, optional
+        Test pairs kept (a seeded sample; None: all).
+
+    Returns
+    -------
+    Task
+        Named ``D_C <reached>`` (``<target>`` the name of the test set).
+    """
+    from tutorlib.dbca.experiments import make_split
+
+    if compound_divergence is not None and not 0 <= compound_divergence <= 1:
+        raise ValueError(f"compound_divergence must be in [0, 1] or None (the MCD split), got "
+                         f"{compound_divergence!r}")
+    split = make_split(compound_divergence, seed, pool_size=pool_size)
+    train, validation = holdout(split.train, validation_size, seed)
+    target = "MCD" if compound_divergence is None else f"{compound_divergence:g}"
+    return Task("dbca", f"D_C {split.compound_divergence:.2f}", train, validation,
+                {f"target {target}": _sample(split.test, test_size, seed)})
+
+
 def _scores(task: Task, predictions: list[str], pairs: list[Pair]) -> dict[str, float]:
     if task.scorer == "orchard":
         from tutorlib.orchard.experiments import score_label
@@ -323,5 +362,6 @@ def card_table(rows: Sequence[dict]):
     return pd.DataFrame(out)
 
 
-__all__ = ["ORCHARD_DEPTHS", "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Task", "card_table",
-           "holdout", "orchard_task", "pcfgset_task", "run_task", "scan_task"]
+__all__ = ["DIAL_TARGETS", "ORCHARD_DEPTHS", "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Task",
+           "card_table", "dbca_task", "holdout", "orchard_task", "pcfgset_task", "run_task",
+           "scan_task"]
