@@ -91,8 +91,11 @@ def test_the_card_table_scores_every_task_with_its_fit_and_an_interval_over_seed
     orchard = card.Task("orchard", "toy", [("x", "8 , 7")], [("y", "1 , 2")],
                         {"depth 3": [("x", "8 , 7"), ("z", "3 , 4")]}, scorer="orchard")
     rows = [row for seed in (0, 1, 2) for task in (scan, orchard)
-            for row in card.run_task(Memoriser, task, seed=seed, max_seconds=1)]
-    table = card.card_table(rows).set_index(["benchmark", "score"])
+            for row in card.run_task(Memoriser, task, seed=seed, max_seconds=1,
+                                     model_name="memoriser")]
+    card_rows = card.card_table(rows)
+    assert set(card_rows["model"]) == {"memoriser"}
+    table = card_rows.set_index(["benchmark", "score"])
     assert table.loc[("scan", "accuracy"), "mean"] == 50.0  # 2 of 4, every seed
     assert table.loc[("scan", "accuracy"), ["low", "high"]].tolist() == [50.0, 50.0]
     assert table.loc[("orchard", "first tree"), "mean"] == 50.0  # x right, z empty
@@ -158,3 +161,26 @@ def test_a_dbca_task_is_a_split_at_the_target_compound_divergence():
     assert not set(task.validation) & set(task.train)
     with pytest.raises(ValueError, match=r"compound_divergence must be in \[0, 1\]"):
         card.dbca_task(1.5)
+
+
+def test_the_card_figure_has_a_cell_per_score_and_model_and_marks_the_unfitted():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    scan = card.Task("scan", "toy", TRAIN, VALIDATION, {"toy": TRAIN[:2] + VALIDATION})
+
+    class Fits(Memoriser):
+        def fit(self, train, validation, **kwargs):
+            super().fit(train, validation, **kwargs)
+            self.table.update(dict(validation))
+            return {"train_accuracy": 1.0, "validation_accuracy": 1.0}
+
+    rows = [row for seed in (0, 1) for model, name in ((Memoriser, "memoriser"), (Fits, "fits"))
+            for row in card.run_task(model, scan, seed=seed, max_seconds=1, model_name=name)]
+    fig = card.plot_card(card.card_table(rows))
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["memoriser", "fits"]
+    texts = sorted(t.get_text() for t in ax.texts)
+    assert texts == ["100", "50\nnot fitted"]  # the memoriser did not fit its validation pairs
+    with pytest.raises(ValueError, match="model_name"):
+        card.run_task(Memoriser, scan, seed=0, max_seconds=1, model_name=" ")

@@ -42,6 +42,7 @@ from tutorlib.card.tasks import (
     holdout,
     orchard_task,
     pcfgset_task,
+    plot_card,
     run_task,
     scan_task,
 )
@@ -49,7 +50,7 @@ from tutorlib.card.tasks import (
 __all__ = ["BENCHMARKS", "DIAL_TARGETS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTHS",
            "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Score", "Seq2SeqModel", "Task",
            "card_table", "check_fit", "check_model", "check_predictions", "dbca_task",
-           "exact_match", "fitted", "holdout", "orchard_task", "pcfgset_task",
+           "exact_match", "fitted", "holdout", "orchard_task", "pcfgset_task", "plot_card",
            "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
            "score_orchard", "score_pcfgset", "score_scan", "train_and_score"]
 

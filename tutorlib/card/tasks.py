@@ -276,7 +276,7 @@ def _scores(task: Task, predictions: list[str], pairs: list[Pair]) -> dict[str, 
 
 
 def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_seconds: float,
-             device: str = "cpu") -> list[dict]:
+             device: str = "cpu", model_name: str = "model") -> list[dict]:
     """Fit a fresh model on ``task`` and score it on each of its test sets.
 
     Parameters
@@ -291,14 +291,18 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
         The training budget.
     device : str
         Where to train.
+    model_name : str
+        The model's name on the card.
 
     Returns
     -------
     list of dict
-        One row per test set and score: ``benchmark``, ``task``, ``test``, ``score``,
-        ``value`` (a fraction), ``seed``, ``train_accuracy``, ``validation_accuracy`` and
-        ``fitted``.
+        One row per test set and score: ``model``, ``benchmark``, ``task``, ``test``,
+        ``score``, ``value`` (a fraction), ``seed``, ``train_accuracy``,
+        ``validation_accuracy`` and ``fitted``.
     """
+    if not model_name.strip():
+        raise ValueError("model_name must be a non-empty name")
     check_seed(seed)
     model = check_model(factory())
     fit = check_fit(model.fit(task.train, task.validation, seed=seed, max_seconds=max_seconds,
@@ -322,16 +326,17 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
 
         scores.append(("twins", "consistency",
                        consistency(predicted["originals"], predicted["twins"])))
-    return [{"benchmark": task.benchmark, "task": task.name, "test": test, "score": score,
+    return [{"model": model_name, "benchmark": task.benchmark, "task": task.name, "test": test,
+             "score": score,
              "value": value, "seed": seed, "train_accuracy": fit["train_accuracy"],
              "validation_accuracy": fit["validation_accuracy"], "fitted": fitted(fit)}
             for test, score, value in scores]
 
 
 def card_table(rows: Sequence[dict]):
-    """The card: a row per benchmark, task, test and score, with the mean over seeds, its 95%
-    t interval, the mean fit and whether every seed's model fitted (a score whose models did not
-    all fit is not a comparison of generalisation).
+    """The card: a row per model, benchmark, task, test and score, with the mean over seeds, its
+    95% t interval, the mean fit and whether every seed's model fitted (a score whose models did
+    not all fit is not a comparison of generalisation).
 
     Parameters
     ----------
@@ -341,7 +346,7 @@ def card_table(rows: Sequence[dict]):
     Returns
     -------
     pandas.DataFrame
-        Columns ``benchmark``, ``task``, ``test``, ``score``, ``seeds``, ``mean``, ``low``,
+        Columns ``model``, ``benchmark``, ``task``, ``test``, ``score``, ``seeds``, ``mean``, ``low``,
         ``high`` (in percent), ``train fit``, ``validation fit`` (in percent) and ``fitted``.
     """
     import pandas as pd
@@ -351,10 +356,11 @@ def card_table(rows: Sequence[dict]):
     if not rows:
         raise ValueError("card_table needs at least one run's rows")
     frame = pd.DataFrame(list(rows))
+    keys = ["model", "benchmark", "task", "test", "score"]
     out = []
-    for key, group in frame.groupby(["benchmark", "task", "test", "score"], sort=False):
+    for key, group in frame.groupby(keys, sort=False):
         mean, low, high = mean_interval(list(100 * group["value"]))
-        out.append({**dict(zip(["benchmark", "task", "test", "score"], key)),
+        out.append({**dict(zip(keys, key)),
                     "seeds": len(group), "mean": mean, "low": low, "high": high,
                     "train fit": 100 * group["train_accuracy"].mean(),
                     "validation fit": 100 * group["validation_accuracy"].mean(),
@@ -362,6 +368,54 @@ def card_table(rows: Sequence[dict]):
     return pd.DataFrame(out)
 
 
+def plot_card(table):
+    """The card as a heat map: a row per task, test and score, a column per model, each cell the
+    mean score over seeds (in %); a cell whose models did not all fit is marked "not fitted" and
+    hatched, since it compares nothing.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From :func:`card_table`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    if table is None or len(table) == 0:
+        raise ValueError("plot_card needs a card table with at least one row")
+    label = table["benchmark"] + " " + table["task"] + ": " + table["test"] + " (" + table[
+        "score"] + ")"
+    rows = list(dict.fromkeys(label))
+    models = list(dict.fromkeys(table["model"]))
+    means = np.full((len(rows), len(models)), np.nan)
+    unfitted = np.zeros_like(means, dtype=bool)
+    for (name, model), mean, ok in zip(zip(label, table["model"]), table["mean"], table["fitted"]):
+        i, j = rows.index(name), models.index(model)
+        means[i, j], unfitted[i, j] = mean, not ok
+    fig, ax = plt.subplots(figsize=(min(9.0, 2.5 + 1.4 * len(models)), 0.8 + 0.32 * len(rows)))
+    image = ax.imshow(means, vmin=0, vmax=100, cmap="viridis", aspect="auto")
+    for i in range(len(rows)):
+        for j in range(len(models)):
+            if np.isnan(means[i, j]):
+                continue
+            text = f"{means[i, j]:.0f}" + ("\nnot fitted" if unfitted[i, j] else "")
+            ax.text(j, i, text, ha="center", va="center", fontsize=9,
+                    color="white" if means[i, j] < 60 else "black")
+            if unfitted[i, j]:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//",
+                                           edgecolor="0.6", linewidth=0))
+    ax.set_xticks(range(len(models)), models)
+    ax.set_yticks(range(len(rows)), rows)
+    ax.grid(False)
+    fig.colorbar(image, ax=ax, label="mean over seeds (%)")
+    fig.tight_layout()
+    return fig
+
+
 __all__ = ["DIAL_TARGETS", "ORCHARD_DEPTHS", "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Task",
-           "card_table", "dbca_task", "holdout", "orchard_task", "pcfgset_task", "run_task",
-           "scan_task"]
+           "card_table", "dbca_task", "holdout", "orchard_task", "pcfgset_task", "plot_card",
+           "run_task", "scan_task"]
