@@ -184,3 +184,29 @@ def test_the_card_figure_has_a_cell_per_score_and_model_and_marks_the_unfitted()
     assert texts == ["100", "50\nnot fitted"]  # the memoriser did not fit its validation pairs
     with pytest.raises(ValueError, match="model_name"):
         card.run_task(Memoriser, scan, seed=0, max_seconds=1, model_name=" ")
+
+
+@pytest.mark.slow
+def test_scan_derivations_are_binary_and_tre_finds_additive_states_compositional():
+    assert card.command_derivation("jump") == "jump"
+    assert card.command_derivation("jump opposite left") == (("jump", "opposite"), "left")
+    assert card.command_derivation("run after look twice") == (("run", "after"), ("look", "twice"))
+    from tutorlib import scan
+
+    commands = [c for c, _ in scan.all_pairs()[:60]]
+    rng = np.random.default_rng(0)
+    words = {w: rng.normal(size=8) for c in commands for w in c.split()}
+
+    class Additive(Memoriser):  # states: the sum of its words' vectors (compositional)
+        def states(self, sources):
+            return np.array([sum(words[w] for w in s.split()) for s in sources])
+
+    class Scrambled(Memoriser):  # states: a random vector per command
+        def states(self, sources):
+            return rng.normal(size=(len(sources), 8))
+
+    additive = card.states_tre(Additive(), commands, distance="l2", steps=800)
+    scrambled = card.states_tre(Scrambled(), commands, distance="l2", steps=800)
+    assert additive["commands"] == 60 and additive["tre"] < 0.05 < scrambled["tre"]
+    with pytest.raises(TypeError, match="no states"):
+        card.states_tre(Memoriser(), commands)

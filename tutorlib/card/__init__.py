@@ -38,6 +38,7 @@ from tutorlib.card.tasks import (
     SCORERS,
     Task,
     card_table,
+    command_derivation,
     dbca_task,
     holdout,
     orchard_task,
@@ -45,14 +46,15 @@ from tutorlib.card.tasks import (
     plot_card,
     run_task,
     scan_task,
+    states_tre,
 )
 
 __all__ = ["BENCHMARKS", "DIAL_TARGETS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTHS",
            "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Score", "Seq2SeqModel", "Task",
-           "card_table", "check_fit", "check_model", "check_predictions", "dbca_task",
-           "exact_match", "fitted", "holdout", "orchard_task", "pcfgset_task", "plot_card",
-           "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
-           "score_orchard", "score_pcfgset", "score_scan", "train_and_score"]
+           "card_table", "check_fit", "check_model", "check_predictions", "command_derivation",
+           "dbca_task", "exact_match", "fitted", "holdout", "orchard_task", "pcfgset_task",
+           "plot_card", "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
+           "score_orchard", "score_pcfgset", "score_scan", "states_tre", "train_and_score"]
 
 from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
 

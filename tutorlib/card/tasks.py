@@ -5,7 +5,8 @@ A :class:`Task` is what a model is fitted and scored on. :func:`scan_task` gives
 splits and an MCD split (Keysers et al. 2020); :func:`pcfgset_task` PCFG SET's task accuracy,
 systematicity, productivity, substitutivity and localism (Hupkes et al. 2020);
 :func:`orchard_task` one ORCHARD variant with a test set per depth from 3 to 12, scored on the
-first and the second tree; :func:`dbca_task` a point of the DBCA dial (:data:`DIAL_TARGETS`). :func:`run_task`
+first and the second tree; :func:`dbca_task` a point of the DBCA dial (:data:`DIAL_TARGETS`);
+:func:`states_tre` the TRE of a model's representations of SCAN commands. :func:`run_task`
 fits a fresh model from a factory and scores it; :func:`card_table` puts the runs of every task
 and seed in one tidy table, each score with its model's fit and a 95% interval over seeds.
 """
@@ -16,6 +17,8 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from tutorlib.card.contract import check_fit, check_model, check_predictions, exact_match, fitted
 from tutorlib.checks import check_seed
@@ -368,6 +371,87 @@ def card_table(rows: Sequence[dict]):
     return pd.DataFrame(out)
 
 
+def command_derivation(command: str):
+    """A SCAN command's derivation as TRE takes it: a primitive, or a pair of derivations.
+
+    SCAN's parse has nodes of two and three children (``("jump", "opposite", "left")``,
+    ``(x, "and", y)``); a node of three is read left to right as two binary compositions,
+    ``(("jump", "opposite"), "left")`` and ``((x, "and"), y)``.
+
+    Parameters
+    ----------
+    command : str
+        A SCAN command.
+
+    Returns
+    -------
+    str or tuple
+        Nested pairs of words.
+
+    Examples
+    --------
+    >>> command_derivation("jump twice and walk left")
+    ((('jump', 'twice'), 'and'), ('walk', 'left'))
+    """
+    from tutorlib import scan
+
+    def binary(tree):
+        if isinstance(tree, str):
+            return tree
+        parts = [binary(part) for part in tree]
+        folded = parts[0]
+        for part in parts[1:]:
+            folded = (folded, part)
+        return folded
+
+    return binary(scan.parse(command))
+
+
+def states_tre(model: object, commands: Sequence[str], *, composition: str = "additive",
+               distance: str = "cosine", steps: int = 1000, seed: int = 0) -> dict:
+    """TRE (Andreas 2019) of a card model's representations of SCAN commands, with respect to
+    the commands' derivations (:func:`command_derivation`): how well one learned vector per
+    word, composed along the derivation, reconstructs the model's vector for each command.
+
+    Parameters
+    ----------
+    model : object
+        A fitted card model with ``states(sources)`` (one vector per source), e.g.
+        :class:`~tutorlib.card.Seq2SeqModel`.
+    commands : sequence of str
+        SCAN commands.
+    composition, distance : str
+        As in :func:`tutorlib.tre.tre` (``additive`` or ``linear``; ``cosine``, ``l1``, ``l2``).
+    steps : int
+        Optimisation steps of the TRE solver.
+    seed : int
+        The solver's seed.
+
+    Returns
+    -------
+    dict
+        ``tre`` (the mean over commands), ``commands`` (how many) and ``composition`` and
+        ``distance``.
+    """
+    from tutorlib import tre
+
+    states = getattr(model, "states", None)
+    if not callable(states):
+        raise TypeError(f"TRE needs the model's representations: {type(model).__name__} has no "
+                        f"states(sources) method")
+    commands = list(commands)
+    if len(commands) < 2:
+        raise ValueError("TRE over fewer than two commands measures nothing")
+    vectors = np.asarray(states(commands), dtype=np.float64)
+    if vectors.ndim != 2 or len(vectors) != len(commands) or not np.isfinite(vectors).all():
+        raise ValueError(f"{type(model).__name__}.states must return one finite vector per "
+                         f"command, got shape {vectors.shape}")
+    result = tre.tre(vectors, [command_derivation(c) for c in commands], composition, distance,
+                     steps=steps, seed=seed)
+    return {"tre": float(result.value), "commands": len(commands), "composition": composition,
+            "distance": distance}
+
+
 def plot_card(table):
     """The card as a heat map: a row per task, test and score, a column per model, each cell the
     mean score over seeds (in %); a cell whose models did not all fit is marked "not fitted" and
@@ -383,7 +467,6 @@ def plot_card(table):
     matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
-    import numpy as np
 
     if table is None or len(table) == 0:
         raise ValueError("plot_card needs a card table with at least one row")
@@ -417,5 +500,5 @@ def plot_card(table):
 
 
 __all__ = ["DIAL_TARGETS", "ORCHARD_DEPTHS", "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Task",
-           "card_table", "dbca_task", "holdout", "orchard_task", "pcfgset_task", "plot_card",
-           "run_task", "scan_task"]
+           "card_table", "command_derivation", "dbca_task", "holdout", "orchard_task",
+           "pcfgset_task", "plot_card", "run_task", "scan_task", "states_tre"]
