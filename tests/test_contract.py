@@ -91,7 +91,7 @@ def test_the_registry_is_the_one_list_of_experiments():
     assert profiles.experiments() == registry.names()
     assert {name: entry.module for name, entry in registry.EXPERIMENTS.items()} == profiles.SOURCES
     with pytest.raises(ValueError, match="unknown experiment 'scna': expected one of "
-                                         "compositionality, dbca"):
+                                         "card, compositionality, dbca"):
         registry.entry("scna")
     with pytest.raises(ValueError, match="unknown experiment"):
         results.experiment("tre_intro")  # settings only: nothing to run

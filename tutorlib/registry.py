@@ -76,6 +76,9 @@ EXPERIMENTS: dict[str, Entry] = {
                      "variants)"),
     "dbca": Entry("tutorlib.dbca.experiments",
                   "Keysers et al. (2020): accuracy against compound divergence on SCAN"),
+    "card": Entry("tutorlib.card.experiments",
+                  "the report card: the book's networks on every benchmark, each score with "
+                  "its fit (--only: networks)"),
 }
 
 

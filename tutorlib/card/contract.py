@@ -243,11 +243,19 @@ class Seq2SeqModel:
                 "parameters": run.parameters}
 
     def predict(self, sources: Sequence[str]) -> list[str]:
-        """Greedy outputs for ``sources`` (tokens of the training vocabulary)."""
+        """Greedy outputs for ``sources``; a source with a word the network never saw in
+        training gets an empty output (wrong, whatever its target), since the network has no
+        embedding for it."""
         if self.model is None:
             raise RuntimeError("Seq2SeqModel.predict: call fit first")
-        return s2s.predict(self.model, list(sources), *self.vocabularies,
-                           max_length=self.max_length, device=self.device)
+        known = self.vocabularies[0].stoi
+        readable = [i for i, s in enumerate(sources) if all(w in known for w in s.split())]
+        outputs = s2s.predict(self.model, [sources[i] for i in readable], *self.vocabularies,
+                              max_length=self.max_length, device=self.device)
+        predictions = [""] * len(sources)
+        for i, output in zip(readable, outputs):
+            predictions[i] = output
+        return predictions
 
     def states(self, sources: Sequence[str]) -> np.ndarray:
         """One vector per source: the encoder's outputs averaged over the source's tokens."""

@@ -1,0 +1,188 @@
+"""``python -m tutorlib run card``: the report card of the book's networks, through the one
+runner (resumable, ``--jobs``, ``--scheduler``, ``--device``), saved with provenance.
+
+A run is one network, one task (:mod:`.tasks`) and one seed: the network is trained with the
+convergence recipe within ``max_seconds`` on the task's training pairs, its fit measured on them
+and on in-distribution validation pairs, and it is scored on the task's test sets. The summary
+is the card (:func:`~tutorlib.card.card_table`): every score with its fit and a 95% interval
+over seeds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tutorlib import seq2seq as s2s
+from tutorlib.card.contract import Seq2SeqModel
+from tutorlib.card.tasks import (
+    card_table,
+    dbca_task,
+    orchard_task,
+    pcfgset_task,
+    run_task,
+    scan_task,
+)
+from tutorlib.profiles import Settings
+from tutorlib.results import Experiment
+from tutorlib.seq2seq.runs import pinned_threads
+from tutorlib.train import resolve_device
+
+
+@dataclass(frozen=True)
+class CardSettings(Settings):
+    """Settings of the ``card`` experiment at one profile.
+
+    ``models`` maps a network's name to its :class:`~tutorlib.seq2seq.Seq2SeqConfig` dict;
+    ``recipe`` holds the :class:`~tutorlib.seq2seq.Recipe` fields every network is trained with,
+    within ``max_seconds`` of training a run. The tasks: ``scan_splits``; ``pcfgset_tests``;
+    ``orchard_variants`` (each tested at ``orchard_depths``); ``dial_targets`` (target D_C, None
+    for the MCD split) of SCAN or of a ``dial_pool`` subset. ``train_size`` (None: all),
+    ``validation_size`` and ``test_size`` (None: all) size every task; ORCHARD draws
+    ``orchard_train`` training examples and ``test_size`` (or 200) per depth.
+    """
+
+    models: dict
+    recipe: dict
+    max_seconds: float
+    scan_splits: list[str]
+    pcfgset_tests: list[str]
+    orchard_variants: list[str]
+    orchard_depths: list[int]
+    orchard_train: int
+    dial_targets: list[float | None]
+    dial_pool: int | None
+    train_size: int | None
+    validation_size: int
+    test_size: int | None
+    seeds: list[int]
+    threads: int = 1
+
+
+BOOK_MODELS = {
+    "lstm": {"cell": "lstm", "hidden_size": 200, "num_layers": 2, "dropout": 0.5},
+    "lstm_attention": {"cell": "lstm", "hidden_size": 200, "num_layers": 2, "dropout": 0.1,
+                       "attention": True},
+    "gru_attention": {"cell": "gru", "hidden_size": 200, "num_layers": 2, "dropout": 0.1,
+                      "attention": True},
+    "transformer": {"cell": "transformer", "hidden_size": 256, "num_layers": 3, "dropout": 0.1,
+                    "num_heads": 4, "positions": "sinusoidal", "max_positions": 2048},
+    "convs2s": {"cell": "conv", "hidden_size": 256, "num_layers": 4, "dropout": 0.1,
+                "max_positions": 2048},
+}
+
+SETTINGS: dict[str, CardSettings] = {
+    # one tiny network on one task of each benchmark: seconds
+    "ci": CardSettings(
+        models={"lstm_attention": {"cell": "lstm", "hidden_size": 16, "num_layers": 1,
+                                   "dropout": 0.0, "attention": True}},
+        recipe={"batch_size": 32, "learning_rate": 0.01, "max_epochs": 2, "patience": 2,
+                "fit_size": 100},
+        max_seconds=20.0, scan_splits=["simple"], pcfgset_tests=["productivity"],
+        orchard_variants=["minmax_hard"], orchard_depths=[3, 12], orchard_train=300,
+        dial_targets=[0.1], dial_pool=1000, train_size=300, validation_size=50, test_size=30,
+        seeds=[0]),
+    # one small network on every task, ten minutes a run on one core
+    "tutorial": CardSettings(
+        models={"lstm_attention": {"cell": "lstm", "hidden_size": 64, "num_layers": 1,
+                                   "dropout": 0.1, "attention": True}},
+        recipe={"batch_size": 64, "learning_rate": 0.003, "max_epochs": 25, "patience": 3},
+        max_seconds=600.0,
+        scan_splits=["simple", "length", "addprim_jump", "addprim_turn_left",
+                     "template_around_right", "mcd1"],
+        pcfgset_tests=["pcfgset", "systematicity", "productivity", "substitutivity",
+                       "localism"],
+        orchard_variants=["minmax_hard"], orchard_depths=list(range(3, 13)), orchard_train=10_000,
+        dial_targets=[0.0, 0.4, None], dial_pool=None, train_size=10_000, validation_size=500,
+        test_size=1_000, seeds=[0]),
+    # the book's five networks, three seeds, every task, an hour a run
+    "full": CardSettings(
+        models=dict(BOOK_MODELS),
+        recipe={"batch_size": 128, "learning_rate": 0.001, "max_epochs": 25, "patience": 3},
+        max_seconds=3600.0,
+        scan_splits=["simple", "length", "addprim_jump", "addprim_turn_left",
+                     "template_around_right", "mcd1"],
+        pcfgset_tests=["pcfgset", "systematicity", "productivity", "substitutivity",
+                       "localism"],
+        orchard_variants=["minmax_hard"], orchard_depths=list(range(3, 13)),
+        orchard_train=100_000, dial_targets=[0.0, 0.4, None], dial_pool=None, train_size=None,
+        validation_size=1_000, test_size=None, seeds=[0, 1, 2]),
+}
+
+
+def _tasks(settings: CardSettings) -> list[dict]:
+    tasks = [{"benchmark": "scan", "task": split} for split in settings["scan_splits"]]
+    tasks += [{"benchmark": "pcfgset", "task": test} for test in settings["pcfgset_tests"]]
+    tasks += [{"benchmark": "orchard", "task": variant}
+              for variant in settings["orchard_variants"]]
+    tasks += [{"benchmark": "dbca", "task": target} for target in settings["dial_targets"]]
+    return tasks
+
+
+def runs(settings: CardSettings) -> list[tuple[dict, int]]:
+    """One run per network, task and seed (the seed trains the network and draws the task's
+    samples; the splits themselves are seed 0's)."""
+    sizes = {key: settings[key] for key in ("train_size", "validation_size", "test_size")}
+    out = []
+    for name, architecture in settings["models"].items():
+        for task in _tasks(settings):
+            extra = ({"depths": list(settings["orchard_depths"]),
+                      "orchard_train": settings["orchard_train"]}
+                     if task["benchmark"] == "orchard" else
+                     {"pool": settings["dial_pool"]} if task["benchmark"] == "dbca" else {})
+            config = {"model": name, "architecture": dict(architecture),
+                      "recipe": dict(settings["recipe"]), "max_seconds": settings["max_seconds"],
+                      **task, **sizes, **extra, "threads": settings["threads"]}
+            out += [(config, seed) for seed in settings["seeds"]]
+    return out
+
+
+def build_task(config: dict):
+    """The :class:`~tutorlib.card.Task` a run's settings describe."""
+    benchmark, name = config["benchmark"], config["task"]
+    if benchmark == "scan":
+        return scan_task(name, train_size=config["train_size"],
+                         validation_size=config["validation_size"],
+                         test_size=config["test_size"])
+    if benchmark == "pcfgset":
+        return pcfgset_task(name, train_size=config["train_size"],
+                            validation_size=config["validation_size"],
+                            test_size=config["test_size"])
+    if benchmark == "orchard":
+        return orchard_task(name, train_size=config["orchard_train"],
+                            validation_size=config["validation_size"],
+                            test_size=config["test_size"] or 200, depths=config["depths"])
+    if benchmark == "dbca":
+        return dbca_task(name, pool_size=config["pool"], validation_size=config["validation_size"],
+                         test_size=config["test_size"])
+    raise ValueError(f"unknown benchmark {benchmark!r}: scan, pcfgset, orchard or dbca")
+
+
+def run_one(config: dict, seed: int = 0, device: str = "cpu") -> dict:
+    """One network on one task with one seed: the card's rows (each score with the fit)."""
+    resolve_device(device)  # a device this machine cannot have fails before any work
+    task = build_task(config)
+    architecture = s2s.Seq2SeqConfig(**config["architecture"])
+    recipe = s2s.Recipe(**config["recipe"])
+    with pinned_threads(config["threads"]):
+        rows = run_task(lambda: Seq2SeqModel(architecture, recipe), task, seed=seed,
+                        max_seconds=config["max_seconds"], device=device,
+                        model_name=config["model"])
+    return {"model": config["model"], "benchmark": task.benchmark, "task": task.name,
+            "seed": seed, "rows": rows}
+
+
+def summarise(settings: CardSettings, finished: list[dict]) -> dict:
+    """The card of the finished runs (an empty card while none has finished)."""
+    rows = [row for record in finished for row in record["rows"]]
+    return {"card": card_table(rows).to_dict("records") if rows else []}
+
+
+def part(config: dict, seed: int) -> str:
+    """``--only`` names a run by its network."""
+    return config["model"]
+
+
+EXPERIMENT = Experiment(name="card", runs=runs, run=run_one, summarise=summarise, part=part)
+
+__all__ = ["BOOK_MODELS", "EXPERIMENT", "SETTINGS", "CardSettings", "build_task", "part",
+           "run_one", "runs", "summarise"]
