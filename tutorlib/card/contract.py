@@ -152,6 +152,57 @@ def exact_match(predictions: Sequence[str], pairs: Sequence[Pair]) -> float:
     return sum(p.split() == t.split() for p, (_, t) in zip(predictions, pairs)) / len(pairs)
 
 
+def fit_fresh(factory: Callable[[], object], train: Sequence[Pair], validation: Sequence[Pair],
+              *, seed: int, max_seconds: float, device: str = "cpu") -> tuple[object, dict]:
+    """A fresh model from ``factory`` that meets the contract, fitted: (model, checked fit).
+
+    Parameters
+    ----------
+    factory : callable
+        Returns a fresh model.
+    train, validation : sequence of (str, str)
+        Training pairs and in-distribution validation pairs.
+    seed : int
+        The training seed.
+    max_seconds : float
+        The training budget in seconds.
+    device : str
+        Where to train.
+
+    Returns
+    -------
+    tuple of (object, dict)
+        The fitted model and what its ``fit`` returned (:func:`check_fit`).
+    """
+    check_seed(seed)
+    if not callable(factory):
+        raise TypeError(f"factory must be callable (it returns a fresh model), got "
+                        f"{type(factory).__name__}")
+    model = check_model(factory())
+    fit = check_fit(model.fit(list(train), list(validation), seed=seed, max_seconds=max_seconds,
+                              device=device), model)
+    return model, fit
+
+
+def predict_checked(model: object, sources: Sequence[str]) -> list[str]:
+    """``model.predict(sources)``, checked to be one string per source (:func:`check_predictions`).
+
+    Parameters
+    ----------
+    model : object
+        A fitted card model.
+    sources : sequence of str
+        The inputs.
+
+    Returns
+    -------
+    list of str
+        One prediction per source.
+    """
+    sources = list(sources)
+    return check_predictions(model.predict(sources), sources, model)
+
+
 def train_and_score(factory: Callable[[], object], train: Sequence[Pair],
                     validation: Sequence[Pair], tests: Mapping[str, Sequence[Pair]], *,
                     seed: int, max_seconds: float, device: str = "cpu") -> dict:
@@ -179,19 +230,12 @@ def train_and_score(factory: Callable[[], object], train: Sequence[Pair],
         exact-match accuracy, a fraction).
     """
     check_seed(seed)
-    if not callable(factory):
-        raise TypeError(f"factory must be callable (it returns a fresh model), got "
-                        f"{type(factory).__name__}")
     if not train or not validation:
         raise ValueError("train_and_score needs training and validation pairs")
-    model = check_model(factory())
-    fit = check_fit(model.fit(list(train), list(validation), seed=seed, max_seconds=max_seconds,
-                              device=device), model)
-    scores = {}
-    for name, pairs in tests.items():
-        sources = [source for source, _ in pairs]
-        predictions = check_predictions(model.predict(sources), sources, model)
-        scores[name] = exact_match(predictions, list(pairs))
+    model, fit = fit_fresh(factory, train, validation, seed=seed, max_seconds=max_seconds,
+                           device=device)
+    scores = {name: exact_match(predict_checked(model, [s for s, _ in pairs]), list(pairs))
+              for name, pairs in tests.items()}
     return {"fit": fit, "fitted": fitted(fit), "scores": scores}
 
 
@@ -275,4 +319,5 @@ class Seq2SeqModel:
 
 
 __all__ = ["FIT_KEYS", "FIT_SHARE", "Seq2SeqModel", "check_fit", "check_model",
-           "check_predictions", "exact_match", "fitted", "train_and_score"]
+           "check_predictions", "exact_match", "fit_fresh", "fitted", "predict_checked",
+           "train_and_score"]

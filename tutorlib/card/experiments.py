@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from tutorlib import seq2seq as s2s
 from tutorlib.card.contract import Seq2SeqModel
 from tutorlib.card.tasks import (
+    DIAL_TARGETS,
+    ORCHARD_DEPTHS,
+    PCFGSET_TESTS,
+    SCAN_SPLITS,
     card_table,
     dbca_task,
     orchard_task,
@@ -87,24 +91,18 @@ SETTINGS: dict[str, CardSettings] = {
                                    "dropout": 0.1, "attention": True}},
         recipe={"batch_size": 64, "learning_rate": 0.003, "max_epochs": 25, "patience": 3},
         max_seconds=600.0,
-        scan_splits=["simple", "length", "addprim_jump", "addprim_turn_left",
-                     "template_around_right", "mcd1"],
-        pcfgset_tests=["pcfgset", "systematicity", "productivity", "substitutivity",
-                       "localism"],
-        orchard_variants=["minmax_hard"], orchard_depths=list(range(3, 13)), orchard_train=10_000,
-        dial_targets=[0.0, 0.4, None], dial_pool=None, train_size=10_000, validation_size=500,
+        scan_splits=list(SCAN_SPLITS), pcfgset_tests=list(PCFGSET_TESTS),
+        orchard_variants=["minmax_hard"], orchard_depths=list(ORCHARD_DEPTHS), orchard_train=10_000,
+        dial_targets=list(DIAL_TARGETS), dial_pool=None, train_size=10_000, validation_size=500,
         test_size=1_000, seeds=[0]),
     # the book's five networks, three seeds, every task, an hour a run
     "full": CardSettings(
         models=dict(BOOK_MODELS),
         recipe={"batch_size": 128, "learning_rate": 0.001, "max_epochs": 25, "patience": 3},
         max_seconds=3600.0,
-        scan_splits=["simple", "length", "addprim_jump", "addprim_turn_left",
-                     "template_around_right", "mcd1"],
-        pcfgset_tests=["pcfgset", "systematicity", "productivity", "substitutivity",
-                       "localism"],
-        orchard_variants=["minmax_hard"], orchard_depths=list(range(3, 13)),
-        orchard_train=100_000, dial_targets=[0.0, 0.4, None], dial_pool=None, train_size=None,
+        scan_splits=list(SCAN_SPLITS), pcfgset_tests=list(PCFGSET_TESTS),
+        orchard_variants=["minmax_hard"], orchard_depths=list(ORCHARD_DEPTHS),
+        orchard_train=100_000, dial_targets=list(DIAL_TARGETS), dial_pool=None, train_size=None,
         validation_size=1_000, test_size=None, seeds=[0, 1, 2]),
 }
 

@@ -22,6 +22,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tutorlib.card.contract import exact_match
 from tutorlib.orchard.experiments import accuracies as orchard_accuracies
 from tutorlib.orchard.files import read_part
 from tutorlib.pcfgset.scores import accuracy, consistency, token_accuracy
@@ -108,9 +109,7 @@ def score_scan(test_path: str | os.PathLike, predictions_path: str | os.PathLike
     pairs = read_scan_pairs(test_path)
     predictions = read_predictions(predictions_path)
     _aligned(predictions, len(pairs), predictions_path, test_path)
-    right = sum(prediction.split() == actions.split()
-                for prediction, (_, actions) in zip(predictions, pairs))
-    return Score("scan", len(pairs), {"accuracy": right / len(pairs)},
+    return Score("scan", len(pairs), {"accuracy": exact_match(predictions, pairs)},
                  {"test": str(test_path), "predictions": str(predictions_path)})
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tutorlib.card.contract import check_fit, check_model, check_predictions, exact_match, fitted
+from tutorlib.card.contract import exact_match, fit_fresh, fitted, predict_checked
 from tutorlib.checks import check_seed
 
 Pair = tuple[str, str]
@@ -106,14 +106,18 @@ def holdout(pairs: Sequence[Pair], size: int, seed: int = 0) -> tuple[list[Pair]
             [p for i, p in enumerate(pairs) if i in chosen])
 
 
-def _sample(pairs: list[Pair], size: int | None, seed: int) -> list[Pair]:
+def _positions(count: int, size: int | None, seed: int) -> list[int]:
+    """The positions, in order, of a seeded sample of ``size`` of ``count`` items (all if None)."""
     if size is not None and size < 1:
         raise ValueError(f"a sample size must be a positive number of pairs (or None: all), "
                          f"got {size}")
-    if size is None or size >= len(pairs):
-        return pairs
-    chosen = set(random.Random(seed).sample(range(len(pairs)), size))
-    return [p for i, p in enumerate(pairs) if i in chosen]
+    if size is None or size >= count:
+        return list(range(count))
+    return sorted(random.Random(seed).sample(range(count), size))
+
+
+def _sample(pairs: list[Pair], size: int | None, seed: int) -> list[Pair]:
+    return [pairs[i] for i in _positions(len(pairs), size, seed)]
 
 
 def scan_task(split: str, *, train_size: int | None = None, validation_size: int = 500,
@@ -217,13 +221,10 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
     if test == "substitutivity":
         split = pcfgset.substitutivity_split("equally_distributed", seed=seed)
         train, validation = holdout(split.train, validation_size, seed)
-        _sample(split.test, test_size, seed)  # checks test_size
-        keep = sorted(random.Random(seed).sample(range(len(split.test)), test_size)
-                      ) if test_size is not None and test_size < len(split.test) else None
-        originals = split.test if keep is None else [split.test[i] for i in keep]
-        twins = split.test_twin if keep is None else [split.test_twin[i] for i in keep]
+        keep = _positions(len(split.test), test_size, seed)  # the same pairs and their twins
         return Task("pcfgset", test, _sample(train, train_size, seed), validation,
-                    {"originals": originals, "twins": twins}, scorer="consistency")
+                    {"originals": [split.test[i] for i in keep],
+                     "twins": [split.test_twin[i] for i in keep]}, scorer="consistency")
     train, tests = pcfgset.split(test, seed=seed)
     train, validation = holdout(train, validation_size, seed)
     return Task("pcfgset", test, _sample(train, train_size, seed), validation,
@@ -269,12 +270,10 @@ def dbca_task(compound_divergence: float | None, *, seed: int = 0, pool_size: in
 
 def _scores(task: Task, predictions: list[str], pairs: list[Pair]) -> dict[str, float]:
     if task.scorer == "orchard":
-        from tutorlib.orchard.experiments import score_label
+        from tutorlib.orchard.experiments import accuracies
 
-        labels = [target.replace(" ", "") for _, target in pairs]
-        scored = [score_label(p, label) for p, label in zip(predictions, labels)]
-        return {"first tree": sum(s[0] for s in scored) / len(pairs),
-                "second tree": sum(s[1] for s in scored) / len(pairs)}
+        scored = accuracies(predictions, [(s, target.replace(" ", "")) for s, target in pairs])
+        return {"first tree": scored["first"], "second tree": scored["second"]}
     return {"accuracy": exact_match(predictions, pairs)}
 
 
@@ -306,24 +305,20 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
     """
     if not model_name.strip():
         raise ValueError("model_name must be a non-empty name")
-    check_seed(seed)
-    model = check_model(factory())
-    fit = check_fit(model.fit(task.train, task.validation, seed=seed, max_seconds=max_seconds,
-                              device=device), model)
+    model, fit = fit_fresh(factory, task.train, task.validation, seed=seed,
+                           max_seconds=max_seconds, device=device)
     scores, predicted = [], {}
     for test, pairs in task.tests.items():
         sources = [source for source, _ in pairs]
-        predicted[test] = check_predictions(model.predict(sources), sources, model)
+        predicted[test] = predict_checked(model, sources)
         scores += [(test, score, value)
                    for score, value in _scores(task, predicted[test], pairs).items()]
         if task.scorer == "localism":
             from tutorlib.pcfgset import localism_score, unrolled_predictions
 
-            def step(batch: list[str]) -> list[str]:
-                return check_predictions(model.predict(batch), batch, model)
-
             scores.append((test, "localism", localism_score(
-                predicted[test], unrolled_predictions(sources, step))))
+                predicted[test], unrolled_predictions(
+                    sources, lambda batch: predict_checked(model, batch)))))
     if task.scorer == "consistency":
         from tutorlib.pcfgset import consistency
 
