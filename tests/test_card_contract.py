@@ -146,7 +146,57 @@ def test_pcfgset_tasks_score_substitutivity_and_localism_beside_accuracy():
     assert values[("Memoriser", "substitutivity", "twins", "consistency")] == 0.0
     assert values[("Memoriser", "productivity", "productivity", "accuracy")] == 0.0
     with pytest.raises(ValueError, match="test must be one of"):
-        card.pcfgset_task("overgeneralisation")
+        card.pcfgset_task("overgeneralization")
+
+
+@pytest.mark.slow
+def test_overgeneralisation_keeps_the_exceptions_share_and_scores_memorisation():
+    from tutorlib import pcfgset
+
+    full = pcfgset.overgeneralisation_split(card.OVERGENERALISATION_RATIO)
+    task = card.pcfgset_task("overgeneralisation", train_size=2000, validation_size=50)
+    exceptions = task.tests["exceptions"]
+    share = len(full.exceptions) / len(full.train)
+    assert len(task.train) == 2000 and set(exceptions) <= set(task.train)
+    assert abs(len(exceptions) - share * 2000) <= 4  # the share, with one of each kind at least
+    assert {pcfgset.splits.exception_patterns(s).pop() for s, _ in exceptions} == set(
+        pcfgset.EXCEPTIONS)
+    assert not set(task.validation) & set(full.exceptions)
+    values = {}
+    for model in (Interpreter, Memoriser):  # the rules; the training pairs by heart
+        for row in card.run_task(model, task, seed=0, max_seconds=1):
+            values[(model.__name__, row["score"])] = row["value"]
+    assert values == {("Interpreter", "memorisation"): 0.0,
+                      ("Interpreter", "overgeneralisation"): 1.0,
+                      ("Memoriser", "memorisation"): 1.0,
+                      ("Memoriser", "overgeneralisation"): 0.0}
+    with pytest.raises(ValueError, match="same inputs"):
+        card.Task("pcfgset", "x", task.train, task.validation,
+                  {"exceptions": exceptions, "rules": exceptions[::-1]},
+                  scorer="overgeneralisation")
+
+
+class Additive(Memoriser):
+    """A memoriser whose representation of a command is the sum of its words' vectors."""
+
+    def states(self, sources):
+        words = {}
+        rng = np.random.default_rng(0)
+        return np.array([sum(words.setdefault(w, rng.normal(size=8)) for w in s.split())
+                         for s in sources])
+
+
+@pytest.mark.slow
+def test_a_scan_task_with_a_model_that_has_states_gets_a_tre_row_kept_unscaled():
+    task = card.scan_task("simple", train_size=200, validation_size=40, test_size=20)
+    assert task.representations == [command for command, _ in task.validation]
+    rows = card.run_task(Additive, task, seed=0, max_seconds=1)
+    tre_row, = [row for row in rows if row["score"] == "TRE"]
+    assert tre_row["test"] == "representations" and 0 <= tre_row["value"] < 0.05
+    assert [row["score"] for row in card.run_task(Memoriser, task, seed=0, max_seconds=1)] == [
+        "accuracy"]  # no states, no TRE
+    table = card.card_table(rows).set_index("score")
+    assert table.loc["TRE", "mean"] == pytest.approx(tre_row["value"])  # not in percent
 
 
 @pytest.mark.slow

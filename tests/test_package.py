@@ -28,7 +28,7 @@ STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable
     "tutorlib.claims",
     # the report card puts one model through every part's studies
     "tutorlib.card", "tutorlib.card.scoring", "tutorlib.card.contract",
-    "tutorlib.card.tasks",
+    "tutorlib.card.tasks", "tutorlib.card.analysis", "tutorlib.card.report",
 }
 LAYERS = {"shared": 0, "method": 1, "study": 2}
 

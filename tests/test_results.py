@@ -430,3 +430,46 @@ def test_an_output_that_cannot_be_written_fails_before_any_work(tmp_path, monkey
     with pytest.raises(ValueError, match="cannot write results into"):
         results.run_experiment("readonly_demo:EXPERIMENT", "ci", blocked, progress=False)
     assert readonly_demo.CALLS == []
+
+
+FAILING_SUMMARY = """
+import os
+import pathlib
+import time
+
+from tutorlib.results import Experiment
+
+MARKS = pathlib.Path(os.environ["SWEEP_MARKS"])
+
+
+def run(config, seed, device="cpu"):
+    (MARKS / str(seed)).touch()
+    time.sleep(0.3)
+    return seed
+
+
+def summarise(settings, finished):
+    raise RuntimeError("the summary is broken")
+
+
+EXPERIMENT = Experiment(name="failing", runs=lambda s: [({"size": 1}, seed) for seed in s["seeds"]],
+                        run=run, summarise=summarise, settings={"ci": {"seeds": list(range(40))}})
+"""
+
+
+@pytest.mark.slow
+def test_a_summary_that_fails_stops_the_sweep_instead_of_training_every_run(tmp_path,
+                                                                            monkeypatch):
+    """An error after a run (writing the summary) ends the sweep: the runs not yet started
+    are cancelled, not trained with their results thrown away; the finished run is saved."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv("SWEEP_MARKS", str(marks))
+    (tmp_path / "failing_demo.py").write_text(FAILING_SUMMARY)
+    with pytest.raises(RuntimeError, match="the summary is broken"):
+        results.run_experiment("failing_demo:EXPERIMENT", "ci", tmp_path / "out", jobs=2,
+                               progress=False)
+    assert len(list(marks.iterdir())) < 10  # of 40
+    assert len(list((tmp_path / "out" / "failing" / "runs").glob("*.json"))) == 1

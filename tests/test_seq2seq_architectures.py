@@ -194,6 +194,87 @@ def test_sinusoidal_models_decode_inputs_longer_than_any_in_training(cell):
             assert set(" ".join(result.predictions).split()) <= set(TOKENS)
 
 
+def test_relative_positions_are_for_transformers_only():
+    with pytest.raises(ValueError, match="relative positions are for Transformers"):
+        Seq2SeqConfig("conv", 16, 1, 0.0, positions="relative")
+    config = Seq2SeqConfig("transformer", 16, 1, 0.0, num_heads=2, positions="relative")
+    assert Seq2SeqConfig(**config.to_dict()) == config
+    assert "Transformer" in config.describe()
+
+
+def test_relative_bias_by_hand():
+    """Bias of head h for distance key - query, clipped, and -inf where blocked."""
+    from tutorlib.seq2seq.transformer import RELATIVE_DISTANCE, relative_bias
+
+    table = torch.nn.Embedding(2 * RELATIVE_DISTANCE + 1, 2)
+    with torch.no_grad():
+        table.weight.copy_(torch.arange(2 * (2 * RELATIVE_DISTANCE + 1), dtype=torch.float32)
+                           .reshape(-1, 2))
+    blocked = torch.tensor([[[False, False, True]]])  # one sequence whose third key is padding
+    bias = relative_bias(table, 3, 3, blocked)
+    assert bias.shape == (2, 3, 3)  # batch * heads
+    for head in range(2):
+        for query in range(3):
+            for key in range(2):
+                row = key - query + RELATIVE_DISTANCE
+                assert bias[head, query, key].item() == table.weight[row, head].item()
+            assert bias[head, query, 2].item() == float("-inf")
+    far = relative_bias(table, 1, 40, torch.zeros(1, 1, 40, dtype=torch.bool))
+    assert far[0, 0, 39].item() == far[0, 0, RELATIVE_DISTANCE].item()  # clipped
+
+
+def test_relative_transformer_is_causal_and_ignores_padding():
+    torch.manual_seed(0)
+    config = Seq2SeqConfig("transformer", 16, 2, 0.0, num_heads=2, positions="relative")
+    model = s2s.build_model(config, 7, 9).eval()
+    with torch.no_grad():  # non-zero biases, so that the test sees them
+        model.source_distances.weight.normal_()
+        model.target_distances.weight.normal_()
+    alone = model.encode(*s2s.pad_batch([[3, 4]]))[0]
+    padded = model.encode(*s2s.pad_batch([[3, 4], [5, 6, 5, 6, 5]]))[0]
+    torch.testing.assert_close(padded[0, :2], alone[0])
+    source, s_len = s2s.pad_batch([[3, 4, 5], [6, 5]])
+    target_in = torch.tensor([[SOS, 3, 4, 5, 6, 7], [SOS, 6, 7, 8, 3, 4]])
+    logits = model(source, s_len, target_in)
+    for t in range(target_in.shape[1] - 1):
+        changed = target_in.clone()
+        changed[:, t + 1:] = torch.tensor([8, 3])[:, None]
+        changed_logits = model(source, s_len, changed)
+        torch.testing.assert_close(changed_logits[:, : t + 1], logits[:, : t + 1])
+        assert not torch.allclose(changed_logits[:, t + 1], logits[:, t + 1])
+
+
+def test_relative_transformer_evaluates_as_it_trains():
+    """In evaluation without gradients PyTorch's fused encoder path would take the per-head
+    masks (and gave NaN): the outputs must equal training mode's (no dropout)."""
+    torch.manual_seed(0)
+    config = Seq2SeqConfig("transformer", 16, 2, 0.0, num_heads=2, positions="relative")
+    model = s2s.build_model(config, 7, 9)
+    source, s_len = s2s.pad_batch([[3, 4, 5], [6, 5]])
+    target_in = torch.tensor([[SOS, 3, 4, 5], [SOS, 6, 7, 8]])
+    training = model(source, s_len, target_in)
+    with torch.no_grad():
+        evaluated = model.eval()(source, s_len, target_in)
+    torch.testing.assert_close(evaluated, training.detach())
+
+
+def _copy_task(n, seed, shortest=1, longest=4):
+    return [(source, source) for source, _ in _reverse_task(n, seed, shortest, longest)]
+
+
+@pytest.mark.slow
+def test_relative_transformer_learns_to_copy_and_decodes_any_length():
+    """Copying needs positions (the cross-attention has none): 200 steps learn it more often
+    than not, as sinusoidal positions do (0.47 with one layer)."""
+    config = Seq2SeqConfig("transformer", 32, 1, 0.0, num_heads=2, positions="relative")
+    model, log, vocab = _train(config, 200, train=_copy_task(600, 0))
+    assert log.losses[-1] < log.losses[0] / 2
+    assert s2s.evaluate(model, _copy_task(200, 1), vocab, vocab).accuracy > 0.5
+    long = _copy_task(3, 2, shortest=200, longest=200)  # past any max_positions
+    result = s2s.evaluate(model, long, vocab, vocab, oracle_length=True)
+    assert [len(p.split()) for p in result.predictions] == [200] * 3
+
+
 # --- the convolutional seq2seq ------------------------------------------------------------------
 
 def test_conv_decoder_is_causal():

@@ -561,7 +561,14 @@ def _run_processes(name, todo, device, on_done, progress, jobs):
                         failures.append((run_settings, seed, error))
                         pending.remove((run_settings, seed))
                         continue
-                    on_done(run_settings, seed, outcome)
+                    try:
+                        on_done(run_settings, seed, outcome)
+                    except BaseException:
+                        # leaving the pool waits for its futures: cancel those not started, or
+                        # every remaining run would be trained and its result thrown away
+                        for waiting in futures:
+                            waiting.cancel()
+                        raise
                     pending.remove((run_settings, seed))
                     bar.update(1)
                 if broken:

@@ -295,6 +295,34 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     return min(1.0, max(-1.0, r))
 
 
+def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Kendall's tau-b between two rankings: (concordant - discordant pairs) over the root of
+    the product of the pairs untied in ``x`` and untied in ``y``; None where either has only
+    ties (or fewer than two items).
+
+    Examples
+    --------
+    >>> kendall_tau([1, 2, 3, 4], [1, 3, 2, 4])  # one discordant pair of six
+    0.6666666666666666
+    >>> kendall_tau([1, 2, 3], [3, 2, 1])
+    -1.0
+    >>> kendall_tau([1, 1, 2], [1, 2, 3]) == 2 / (2 * 3) ** 0.5
+    True
+    """
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"x and y must be two equally long lists, got {a.shape} and {b.shape}")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("x and y must be finite numbers")
+    upper = np.triu_indices(len(a), 1)
+    da = np.sign(a[:, None] - a[None, :])[upper]
+    db = np.sign(b[:, None] - b[None, :])[upper]
+    untied_a, untied_b = np.count_nonzero(da), np.count_nonzero(db)
+    if untied_a == 0 or untied_b == 0:
+        return None
+    return float(np.sum(da * db) / math.sqrt(untied_a * untied_b))
+
+
 def cosine(u: Sequence[float], v: Sequence[float]) -> float:
     """Cosine similarity of two vectors (0 when either is the zero vector).
 

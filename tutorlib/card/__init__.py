@@ -1,8 +1,10 @@
-"""The report card: one model on every benchmark of the book (issue 36, in progress).
+"""The report card: one model on every benchmark of the book.
 
 Tasks (:mod:`.tasks`): SCAN's standard splits and an MCD split, PCFG SET's tests, an ORCHARD
 variant by depth, the DBCA dial; :func:`run_task` fits and scores a model, :func:`card_table`
-gives every score with its fit and a 95% interval over seeds. The model contract
+gives every score with its fit and a 95% interval over seeds. Many cards at once
+(:mod:`.analysis`): :func:`concurrency` (Kendall's tau between the measures' rankings),
+:func:`tre_against_behaviour`, :func:`split_divergences`. The model contract
 (:mod:`.contract`): a model has ``fit(train, validation, *, seed, max_seconds, device)``
 returning its fit, and ``predict(sources)``; :class:`Seq2SeqModel` adapts every architecture the
 book trains. Predictions made elsewhere are scored in each benchmark's released layout
@@ -10,6 +12,14 @@ book trains. Predictions made elsewhere are scored in each benchmark's released 
 networks are scored with.
 """
 
+from tutorlib.card.analysis import (
+    concurrency,
+    concurrency_matrix,
+    measure_label,
+    plot_concurrency,
+    split_divergences,
+    tre_against_behaviour,
+)
 from tutorlib.card.contract import (
     FIT_KEYS,
     FIT_SHARE,
@@ -33,9 +43,11 @@ from tutorlib.card.scoring import (
 from tutorlib.card.tasks import (
     DIAL_TARGETS,
     ORCHARD_DEPTHS,
+    OVERGENERALISATION_RATIO,
     PCFGSET_TESTS,
     SCAN_SPLITS,
     SCORERS,
+    UNSCALED,
     Task,
     card_table,
     command_derivation,
@@ -50,11 +62,14 @@ from tutorlib.card.tasks import (
 )
 
 __all__ = ["BENCHMARKS", "DIAL_TARGETS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTHS",
-           "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Score", "Seq2SeqModel", "Task",
+           "OVERGENERALISATION_RATIO", "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Score",
+           "Seq2SeqModel", "Task", "UNSCALED",
            "card_table", "check_fit", "check_model", "check_predictions", "command_derivation",
-           "dbca_task", "exact_match", "fitted", "holdout", "orchard_task", "pcfgset_task",
-           "plot_card", "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
-           "score_orchard", "score_pcfgset", "score_scan", "states_tre", "train_and_score"]
+           "concurrency", "concurrency_matrix", "dbca_task", "exact_match", "fitted", "holdout",
+           "measure_label", "orchard_task", "pcfgset_task", "plot_card", "plot_concurrency",
+           "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
+           "score_orchard", "score_pcfgset", "score_scan", "split_divergences", "states_tre",
+           "train_and_score", "tre_against_behaviour"]
 
 from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
 

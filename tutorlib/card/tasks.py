@@ -30,8 +30,13 @@ ORCHARD_DEPTHS = tuple(range(3, 13))
 # the DBCA dial's three points on the card: a near-random split, the middle, and the MCD split
 # (None: as high a compound divergence as the search reaches)
 DIAL_TARGETS = (0.0, 0.4, None)
-PCFGSET_TESTS = ("pcfgset", "systematicity", "productivity", "substitutivity", "localism")
-SCORERS = ("exact", "orchard", "consistency", "localism")
+PCFGSET_TESTS = ("pcfgset", "systematicity", "productivity", "substitutivity", "localism",
+                 "overgeneralisation")
+SCORERS = ("exact", "orchard", "consistency", "localism", "overgeneralisation")
+# scores that are not fractions (the card keeps them as they are, not in percent)
+UNSCALED = ("TRE",)
+# the card's overgeneralisation split: its exceptions keep their share of the training pairs
+OVERGENERALISATION_RATIO = 0.005
 
 
 @dataclass(frozen=True)
@@ -48,11 +53,16 @@ class Task:
         Training pairs and in-distribution validation pairs (held out of the training split).
     tests : dict of str to list of (str, str)
         Named test sets.
-    scorer : {"exact", "orchard", "consistency", "localism"}
+    scorer : {"exact", "orchard", "consistency", "localism", "overgeneralisation"}
         Exact match; ORCHARD's first and second tree (labels ``v1 , v2``); exact match and the
         consistency between the predictions for the tests ``originals`` and ``twins``
         (substitutivity); exact match and localism (the whole input's prediction against the
-        model's step-by-step one).
+        model's step-by-step one); memorisation and overgeneralisation of the training
+        exceptions (the tests ``exceptions``, with the exceptions' outputs, and ``rules``, the
+        same inputs with the rules' outputs).
+    representations : list of str
+        Inputs whose representations the card measures with TRE (SCAN commands; empty for the
+        other benchmarks).
     """
 
     benchmark: str
@@ -61,6 +71,7 @@ class Task:
     validation: list[Pair]
     tests: dict[str, list[Pair]] = field(default_factory=dict)
     scorer: str = "exact"
+    representations: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.scorer not in SCORERS:
@@ -73,6 +84,11 @@ class Task:
                 or len(self.tests["originals"]) != len(self.tests["twins"])):
             raise ValueError("a consistency task needs the tests 'originals' and 'twins', "
                              "line-aligned")
+        if self.scorer == "overgeneralisation" and (
+                set(self.tests) != {"exceptions", "rules"}
+                or [s for s, _ in self.tests["exceptions"]] != [s for s, _ in self.tests["rules"]]):
+            raise ValueError("an overgeneralisation task needs the tests 'exceptions' and "
+                             "'rules', with the same inputs in the same order")
 
 
 def holdout(pairs: Sequence[Pair], size: int, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
@@ -116,7 +132,15 @@ def _positions(count: int, size: int | None, seed: int) -> list[int]:
     return sorted(random.Random(seed).sample(range(count), size))
 
 
-def _sample(pairs: list[Pair], size: int | None, seed: int) -> list[Pair]:
+def sample_pairs(pairs: Sequence[Pair], size: int | None, seed: int = 0) -> list[Pair]:
+    """A seeded sample of ``size`` of ``pairs``, in their order (all of them if None or more
+    than there are).
+
+    Examples
+    --------
+    >>> sample_pairs([("a", "A"), ("b", "B"), ("c", "C")], 2, seed=0)
+    [('b', 'B'), ('c', 'C')]
+    """
     return [pairs[i] for i in _positions(len(pairs), size, seed)]
 
 
@@ -140,6 +164,7 @@ def scan_task(split: str, *, train_size: int | None = None, validation_size: int
     Returns
     -------
     Task
+        Its ``representations`` are the validation commands (the card's TRE).
     """
     if split == "mcd1":
         from tutorlib.dbca.scan_splits import mcd_split_of_scan
@@ -150,8 +175,9 @@ def scan_task(split: str, *, train_size: int | None = None, validation_size: int
 
         train, test = scan.split(split)
     train, validation = holdout(train, validation_size, seed)
-    return Task("scan", split, _sample(train, train_size, seed), validation,
-                {split: _sample(test, test_size, seed)})
+    return Task("scan", split, sample_pairs(train, train_size, seed), validation,
+                {split: sample_pairs(test, test_size, seed)},
+                representations=[command for command, _ in validation])
 
 
 def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
@@ -194,8 +220,12 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
     match; ``substitutivity`` (the equally distributed condition) by exact match on the test
     pairs and on their twins and by the consistency between the two predictions; ``localism``
     by exact match and by how often the model's prediction for a whole input equals its
-    prediction computed step by step. Overgeneralisation, which is measured over training, is
-    not a card task.
+    prediction computed step by step; ``overgeneralisation`` (exception ratio
+    :data:`OVERGENERALISATION_RATIO`) by how many of the training exceptions the trained model
+    reproduces (memorisation) and how many it answers by the rules instead (overgeneralisation).
+    Hupkes et al. report the peak of overgeneralisation over training; the card measures it once,
+    after training, so its value is a lower bound of that peak. A sample of the training pairs
+    keeps the exceptions' share (at least one exception of each kind).
 
     Parameters
     ----------
@@ -218,18 +248,46 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
 
     if test not in PCFGSET_TESTS:
         raise ValueError(f"test must be one of {', '.join(PCFGSET_TESTS)}, got {test!r}")
+    if test == "overgeneralisation":
+        return _overgeneralisation_task(train_size, validation_size, seed)
     if test == "substitutivity":
         split = pcfgset.substitutivity_split("equally_distributed", seed=seed)
         train, validation = holdout(split.train, validation_size, seed)
         keep = _positions(len(split.test), test_size, seed)  # the same pairs and their twins
-        return Task("pcfgset", test, _sample(train, train_size, seed), validation,
+        return Task("pcfgset", test, sample_pairs(train, train_size, seed), validation,
                     {"originals": [split.test[i] for i in keep],
                      "twins": [split.test_twin[i] for i in keep]}, scorer="consistency")
     train, tests = pcfgset.split(test, seed=seed)
     train, validation = holdout(train, validation_size, seed)
-    return Task("pcfgset", test, _sample(train, train_size, seed), validation,
-                {test: _sample(tests, test_size, seed)},
+    return Task("pcfgset", test, sample_pairs(train, train_size, seed), validation,
+                {test: sample_pairs(tests, test_size, seed)},
                 scorer="localism" if test == "localism" else "exact")
+
+
+def _overgeneralisation_task(train_size: int | None, validation_size: int, seed: int) -> Task:
+    from tutorlib import pcfgset
+
+    split = pcfgset.overgeneralisation_split(OVERGENERALISATION_RATIO, seed=seed)
+    exceptional = set(split.exceptions)
+    regular, validation = holdout([p for p in split.train if p not in exceptional],
+                                  validation_size, seed)
+    kept = list(range(len(split.exceptions)))
+    if train_size is not None and train_size < len(regular) + len(kept):
+        share = len(kept) / (len(regular) + len(kept))
+        by_kind: dict = {}
+        for i, pattern in enumerate(split.patterns):
+            by_kind.setdefault(pattern, []).append(i)
+        rng = random.Random(seed)
+        kept = sorted({rng.choice(indices) for indices in by_kind.values()}
+                      | set(rng.sample(kept, max(0, round(share * train_size)
+                                                 - len(by_kind)))))
+        regular = sample_pairs(regular, train_size - len(kept), seed)
+    exceptions = [split.exceptions[i] for i in kept]
+    train = regular + exceptions
+    random.Random(seed).shuffle(train)
+    return Task("pcfgset", "overgeneralisation", train, validation,
+                {"exceptions": exceptions, "rules": [split.originals[i] for i in kept]},
+                scorer="overgeneralisation")
 
 
 def dbca_task(compound_divergence: float | None, *, seed: int = 0, pool_size: int | None = None,
@@ -254,7 +312,8 @@ def dbca_task(compound_divergence: float | None, *, seed: int = 0, pool_size: in
     Returns
     -------
     Task
-        Named ``D_C <reached>`` (``<target>`` the name of the test set).
+        Named ``D_C <reached>`` (``<target>`` the name of the test set); its
+        ``representations`` are the validation commands (the card's TRE).
     """
     from tutorlib.dbca.experiments import make_split
 
@@ -265,10 +324,15 @@ def dbca_task(compound_divergence: float | None, *, seed: int = 0, pool_size: in
     train, validation = holdout(split.train, validation_size, seed)
     target = "MCD" if compound_divergence is None else f"{compound_divergence:g}"
     return Task("dbca", f"D_C {split.compound_divergence:.2f}", train, validation,
-                {f"target {target}": _sample(split.test, test_size, seed)})
+                {f"target {target}": sample_pairs(split.test, test_size, seed)},
+                representations=[command for command, _ in validation])
 
 
-def _scores(task: Task, predictions: list[str], pairs: list[Pair]) -> dict[str, float]:
+def _scores(task: Task, test: str, predictions: list[str], pairs: list[Pair]
+            ) -> dict[str, float]:
+    if task.scorer == "overgeneralisation":
+        name = "memorisation" if test == "exceptions" else "overgeneralisation"
+        return {name: exact_match(predictions, pairs)}
     if task.scorer == "orchard":
         from tutorlib.orchard.experiments import accuracies
 
@@ -300,8 +364,10 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
     -------
     list of dict
         One row per test set and score: ``model``, ``benchmark``, ``task``, ``test``,
-        ``score``, ``value`` (a fraction), ``seed``, ``train_accuracy``,
-        ``validation_accuracy`` and ``fitted``.
+        ``score``, ``value`` (a fraction; TRE as it is), ``seed``, ``train_accuracy``,
+        ``validation_accuracy`` and ``fitted``. A task with ``representations`` and a model
+        with ``states`` get a row ``TRE`` (test ``representations``): :func:`states_tre` of
+        those inputs (additive, cosine).
     """
     if not model_name.strip():
         raise ValueError("model_name must be a non-empty name")
@@ -312,7 +378,7 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
         sources = [source for source, _ in pairs]
         predicted[test] = predict_checked(model, sources)
         scores += [(test, score, value)
-                   for score, value in _scores(task, predicted[test], pairs).items()]
+                   for score, value in _scores(task, test, predicted[test], pairs).items()]
         if task.scorer == "localism":
             from tutorlib.pcfgset import localism_score, unrolled_predictions
 
@@ -324,6 +390,9 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
 
         scores.append(("twins", "consistency",
                        consistency(predicted["originals"], predicted["twins"])))
+    if task.representations and callable(getattr(model, "states", None)):
+        scores.append(("representations", "TRE",
+                       states_tre(model, task.representations, seed=seed)["tre"]))
     return [{"model": model_name, "benchmark": task.benchmark, "task": task.name, "test": test,
              "score": score,
              "value": value, "seed": seed, "train_accuracy": fit["train_accuracy"],
@@ -345,7 +414,8 @@ def card_table(rows: Sequence[dict]):
     -------
     pandas.DataFrame
         Columns ``model``, ``benchmark``, ``task``, ``test``, ``score``, ``seeds``, ``mean``, ``low``,
-        ``high`` (in percent), ``train fit``, ``validation fit`` (in percent) and ``fitted``.
+        ``high`` (in percent; TRE as it is), ``train fit``, ``validation fit`` (in percent) and
+        ``fitted``.
     """
     import pandas as pd
 
@@ -357,7 +427,8 @@ def card_table(rows: Sequence[dict]):
     keys = ["model", "benchmark", "task", "test", "score"]
     out = []
     for key, group in frame.groupby(keys, sort=False):
-        mean, low, high = mean_interval(list(100 * group["value"]))
+        scale = 1 if key[-1] in UNSCALED else 100
+        mean, low, high = mean_interval(list(scale * group["value"]))
         out.append({**dict(zip(keys, key)),
                     "seeds": len(group), "mean": mean, "low": low, "high": high,
                     "train fit": 100 * group["train_accuracy"].mean(),
@@ -494,6 +565,7 @@ def plot_card(table):
     return fig
 
 
-__all__ = ["DIAL_TARGETS", "ORCHARD_DEPTHS", "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Task",
+__all__ = ["DIAL_TARGETS", "ORCHARD_DEPTHS", "OVERGENERALISATION_RATIO", "PCFGSET_TESTS",
+           "SCAN_SPLITS", "SCORERS", "UNSCALED", "Task",
            "card_table", "command_derivation", "dbca_task", "holdout", "orchard_task",
-           "pcfgset_task", "plot_card", "run_task", "scan_task", "states_tre"]
+           "pcfgset_task", "plot_card", "run_task", "sample_pairs", "scan_task", "states_tre"]

@@ -12,7 +12,7 @@ from tutorlib.checks import check_scalar
 
 CELLS = ("srn", "gru", "lstm", "transformer", "conv")
 RECURRENT = ("srn", "gru", "lstm")
-POSITIONS = ("learned", "sinusoidal")
+POSITIONS = ("learned", "sinusoidal", "relative")
 
 
 # Fields added after results were committed, with their defaults: ``to_dict`` leaves them out
@@ -45,9 +45,12 @@ class Seq2SeqConfig:
     bidirectional : bool
         Recurrent models only: a bidirectional encoder, whose two directions are projected to
         ``hidden_size`` for attention and for the decoder's initial state.
-    positions : {"learned", "sinusoidal"}
+    positions : {"learned", "sinusoidal", "relative"}
         Transformer and ConvS2S: a learned embedding per position (no sequence longer than
-        ``max_positions``) or fixed sinusoids (Vaswani et al. 2017; any length).
+        ``max_positions``) or fixed sinusoids (Vaswani et al. 2017; any length). Transformer
+        only: ``"relative"``, no position vectors at all but a learned bias per head on each
+        self-attention score for the distance between query and key, clipped at
+        :data:`~tutorlib.seq2seq.transformer.RELATIVE_DISTANCE` (Shaw et al. 2018; any length).
     kernel_size : int
         ConvS2S only: width of the convolutions.
     norm_first : bool
@@ -88,6 +91,8 @@ class Seq2SeqConfig:
         if self.positions not in POSITIONS:
             raise ValueError(f"positions must be one of {', '.join(POSITIONS)}, "
                              f"got {self.positions!r}")
+        if self.positions == "relative" and self.cell != "transformer":
+            raise ValueError(f"relative positions are for Transformers, not {self.cell!r}")
         if self.bidirectional and self.cell not in RECURRENT:
             raise ValueError(f"bidirectional is for recurrent cells ({', '.join(RECURRENT)}), "
                              f"not {self.cell!r}")

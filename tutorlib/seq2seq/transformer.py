@@ -1,6 +1,7 @@
 """A Transformer encoder-decoder (Vaswani et al. 2017) with learned positions (an error past
-``max_positions``) or sinusoidal ones (no length limit), post-LN or pre-LN, always trained
-with teacher forcing.
+``max_positions``), sinusoidal ones (no length limit) or relative ones (Shaw et al. 2018: a
+learned bias per head and clipped distance on the self-attention scores, no position vectors;
+no length limit), post-LN or pre-LN, always trained with teacher forcing.
 """
 
 from __future__ import annotations
@@ -14,9 +15,33 @@ from tutorlib.seq2seq.config import Seq2SeqConfig
 from tutorlib.seq2seq.layers import greedy_loop, position_vectors
 from tutorlib.seq2seq.vocab import PAD, SOS
 
+# relative positions: distances beyond this many tokens share one bias (Shaw et al. 2018 found
+# no gain from clipping later than 16)
+RELATIVE_DISTANCE = 16
+
+
+def relative_bias(table: nn.Embedding, queries: int, keys: int, blocked: torch.Tensor
+                  ) -> torch.Tensor:
+    """The additive self-attention mask of relative positions, one (queries, keys) matrix per
+    sequence and head: ``table``'s bias for the clipped distance ``key - query``, and minus
+    infinity where ``blocked`` (batch, queries or 1, keys) is True (padding, the future).
+
+    Returns
+    -------
+    torch.Tensor
+        (batch * heads, queries, keys), as :class:`torch.nn.MultiheadAttention` takes it.
+    """
+    device = blocked.device
+    distance = (torch.arange(keys, device=device)[None, :]
+                - torch.arange(queries, device=device)[:, None])
+    bias = table(distance.clamp(-RELATIVE_DISTANCE, RELATIVE_DISTANCE) + RELATIVE_DISTANCE)
+    bias = bias.permute(2, 0, 1).unsqueeze(0)  # (1, heads, queries, keys)
+    bias = bias.masked_fill(blocked.unsqueeze(1), float("-inf"))
+    return bias.reshape(-1, queries, keys)
+
 
 class TransformerSeq2Seq(nn.Module):
-    """A Transformer encoder-decoder with learned or sinusoidal positions.
+    """A Transformer encoder-decoder with learned, sinusoidal or relative positions.
 
     Parameters
     ----------
@@ -35,8 +60,19 @@ class TransformerSeq2Seq(nn.Module):
         self.target_embedding = nn.Embedding(target_size, hidden, padding_idx=PAD)
         self.positions = (nn.Embedding(config.max_positions, hidden)
                           if config.positions == "learned" else None)
-        layer = nn.TransformerEncoderLayer(hidden, config.num_heads, 4 * hidden, config.dropout,
-                                           batch_first=True, norm_first=config.norm_first)
+        self.relative = config.positions == "relative"
+        if self.relative:  # one table for the encoder's self-attention, one for the decoder's
+            self.source_distances = nn.Embedding(2 * RELATIVE_DISTANCE + 1, config.num_heads)
+            self.target_distances = nn.Embedding(2 * RELATIVE_DISTANCE + 1, config.num_heads)
+            for table in (self.source_distances, self.target_distances):
+                nn.init.zeros_(table.weight)
+        # PyTorch's fused inference path of the encoder layer gets per-head masks wrong (NaN in
+        # evaluation); relative positions need them, so their layers call ReLU as torch.relu,
+        # the same function under a name that path does not take
+        layer = nn.TransformerEncoderLayer(
+            hidden, config.num_heads, 4 * hidden, config.dropout, batch_first=True,
+            norm_first=config.norm_first,
+            activation=torch.relu if config.positions == "relative" else "relu")
         encoder = nn.TransformerEncoder(layer, config.num_layers, norm=nn.LayerNorm(hidden),
                                         enable_nested_tensor=False)
         self.transformer = nn.Transformer(
@@ -47,14 +83,22 @@ class TransformerSeq2Seq(nn.Module):
         self.output = nn.Linear(hidden, target_size)
 
     def _embed(self, embedding: nn.Embedding, tokens: torch.Tensor) -> torch.Tensor:
-        positions = position_vectors(self.config, self.positions, tokens.shape[1], tokens.device)
-        return embedding(tokens) * math.sqrt(self.config.hidden_size) + positions
+        if self.relative:  # nothing to balance the embeddings against: not scaled (as T5)
+            return embedding(tokens)
+        return embedding(tokens) * math.sqrt(self.config.hidden_size) + position_vectors(
+            self.config, self.positions, tokens.shape[1], tokens.device)
 
     def encode(self, source, lengths):
         """The encoder's outputs (batch, length, hidden) and the padding mask (True at PAD)."""
         mask = source == PAD
-        memory = self.transformer.encoder(self._embed(self.source_embedding, source),
-                                          src_key_padding_mask=mask)
+        embedded = self._embed(self.source_embedding, source)
+        if self.relative:
+            length = source.shape[1]
+            memory = self.transformer.encoder(
+                embedded, mask=relative_bias(self.source_distances, length, length,
+                                             mask.unsqueeze(1)))
+        else:
+            memory = self.transformer.encoder(embedded, src_key_padding_mask=mask)
         return memory, mask
 
     def final_hidden(self, source, lengths) -> torch.Tensor:
@@ -67,10 +111,17 @@ class TransformerSeq2Seq(nn.Module):
         length = target_in.shape[1]
         causal = torch.triu(torch.ones(length, length, dtype=torch.bool,
                                        device=target_in.device), diagonal=1)
-        out = self.transformer.decoder(self._embed(self.target_embedding, target_in), memory,
-                                       tgt_mask=causal, tgt_is_causal=True,
-                                       tgt_key_padding_mask=target_in == PAD,
-                                       memory_key_padding_mask=memory_mask)
+        embedded = self._embed(self.target_embedding, target_in)
+        if self.relative:
+            blocked = causal.unsqueeze(0) | (target_in == PAD).unsqueeze(1)
+            out = self.transformer.decoder(
+                embedded, memory, tgt_mask=relative_bias(self.target_distances, length, length,
+                                                         blocked),
+                memory_key_padding_mask=memory_mask)
+        else:
+            out = self.transformer.decoder(embedded, memory, tgt_mask=causal, tgt_is_causal=True,
+                                           tgt_key_padding_mask=target_in == PAD,
+                                           memory_key_padding_mask=memory_mask)
         return self.output(out)
 
     def forward(self, source, lengths, target_in, teacher_forcing: bool = True) -> torch.Tensor:

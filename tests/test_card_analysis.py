@@ -1,0 +1,175 @@
+"""Reading many cards: concurrency (Kendall's tau between rankings), TRE against behaviour, and
+divergences of every benchmark's splits, on hand-made rows with known answers."""
+
+import math
+
+import pytest
+
+from tutorlib import card
+from tutorlib.card import analysis
+
+
+def _rows(values, score="accuracy", fitted=True, benchmark="scan"):
+    """Card rows from {(model, task): [value per seed]}."""
+    return [{"model": model, "benchmark": benchmark, "task": task, "test": task, "score": score,
+             "value": value, "seed": seed, "fitted": fitted, "train_accuracy": 1.0,
+             "validation_accuracy": 1.0}
+            for (model, task), seeds in values.items() for seed, value in enumerate(seeds)]
+
+
+def test_identical_rankings_give_tau_1_and_reversed_give_minus_1():
+    rows = _rows({(m, t): [v + 0.01 * s for s in range(3)]
+                  for m, base in zip("abcd", (0.1, 0.4, 0.6, 0.9))
+                  for t, v in (("x", base), ("y", base / 2), ("z", 1 - base))})
+    pairs = analysis.concurrency(rows, resamples=50).set_index(["a", "b"])
+    x, y, z = (analysis.measure_label("scan", t, t, "accuracy") for t in "xyz")
+    assert pairs.loc[(x, y), "tau"] == pytest.approx(1.0)
+    assert pairs.loc[(x, z), "tau"] == pytest.approx(-1.0)
+    assert pairs.loc[(x, y), "models"] == 4
+    # the seeds barely move the means: every resample keeps the ranking
+    assert pairs.loc[(x, y), ["low", "high"]].tolist() == pytest.approx([1.0, 1.0])
+    matrix = analysis.concurrency_matrix(pairs.reset_index())
+    assert matrix.loc[z, x] == pytest.approx(-1.0) and matrix.loc[x, x] == 1.0
+
+
+def test_kendall_tau_by_hand_and_noisy_seeds_widen_the_interval():
+    # rankings a<b<c<d and a<c<b<d: one discordant pair of six, tau = (5 - 1) / 6
+    rows = _rows({("a", "x"): [0.1], ("b", "x"): [0.2], ("c", "x"): [0.3], ("d", "x"): [0.4],
+                  ("a", "y"): [0.1], ("b", "y"): [0.3], ("c", "y"): [0.2], ("d", "y"): [0.4]})
+    pair = analysis.concurrency(rows, resamples=10).iloc[0]
+    assert pair["tau"] == pytest.approx(4 / 6)
+    noisy = _rows({(m, t): [base - 0.4, base, base + 0.4]
+                   for m, base in zip("abcd", (0.50, 0.52, 0.54, 0.56)) for t in "xy"})
+    pair = analysis.concurrency(noisy, resamples=200).iloc[0]
+    assert pair["tau"] == pytest.approx(1.0)  # the same values on both measures
+    assert pair["low"] < 0 < pair["high"]  # but single seeds rank the models every way
+
+
+def test_models_that_did_not_fit_are_not_ranked_and_too_few_give_no_tau():
+    rows = _rows({(m, t): [v] for m, v in zip("abc", (0.1, 0.5, 0.9)) for t in "xy"})
+    rows += _rows({("d", "x"): [0.0], ("d", "y"): [1.0]}, fitted=False)
+    pair = analysis.concurrency(rows, resamples=10).iloc[0]
+    assert pair["models"] == 3 and pair["tau"] == pytest.approx(1.0)
+    assert analysis.concurrency(rows, resamples=10, fitted_only=False).iloc[0]["models"] == 4
+    few = analysis.concurrency(_rows({(m, t): [0.5] for m in "ab" for t in "xy"}), resamples=5)
+    assert few.iloc[0]["tau"] is None
+    with pytest.raises(ValueError, match="no rows for the measures"):
+        analysis.concurrency(rows, ["scan x: x (accuracy)", "scan w: w (accuracy)"])
+    with pytest.raises(ValueError, match="no card rows"):
+        analysis.concurrency([])
+
+
+def test_tre_against_behaviour_pairs_each_run_with_its_own_accuracy():
+    accuracy = {("m", "t"): [0.9, 0.5, 0.1, 0.7]}
+    tre = {("m", "t"): [0.1, 0.5, 0.9, 0.3]}  # exactly falling: r = -1
+    rows = _rows(accuracy) + [{**row, "test": "representations"}
+                              for row in _rows(tre, score="TRE")]
+    points, summary = analysis.tre_against_behaviour(rows)
+    assert len(points) == 4 and summary["runs"] == 4
+    assert summary["r"] == pytest.approx(-1.0) and summary["tasks"] == 1
+    assert points.set_index("seed").loc[1, "accuracy"] == pytest.approx(50.0)
+    three = [r for r in rows if r["seed"] < 3]
+    assert analysis.tre_against_behaviour(three)[1]["low"] is None  # Fisher's z needs 4
+
+
+def test_tre_is_compared_within_each_split_unless_asked_otherwise():
+    """An easy split with high TRE and a hard one with low TRE: across splits TRE and accuracy
+    rise together, within each split they fall together."""
+    accuracy = {("m", "easy"): [0.95, 0.90, 0.85], ("m", "hard"): [0.15, 0.10, 0.05]}
+    tre = {("m", "easy"): [0.50, 0.55, 0.60], ("m", "hard"): [0.10, 0.15, 0.20]}
+    rows = _rows(accuracy) + [{**row, "test": "representations"}
+                              for row in _rows(tre, score="TRE")]
+    within = analysis.tre_against_behaviour(rows)[1]
+    across = analysis.tre_against_behaviour(rows, within_task=False)[1]
+    assert within["r"] == pytest.approx(-1.0) and within["tasks"] == 2
+    assert across["r"] > 0.8
+
+
+@pytest.mark.slow
+def test_split_divergences_put_every_benchmark_on_one_scale():
+    tasks = [card.scan_task("simple", train_size=400, validation_size=50, test_size=200),
+             card.scan_task("addprim_jump", train_size=400, validation_size=50, test_size=200),
+             card.pcfgset_task("productivity", train_size=300, validation_size=50,
+                               test_size=100),
+             card.orchard_task("minmax_hard", train_size=100, validation_size=20, test_size=30,
+                               depths=(3, 12))]
+    table = analysis.split_divergences(tasks, sample=None).set_index(["task", "test"])
+    simple = table.loc[("simple", "simple")]
+    jump = table.loc[("addprim_jump", "addprim_jump")]
+    assert simple["compound divergence"] < 0.1 < jump["compound divergence"]
+    assert simple["atom divergence"] < 0.05
+    depth3 = table.loc[("minmax_hard", "depth 3"), "compound divergence"]
+    assert depth3 < table.loc[("minmax_hard", "depth 12"), "compound divergence"]
+    assert 0 < table.loc[("productivity", "productivity"), "compound divergence"] <= 1
+    values = table[["atom divergence", "compound divergence"]].to_numpy().ravel()
+    assert all(0 <= value <= 1 and not math.isnan(value) for value in values)
+
+
+def _table():
+    """A card table of two networks on two SCAN tasks (one did not fit the length split)."""
+    rows = _rows({("lstm", "simple"): [0.90, 0.92], ("lstm", "length"): [0.10, 0.12],
+                  ("transformer", "simple"): [0.80, 0.84]})
+    rows += [{**row, "fitted": False, "validation_accuracy": 0.5}
+             for row in _rows({("transformer", "length"): [0.02, 0.04]})]
+    return rows, card.card_table(rows)
+
+
+def test_the_card_as_tables_marks_what_did_not_fit_and_what_is_missing():
+    from tutorlib.card import report
+
+    rows, table = _table()
+    scores = report.card_pivot(table)
+    assert list(scores.columns) == ["LSTM", "Transformer"]
+    assert scores.loc["scan simple: simple (accuracy)", "LSTM"] == "91.0"
+    assert scores.loc["scan length: length (accuracy)", "Transformer"] == "(3.0)"
+    fits = report.fit_pivot(table)
+    assert fits.loc["scan length", "Transformer"] == 50.0
+    assert fits.loc["scan simple", "LSTM"] == 100.0
+    missing = report.card_pivot(table[~((table["model"] == "lstm")
+                                        & (table["task"] == "length"))])
+    assert missing.loc["scan length: length (accuracy)", "LSTM"] == "—"
+
+
+def test_the_card_facts_count_runs_and_fitted_tasks():
+    from tutorlib.card import report
+
+    rows, table = _table()
+    facts = report.card_facts({"runs": 8, "planned": 12, "complete": False}, table)
+    assert facts["card_runs_text"].startswith("8 of the full profile's 12 runs")
+    assert "a cell has 2 of its seeds" in facts["card_runs_text"]
+    assert facts["card_fit_text"] == ("Tasks fitted on every seed: LSTM 2 of 2; "
+                                      "Transformer 1 of 2.")
+    assert "No card runs" in report.card_facts({"runs": 0, "planned": 12, "complete": False},
+                                               table.iloc[:0])["card_runs_text"]
+
+
+def test_difficulty_uses_only_fitted_networks_and_correlates_within_scan():
+    from tutorlib.card import report
+
+    rows, table = _table()
+    divergences = [{"benchmark": "scan", "task": "simple", "test": "simple",
+                    "atom divergence": 0.01, "compound divergence": 0.1},
+                   {"benchmark": "scan", "task": "length", "test": "length",
+                    "atom divergence": 0.04, "compound divergence": 0.5}]
+    frame = report.divergence_accuracy(divergences, table).set_index("task")
+    assert frame.loc["simple", "accuracy"] == pytest.approx(86.5)  # both networks
+    assert frame.loc["length", "accuracy"] == pytest.approx(11.0)  # the LSTM only
+    assert frame.loc["length", "networks"] == 1
+    assert "only 2 splits" in report.divergence_facts(frame.reset_index())["divergence_text"]
+
+
+def test_the_analyses_sentences_say_what_was_measured():
+    from tutorlib.card import report
+
+    rows = _rows({(m, t): [v + 0.01 * s for s in range(3)]
+                  for m, base in zip("abcd", (0.1, 0.4, 0.6, 0.9))
+                  for t, v in (("x", base), ("y", base))})
+    found = report.analyses(rows, resamples=50)
+    text = report.concurrency_facts(found["pairs"])["concurrency_text"]
+    assert "Of 1 pairs of measures, 1 share" in text and "above 0 for 1" in text
+    assert report.tre_facts(found["tre"])["tre_r"] == "not measured"  # no TRE rows
+    tre = report.tre_facts({"r": -0.5, "low": -0.8, "high": -0.1, "runs": 30, "tasks": 3})
+    assert tre["tre_text"].startswith("Over 30 fitted runs on 3 splits, within splits, r = -0.50")
+    assert tre["tre_text"].endswith("higher accuracy.")
+    unclear = report.tre_facts({"r": 0.2, "low": -0.2, "high": 0.5, "runs": 30, "tasks": 3})
+    assert "interval includes 0" in unclear["tre_text"]

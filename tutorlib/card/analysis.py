@@ -1,0 +1,329 @@
+"""Reading many cards at once: do the benchmarks agree, does TRE predict behaviour, and does
+compound divergence measure difficulty across benchmarks?
+
+- :func:`concurrency`: rank the models on each measure of the card and compare every two
+  measures' rankings with Kendall's tau (Sun, Williams and Hupkes 2023 call agreement between
+  benchmarks' rankings *concurrency*), with a bootstrap interval over seeds.
+- :func:`tre_against_behaviour`: the TRE of each run's representations of SCAN commands against
+  the same run's accuracy on its test split; the Pearson correlation with Fisher's interval.
+- :func:`split_divergences`: the atom and compound divergences (Keysers et al. 2020) of the
+  card's splits of SCAN, PCFG SET (over its derivation trees) and ORCHARD (over its expression
+  trees), so that one measure of distribution shift sits beside every benchmark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tutorlib.card.tasks import UNSCALED
+
+
+def measure_label(benchmark: str, task: str, test: str, score: str) -> str:
+    """The name of one measure of the card, e.g. ``scan length: length (accuracy)``.
+
+    Examples
+    --------
+    >>> measure_label("orchard", "minmax_hard", "depth 12", "second tree")
+    'orchard minmax_hard: depth 12 (second tree)'
+    """
+    return f"{benchmark} {task}: {test} ({score})"
+
+
+def _frame(rows: Sequence[dict]):
+    import pandas as pd
+
+    if not rows:
+        raise ValueError("no card rows: give the rows of finished card runs (run_task's)")
+    frame = pd.DataFrame(list(rows))
+    missing = {"model", "benchmark", "task", "test", "score", "value", "seed",
+               "fitted"} - set(frame.columns)
+    if missing:
+        raise ValueError(f"card rows lack {', '.join(sorted(missing))}: give run_task's rows")
+    frame["measure"] = [measure_label(*key) for key in
+                        zip(frame["benchmark"], frame["task"], frame["test"], frame["score"])]
+    return frame
+
+
+def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
+                fitted_only: bool = True, resamples: int = 1000, seed: int = 0):
+    """Kendall's tau between every two measures' rankings of the models, with a bootstrap
+    interval over seeds.
+
+    Each measure ranks the models by their mean over seeds. For the interval, each resample
+    draws every model's seeds with replacement, separately for each measure (each is a separate
+    run), and recomputes tau; the interval is the 2.5th to 97.5th percentile of the resamples.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Rows of :func:`~tutorlib.card.run_task` (or a card experiment's records' rows).
+    measures : sequence of str, optional
+        :func:`measure_label` s to compare (default: every score except TRE and memorisation,
+        for which higher is not better).
+    fitted_only : bool
+        Rank on a measure only the models that fitted its training data on every seed (a model
+        that did not fit was not tested); a pair of measures needs three such models in common.
+    resamples : int
+        Bootstrap resamples.
+    seed : int
+        Seeds the bootstrap.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair of measures: ``a``, ``b``, ``models`` (ranked on both), ``tau``,
+        ``low``, ``high`` (None where fewer than three models are in common, or a ranking has
+        only ties).
+    """
+    import pandas as pd
+
+    from tutorlib.stats import kendall_tau
+
+    frame = _frame(rows)
+    if measures is None:
+        measures = [m for m, score in dict(zip(frame["measure"], frame["score"])).items()
+                    if score not in (*UNSCALED, "memorisation")]
+    measures = list(dict.fromkeys(measures))
+    unknown = [m for m in measures if m not in set(frame["measure"])]
+    if unknown:
+        raise ValueError(f"no rows for the measures {unknown}; the card has "
+                         f"{sorted(set(frame['measure']))}")
+    if len(measures) < 2:
+        raise ValueError("concurrency compares at least two measures")
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
+        raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
+    values: dict[str, dict[str, np.ndarray]] = {}
+    for measure in measures:
+        part = frame[frame["measure"] == measure]
+        values[measure] = {model: group["value"].to_numpy(dtype=float)
+                           for model, group in part.groupby("model", sort=False)
+                           if not fitted_only or bool(group["fitted"].all())}
+    rng = np.random.default_rng(seed)
+
+    def tau(x, y):
+        value = kendall_tau(x, y)
+        return np.nan if value is None else value
+
+    out = []
+    for i, a in enumerate(measures):
+        for b in measures[i + 1:]:
+            common = [m for m in values[a] if m in values[b]]
+            row = {"a": a, "b": b, "models": len(common), "tau": None, "low": None,
+                   "high": None}
+            if len(common) >= 3:
+                point = tau([values[a][m].mean() for m in common],
+                            [values[b][m].mean() for m in common])
+                draws = []
+                for _ in range(resamples):
+                    x = [rng.choice(values[a][m], len(values[a][m])).mean() for m in common]
+                    y = [rng.choice(values[b][m], len(values[b][m])).mean() for m in common]
+                    draws.append(tau(x, y))
+                draws = np.asarray(draws)
+                if not np.isnan(point):
+                    row["tau"] = point
+                    if np.isfinite(draws).any():
+                        row["low"], row["high"] = (float(q) for q in
+                                                   np.nanpercentile(draws, [2.5, 97.5]))
+            out.append(row)
+    return pd.DataFrame(out, columns=["a", "b", "models", "tau", "low", "high"])
+
+
+def concurrency_matrix(pairs):
+    """The tau of :func:`concurrency` as a square table (1 on the diagonal, NaN where not
+    measured)."""
+    import pandas as pd
+
+    if pairs is None or len(pairs) == 0:
+        raise ValueError("concurrency_matrix needs concurrency()'s rows")
+    names = list(dict.fromkeys([*pairs["a"], *pairs["b"]]))
+    matrix = pd.DataFrame(np.eye(len(names)), index=names, columns=names)
+    for a, b, tau in zip(pairs["a"], pairs["b"], pairs["tau"]):
+        value = np.nan if tau is None else float(tau)
+        matrix.loc[a, b] = matrix.loc[b, a] = value
+    return matrix
+
+
+def plot_concurrency(pairs, labels: dict[str, str] | None = None):
+    """The tau matrix as a heat map (blue: the rankings agree, red: they are reversed, grey:
+    not measured).
+
+    Parameters
+    ----------
+    pairs : pandas.DataFrame
+        From :func:`concurrency`.
+    labels : dict of str to str, optional
+        Shorter names for the measures.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    if pairs is None or len(pairs) == 0 or pairs["tau"].isna().all():
+        fig, ax = plt.subplots(figsize=(5, 2))
+        ax.text(0.5, 0.5, "no two measures share three fitted models yet", ha="center",
+                va="center")
+        ax.set_axis_off()
+        return fig
+    matrix = concurrency_matrix(pairs)
+    names = [(labels or {}).get(name, name) for name in matrix.index]
+    size = len(names)
+    fig, ax = plt.subplots(figsize=(2.5 + 0.55 * size, 1.8 + 0.5 * size))
+    cmap = plt.get_cmap("RdBu").copy()
+    cmap.set_bad("0.85")
+    image = ax.imshow(np.ma.masked_invalid(matrix.to_numpy(dtype=float)), cmap=cmap, vmin=-1,
+                      vmax=1)
+    for i in range(size):
+        for j in range(size):
+            value = matrix.iat[i, j]
+            if i != j and np.isfinite(value):
+                ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(size), names, rotation=60, ha="right")
+    ax.set_yticks(range(size), names)
+    ax.grid(False)
+    fig.colorbar(image, ax=ax, label="Kendall's tau between the rankings")
+    fig.tight_layout()
+    return fig
+
+
+def tre_against_behaviour(rows: Sequence[dict], *, fitted_only: bool = True,
+                          within_task: bool = True):
+    """Each run's TRE of its representations of SCAN commands against the same run's accuracy
+    on its test split, and their Pearson correlation with Fisher's 95% interval.
+
+    Andreas (2019) asks whether representations that are closer to compositional (lower TRE)
+    go with better generalisation; here a "run" is one model trained on one split with one
+    seed, so TRE and accuracy come from the same network. Splits differ far more in difficulty
+    than networks do, so by default both are compared *within* each split: each run's TRE and
+    accuracy minus its split's means, pooled over splits (Fisher's interval then counts one
+    fewer degree of freedom per split beyond the first).
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Card rows; runs with a ``TRE`` row (SCAN and the DBCA dial) are used.
+    fitted_only : bool
+        Only runs whose model fitted its training data.
+    within_task : bool
+        Correlate deviations from each split's means (True) or the raw values (False).
+
+    Returns
+    -------
+    tuple of (pandas.DataFrame, dict)
+        The points (``model``, ``benchmark``, ``task``, ``seed``, ``tre``, ``accuracy`` in %)
+        and ``{"r", "low", "high", "runs", "tasks"}`` (``r`` None for fewer than 3 points or no
+        variation).
+    """
+    import pandas as pd
+
+    from tutorlib.stats import correlation_interval, pearson
+
+    frame = _frame(rows)
+    keys = ["model", "benchmark", "task", "seed"]
+    tre = frame[frame["score"] == "TRE"].groupby(keys)["value"].mean()
+    accuracy = frame[(frame["score"] == "accuracy") & (frame["test"] != "representations")]
+    if fitted_only:
+        accuracy = accuracy[accuracy["fitted"].astype(bool)]
+    accuracy = accuracy.groupby(keys)["value"].mean()
+    points = pd.DataFrame({"tre": tre, "accuracy": 100 * accuracy}).dropna().reset_index()
+    tasks = points.groupby(["benchmark", "task"]).ngroups if len(points) else 0
+    x, y = points["tre"], points["accuracy"]
+    if within_task and len(points):
+        groups = points.groupby(["benchmark", "task"])
+        x = x - groups["tre"].transform("mean")
+        y = y - groups["accuracy"].transform("mean")
+    effective = len(points) - (tasks - 1 if within_task and tasks else 0)
+    r = pearson(list(x), list(y)) if effective >= 3 else None
+    low, high = (correlation_interval(r, effective) if r is not None and effective >= 1
+                 else (None, None))
+    return points, {"r": r, "low": low, "high": high, "runs": len(points), "tasks": tasks}
+
+
+def _pcfgset_tree(source: str):
+    """A PCFG SET input as a tree of function applications; every string argument is one
+    ``string`` leaf (the tests are about how functions combine, not which letters); the
+    substitutivity test's twins (``append_twin``) are functions of their own."""
+    from tutorlib import pcfgset
+
+    functions = set(pcfgset.FUNCTIONS) | set(pcfgset.TWINS)  # a twin is a word of its own
+
+    def convert(node):
+        if isinstance(node, tuple) and node and isinstance(node[0], str) and \
+                node[0] in functions:
+            return (node[0], *(convert(child) for child in node[1:]))
+        return "string"
+
+    return convert(pcfgset.parse(source, synonyms=pcfgset.TWINS))
+
+
+def _orchard_tree(line: str):
+    """An ORCHARD input as a tree: ``X`` over its two trees of operators; a digit is one ``n``
+    leaf, a ``[COPY k ]`` one ``COPY`` leaf."""
+    from tutorlib import orchard
+    from tutorlib.orchard.language import Operator
+
+    def convert(node):
+        if isinstance(node, Operator):
+            return (node.name, *(convert(child) for child in node.arguments))
+        return "COPY" if type(node).__name__ == "Copy" else "n"
+
+    first, second = orchard.parse(line)
+    return ("X", convert(first), convert(second))
+
+
+def split_divergences(tasks: Sequence, *, sample: int | None = 2000, seed: int = 0):
+    """Atom and compound divergence (Keysers et al. 2020) between each task's training pairs
+    and each of its test sets, on one scale for every benchmark.
+
+    SCAN's commands are read by SCAN's grammar (:func:`tutorlib.dbca.scan_divergences`,
+    compounds weighted over all of SCAN); PCFG SET's inputs as trees of functions
+    (a string argument is one leaf); ORCHARD's inputs as the first tree's operators (a number is
+    one leaf); their compounds are weighted over the two sides together. Divergences are
+    computed on seeded samples of ``sample`` pairs a side: compare splits at one sample size,
+    since a smaller sample sees fewer of the training compounds and so diverges more.
+
+    Parameters
+    ----------
+    tasks : sequence of Task
+        Card tasks (:mod:`tutorlib.card.tasks`).
+    sample : int, optional
+        Pairs drawn from each side (None: all).
+    seed : int
+        Seeds the samples.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``benchmark``, ``task``, ``test``, ``atom divergence``, ``compound divergence``.
+    """
+    import pandas as pd
+
+    from tutorlib import dbca
+    from tutorlib.card.tasks import sample_pairs
+    from tutorlib.dbca.scan_splits import scan_divergences
+
+    out = []
+    for task in tasks:
+        train = sample_pairs(task.train, sample, seed)
+        for test, pairs in task.tests.items():
+            if task.scorer in ("consistency", "overgeneralisation") and test != next(
+                    iter(task.tests)):
+                continue  # twins and rules share the first test set's inputs
+            pairs = sample_pairs(pairs, sample, seed)
+            if task.benchmark in ("scan", "dbca"):
+                atom, compound = scan_divergences(train, pairs)
+            else:
+                read = _pcfgset_tree if task.benchmark == "pcfgset" else _orchard_tree
+                left = [read(source) for source, _ in train]
+                right = [read(source) for source, _ in pairs]
+                atom, compound = dbca.divergences(left, right)
+            out.append({"benchmark": task.benchmark, "task": task.name, "test": test,
+                        "atom divergence": atom, "compound divergence": compound})
+    return pd.DataFrame(out)
+
+
+__all__ = ["concurrency", "concurrency_matrix", "measure_label", "plot_concurrency",
+           "split_divergences", "tre_against_behaviour"]

@@ -1,0 +1,329 @@
+"""The closing chapter's tables, figures and numbers, from committed card runs.
+
+The chapter states numbers about the committed cards only through these functions (glued at
+build time): :func:`card_facts` (how many runs, which cells fitted), :func:`concurrency_facts`,
+:func:`tre_facts` and :func:`divergence_facts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tutorlib.card.analysis import concurrency, measure_label, tre_against_behaviour
+
+# the card's networks by name, for tables and figures
+NAMES = {"lstm": "LSTM", "lstm_attention": "LSTM + attention", "gru_attention": "GRU + attention",
+         "transformer": "Transformer", "convs2s": "ConvS2S",
+         "transformer_relative": "Transformer (relative)"}
+# the measures of generalisation the closing chapter ranks the models on: one per test
+GENERALISATION = ("accuracy", "second tree", "consistency", "localism", "overgeneralisation")
+
+
+def committed_rows(profile: str = "full") -> list[dict]:
+    """Every row of every committed card run at ``profile`` (empty if none is committed)."""
+    from tutorlib import results
+
+    committed = results.committed("card", profile)
+    runs = committed["data"].get("runs", []) if committed is not None else []
+    return [row for record in runs for row in record["rows"]]
+
+
+def committed_summary(profile: str = "full") -> dict:
+    """The committed card summary at ``profile``: ``card``, ``divergences``, ``complete`` and
+    ``runs`` (how many are finished), ``planned`` (how many the profile has); empty lists if
+    nothing is committed."""
+    from tutorlib import profiles, results
+    from tutorlib.card.experiments import runs
+
+    committed = results.committed("card", profile)
+    data = committed["data"] if committed is not None else {}
+    return {"card": data.get("card", []), "divergences": data.get("divergences", []),
+            "complete": bool(data.get("complete", False)), "runs": len(data.get("runs", [])),
+            "planned": len(runs(profiles.settings("card", profile)))}
+
+
+def named(frame):
+    """``frame`` with the networks' names for the ``model`` column."""
+    out = frame.copy()
+    out["model"] = [NAMES.get(m, m) for m in out["model"]]
+    return out
+
+
+def card_pivot(table, value: str = "mean"):
+    """The card as a wide table: a row per measure, a column per network, ``value`` in each
+    cell, a cell whose networks did not all fit shown as ``"(x)"`` beside its value; "—" where
+    a network has no run."""
+    import pandas as pd
+
+    if table is None or len(table) == 0:
+        return pd.DataFrame()
+    frame = named(pd.DataFrame(table))
+    frame["measure"] = [measure_label(*k) for k in
+                        zip(frame["benchmark"], frame["task"], frame["test"], frame["score"])]
+    cells = {}
+    for measure, model, mean, ok, score in zip(frame["measure"], frame["model"], frame[value],
+                                               frame["fitted"], frame["score"]):
+        digits = 3 if score == "TRE" else 1
+        cells.setdefault(measure, {})[model] = (f"{mean:.{digits}f}" if ok
+                                                else f"({mean:.{digits}f})")
+    models = list(dict.fromkeys(frame["model"]))
+    return pd.DataFrame.from_dict(cells, orient="index")[models].fillna("—")
+
+
+def fit_pivot(table):
+    """Each cell's fit: the lower of the mean training and validation fit (%), a row per task
+    (its scores share one run), a column per network; "—" where a network has no run."""
+    import pandas as pd
+
+    if table is None or len(table) == 0:
+        return pd.DataFrame()
+    frame = named(pd.DataFrame(table))
+    frame["task"] = frame["benchmark"] + " " + frame["task"]
+    frame["fit"] = frame[["train fit", "validation fit"]].min(axis=1)
+    wide = frame.groupby(["task", "model"], sort=False)["fit"].first().unstack("model")
+    models = list(dict.fromkeys(frame["model"]))
+    return wide.reindex(index=list(dict.fromkeys(frame["task"])), columns=models).round(
+        1).astype(object).where(wide.notna(), "—")
+
+
+def card_facts(summary: dict, table) -> dict[str, str]:
+    """Sentences about the committed card: how many of the planned runs are finished, and
+    which networks fitted how many of their tasks."""
+    import pandas as pd
+
+    if summary["runs"] == 0 or table is None or len(table) == 0:
+        return {"card_runs_text": "No card runs are committed yet: "
+                                  "`python -m tutorlib run card --profile full` makes them.",
+                "card_fit_text": ""}
+    frame = named(pd.DataFrame(table))
+    low, high = int(frame["seeds"].min()), int(frame["seeds"].max())
+    seeds = f"{low}" if low == high else f"{low} to {high}"
+    state = ("all of them" if summary["complete"] else
+             f"the sweep goes on, so a cell has {seeds} of its seeds so far")
+    tasks = frame.groupby(["model", "benchmark", "task"], sort=False)["fitted"].all()
+    fitted = tasks.groupby(level="model", sort=False).agg(["sum", "size"])
+    parts = [f"{model} {int(row['sum'])} of {int(row['size'])}" for model, row in
+             fitted.iterrows()]
+    return {"card_runs_text": f"{summary['runs']} of the full profile's {summary['planned']} "
+                              f"runs are committed ({state}); the figure and every number "
+                              f"below are computed from them when the book is built.",
+            "card_fit_text": "Tasks fitted on every seed: " + "; ".join(parts) + "."}
+
+
+def empty_figure(message: str):
+    """A small figure that says ``message`` (where nothing is committed yet)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 1.5))
+    ax.text(0.5, 0.5, message, ha="center", va="center")
+    ax.set_axis_off()
+    return fig
+
+
+def generalisation_measures(rows: Sequence[dict]) -> list[str]:
+    """The measures the chapter ranks models on: each task's test accuracies (the ORCHARD
+    depths' second tree, where the hard variants fail), substitutivity's consistency, localism
+    and overgeneralisation; not TRE, memorisation, nor ORCHARD's first tree."""
+    seen = {}
+    for row in rows:
+        if row["score"] in GENERALISATION and not (
+                row["benchmark"] == "pcfgset" and row["task"] == "substitutivity"
+                and row["score"] == "accuracy"):
+            seen[measure_label(row["benchmark"], row["task"], row["test"], row["score"])] = True
+    return list(seen)
+
+
+def short_label(measure: str) -> str:
+    """A measure's label shortened for a figure: ``scan addprim_jump: addprim_jump (accuracy)``
+    becomes ``scan addprim_jump``.
+
+    Examples
+    --------
+    >>> short_label("orchard minmax_hard: depth 12 (second tree)")
+    'orchard depth 12 (second tree)'
+    >>> short_label("pcfgset substitutivity: twins (consistency)")
+    'pcfgset substitutivity (consistency)'
+    """
+    head, tail = measure.split(": ", 1)
+    benchmark, task = head.split(" ", 1)
+    test, score = tail.rsplit(" (", 1)
+    score = score.rstrip(")")
+    if benchmark == "orchard":
+        return f"orchard {test} ({score})"
+    if score == "accuracy":
+        return head
+    return f"{head} ({score})"
+
+
+def concurrency_facts(pairs) -> dict[str, str]:
+    """Sentences about a :func:`~tutorlib.card.analysis.concurrency` table: how many pairs of
+    measures could be compared, the median tau, and the share whose interval excludes 0."""
+    measured = pairs[pairs["tau"].notna()] if len(pairs) else pairs
+    if len(measured) == 0:
+        return {"concurrency_pairs": "0", "concurrency_median": "not measured",
+                "concurrency_text": "No two measures have three fitted networks in common yet, "
+                                    "so no ranking can be compared."}
+    taus = measured["tau"].astype(float)
+    low = measured["low"].astype(float)
+    high = measured["high"].astype(float)
+    agree = int(((low > 0)).sum())
+    disagree = int(((high < 0)).sum())
+    return {
+        "concurrency_pairs": f"{len(measured)}",
+        "concurrency_median": f"{np.median(taus):.2f}",
+        "concurrency_text": (
+            f"Of {len(pairs)} pairs of measures, {len(measured)} share at least three fitted "
+            f"networks; their median tau is {np.median(taus):.2f} (from {taus.min():.2f} to "
+            f"{taus.max():.2f}). The bootstrap interval over seeds lies above 0 for {agree} "
+            f"of them and below 0 for {disagree}; for the other {len(measured) - agree - disagree} "
+            f"it includes 0: those two measures' rankings cannot be told apart from unrelated "
+            f"ones at these seeds."),
+    }
+
+
+def tre_facts(summary: dict) -> dict[str, str]:
+    """Sentences about :func:`~tutorlib.card.analysis.tre_against_behaviour`'s summary."""
+    if summary["r"] is None:
+        return {"tre_r": "not measured", "tre_runs": f"{summary['runs']}",
+                "tre_text": f"Only {summary['runs']} fitted runs have both a TRE and a test "
+                            f"accuracy: too few for a correlation."}
+    interval = (f" (95% interval {summary['low']:.2f} to {summary['high']:.2f})"
+                if summary["low"] is not None else "")
+    sign = ("lower TRE (more compositional representations) goes with higher accuracy"
+            if summary["r"] < 0 else "lower TRE goes with lower accuracy")
+    excludes = (summary["low"] is not None and (summary["high"] < 0 or summary["low"] > 0))
+    return {"tre_r": f"{summary['r']:.2f}", "tre_runs": f"{summary['runs']}",
+            "tre_text": (f"Over {summary['runs']} fitted runs on {summary['tasks']} splits, "
+                         f"within splits, r = {summary['r']:.2f}{interval}: "
+                         f"{sign}" + ("." if excludes else
+                                      ", but the interval includes 0, so the data do not tell "
+                                      "the direction."))}
+
+
+def divergence_accuracy(divergences: Sequence[dict], table):
+    """Each split's divergences beside the mean accuracy over the networks that fitted it (the
+    split's test set; ORCHARD's second tree per depth).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``benchmark``, ``task``, ``test``, ``atom divergence``, ``compound divergence``,
+        ``accuracy`` (mean over fitted networks, %; NaN if none fitted), ``networks``.
+    """
+    import pandas as pd
+
+    frame = pd.DataFrame(list(divergences))
+    if frame.empty:
+        return frame
+    card = pd.DataFrame(table) if table is not None and len(table) else pd.DataFrame(
+        columns=["benchmark", "task", "test", "score", "mean", "fitted"])
+    accuracies, counts = [], []
+    for benchmark, task, test in zip(frame["benchmark"], frame["task"], frame["test"]):
+        score = "second tree" if benchmark == "orchard" else "accuracy"
+        cells = card[(card["benchmark"] == benchmark) & (card["task"] == task)
+                     & (card["test"] == test) & (card["score"] == score)]
+        fitted = cells[cells["fitted"].astype(bool)]
+        accuracies.append(float(fitted["mean"].mean()) if len(fitted) else np.nan)
+        counts.append(len(fitted))
+    frame["accuracy"] = accuracies
+    frame["networks"] = counts
+    return frame
+
+
+def divergence_facts(frame) -> dict[str, str]:
+    """The correlation of compound divergence with mean accuracy, within SCAN (and the dial)
+    and across every benchmark."""
+    from tutorlib.stats import correlation_interval, pearson
+
+    def describe(part, where):
+        part = part.dropna(subset=["accuracy"])
+        if len(part) < 3:
+            return f"{where}: only {len(part)} splits have fitted networks, too few to correlate."
+        r = pearson(list(part["compound divergence"]), list(part["accuracy"]))
+        if r is None:
+            return f"{where}: the accuracies do not vary."
+        low, high = correlation_interval(r, len(part))
+        interval = f" (95% interval {low:.2f} to {high:.2f})" if low is not None else ""
+        return f"{where}, over {len(part)} splits: r = {r:.2f}{interval}."
+
+    if frame is None or len(frame) == 0:
+        return {"divergence_text": "No divergences are committed yet."}
+    scan = frame[frame["benchmark"].isin(["scan", "dbca"])]
+    return {"divergence_text": " ".join([describe(scan, "Within SCAN (its splits and the dial)"),
+                                         describe(frame, "Across all benchmarks")])}
+
+
+def plot_divergence_accuracy(frame):
+    """Mean accuracy of the fitted networks against each split's compound divergence, one
+    marker per benchmark."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    markers = {"scan": "o", "dbca": "s", "pcfgset": "^", "orchard": "D"}
+    for benchmark, part in frame.groupby("benchmark", sort=False):
+        fitted = part.dropna(subset=["accuracy"])
+        ax.scatter(part["compound divergence"], np.where(part["accuracy"].isna(), np.nan,
+                                                         part["accuracy"]),
+                   marker=markers.get(benchmark, "o"), label=benchmark, s=40)
+        unfitted = part[part["accuracy"].isna()]
+        if len(unfitted):
+            ax.scatter(unfitted["compound divergence"], [-4] * len(unfitted),
+                       marker=markers.get(benchmark, "o"), facecolors="none",
+                       edgecolors="0.5", s=40)
+        del fitted
+    ax.axhline(-4, color="0.85", linewidth=0.5)
+    ax.set_xlabel("compound divergence D_C (train against test)")
+    ax.set_ylabel("mean test accuracy of fitted networks (%)")
+    ax.set_ylim(-8, 104)
+    ax.legend(title="benchmark (hollow at -4: no network fitted)", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_tre_behaviour(points):
+    """Each fitted run's TRE against its test accuracy, both as deviations from its split's
+    means (as :func:`~tutorlib.card.analysis.tre_against_behaviour` correlates them), one colour
+    per network."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    if points is None or len(points) == 0:
+        ax.text(0.5, 0.5, "no fitted run with a TRE yet", ha="center", va="center",
+                transform=ax.transAxes)
+    else:
+        points = points.assign(accuracy_deviation=points["accuracy"] - points.groupby(
+            ["benchmark", "task"])["accuracy"].transform("mean"), tre_deviation=points["tre"]
+            - points.groupby(["benchmark", "task"])["tre"].transform("mean"))
+    for model, part in (points.groupby("model", sort=False) if points is not None and len(points)
+                        else []):
+        ax.scatter(part["tre_deviation"], part["accuracy_deviation"],
+                   label=NAMES.get(model, model), s=30)
+    ax.axhline(0, color="0.8", linewidth=0.8)
+    ax.axvline(0, color="0.8", linewidth=0.8)
+    ax.set_xlabel("TRE minus its split's mean (cosine; left: more compositional)")
+    ax.set_ylabel("test accuracy minus its split's mean (points)")
+    if points is not None and len(points):
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def analyses(rows: Sequence[dict], resamples: int = 1000) -> dict:
+    """The chapter's three analyses of card rows at once: ``pairs`` (concurrency over
+    :func:`generalisation_measures`), ``points`` and ``tre`` (TRE against behaviour)."""
+    import pandas as pd
+
+    measures = generalisation_measures(rows)
+    pairs = (concurrency(rows, measures, resamples=resamples) if len(measures) >= 2
+             else pd.DataFrame(columns=["a", "b", "models", "tau", "low", "high"]))
+    points, tre = tre_against_behaviour(rows) if rows else (pd.DataFrame(), {"r": None,
+                                                                              "runs": 0})
+    return {"pairs": pairs, "points": points, "tre": tre}
+
+
+__all__ = ["GENERALISATION", "NAMES", "analyses", "card_facts", "card_pivot",
+           "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
+           "divergence_facts", "empty_figure", "fit_pivot", "generalisation_measures", "named",
+           "plot_divergence_accuracy", "plot_tre_behaviour", "short_label", "tre_facts"]
