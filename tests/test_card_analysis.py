@@ -173,3 +173,21 @@ def test_the_analyses_sentences_say_what_was_measured():
     assert tre["tre_text"].endswith("higher accuracy.")
     unclear = report.tre_facts({"r": 0.2, "low": -0.2, "high": 0.5, "runs": 30, "tasks": 3})
     assert "interval includes 0" in unclear["tre_text"]
+
+
+def test_the_bootstraps_vectorised_tau_is_kendalls_tau_row_by_row():
+    import numpy as np
+
+    from tutorlib.stats import kendall_tau
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 4, size=(200, 6)).astype(float)  # ties on purpose
+    b = rng.integers(0, 4, size=(200, 6)).astype(float)
+    a[0] = 1.0  # a row of ties only
+    taus = analysis._taus(a, b)
+    for row in range(200):
+        expected = kendall_tau(a[row], b[row])
+        if expected is None:
+            assert np.isnan(taus[row])
+        else:
+            assert taus[row] == pytest.approx(expected)

@@ -46,6 +46,17 @@ def _frame(rows: Sequence[dict]):
     return frame
 
 
+def _taus(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b between the rows of ``a`` and of ``b`` (resamples x models), NaN for a
+    row of ties only; :func:`tutorlib.stats.kendall_tau` at once for every row."""
+    upper = np.triu_indices(a.shape[1], 1)
+    da = np.sign(a[:, :, None] - a[:, None, :])[:, upper[0], upper[1]]
+    db = np.sign(b[:, :, None] - b[:, None, :])[:, upper[0], upper[1]]
+    untied = np.count_nonzero(da, axis=1) * np.count_nonzero(db, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(untied > 0, (da * db).sum(axis=1) / np.sqrt(untied), np.nan)
+
+
 def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
                 fitted_only: bool = True, resamples: int = 1000, seed: int = 0):
     """Kendall's tau between every two measures' rankings of the models, with a bootstrap
@@ -101,11 +112,10 @@ def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
                            for model, group in part.groupby("model", sort=False)
                            if not fitted_only or bool(group["fitted"].all())}
     rng = np.random.default_rng(seed)
-
-    def tau(x, y):
-        value = kendall_tau(x, y)
-        return np.nan if value is None else value
-
+    # every measure's resampled means once: resamples x models (one column per model)
+    draws = {measure: {model: rng.choice(seeds, (resamples, len(seeds))).mean(axis=1)
+                       for model, seeds in by_model.items()}
+             for measure, by_model in values.items()}
     out = []
     for i, a in enumerate(measures):
         for b in measures[i + 1:]:
@@ -113,19 +123,15 @@ def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
             row = {"a": a, "b": b, "models": len(common), "tau": None, "low": None,
                    "high": None}
             if len(common) >= 3:
-                point = tau([values[a][m].mean() for m in common],
-                            [values[b][m].mean() for m in common])
-                draws = []
-                for _ in range(resamples):
-                    x = [rng.choice(values[a][m], len(values[a][m])).mean() for m in common]
-                    y = [rng.choice(values[b][m], len(values[b][m])).mean() for m in common]
-                    draws.append(tau(x, y))
-                draws = np.asarray(draws)
-                if not np.isnan(point):
+                point = kendall_tau([values[a][m].mean() for m in common],
+                                    [values[b][m].mean() for m in common])
+                if point is not None:
                     row["tau"] = point
-                    if np.isfinite(draws).any():
+                    taus = _taus(np.column_stack([draws[a][m] for m in common]),
+                                 np.column_stack([draws[b][m] for m in common]))
+                    if np.isfinite(taus).any():
                         row["low"], row["high"] = (float(q) for q in
-                                                   np.nanpercentile(draws, [2.5, 97.5]))
+                                                   np.nanpercentile(taus, [2.5, 97.5]))
             out.append(row)
     return pd.DataFrame(out, columns=["a", "b", "models", "tau", "low", "high"])
 
@@ -171,7 +177,8 @@ def plot_concurrency(pairs, labels: dict[str, str] | None = None):
     matrix = concurrency_matrix(pairs)
     names = [(labels or {}).get(name, name) for name in matrix.index]
     size = len(names)
-    fig, ax = plt.subplots(figsize=(2.5 + 0.55 * size, 1.8 + 0.5 * size))
+    fig, ax = plt.subplots(figsize=(min(12.0, 3.0 + 0.5 * size), min(11.0, 2.2 + 0.45 * size)),
+                           layout="constrained")
     cmap = plt.get_cmap("RdBu").copy()
     cmap.set_bad("0.85")
     image = ax.imshow(np.ma.masked_invalid(matrix.to_numpy(dtype=float)), cmap=cmap, vmin=-1,
@@ -185,7 +192,6 @@ def plot_concurrency(pairs, labels: dict[str, str] | None = None):
     ax.set_yticks(range(size), names)
     ax.grid(False)
     fig.colorbar(image, ax=ax, label="Kendall's tau between the rankings")
-    fig.tight_layout()
     return fig
 
 

@@ -123,15 +123,23 @@ def empty_figure(message: str):
 
 
 def generalisation_measures(rows: Sequence[dict]) -> list[str]:
-    """The measures the chapter ranks models on: each task's test accuracies (the ORCHARD
-    depths' second tree, where the hard variants fail), substitutivity's consistency, localism
-    and overgeneralisation; not TRE, memorisation, nor ORCHARD's first tree."""
+    """The measures the chapter ranks models on: each task's test accuracy, substitutivity's
+    consistency, localism and overgeneralisation, and ORCHARD's second tree at its deepest test
+    depth (where the hard variants fail); not TRE, memorisation, ORCHARD's first tree or its
+    shallower depths."""
+    def depth(test: str) -> int:
+        return int(test.split()[-1]) if test.startswith("depth ") else -1
+
+    deepest = max([depth(r["test"]) for r in rows if r["benchmark"] == "orchard"], default=-1)
     seen = {}
     for row in rows:
-        if row["score"] in GENERALISATION and not (
+        if row["score"] not in GENERALISATION or (
                 row["benchmark"] == "pcfgset" and row["task"] == "substitutivity"
                 and row["score"] == "accuracy"):
-            seen[measure_label(row["benchmark"], row["task"], row["test"], row["score"])] = True
+            continue
+        if row["benchmark"] == "orchard" and depth(row["test"]) != deepest:
+            continue
+        seen[measure_label(row["benchmark"], row["task"], row["test"], row["score"])] = True
     return list(seen)
 
 
@@ -229,7 +237,8 @@ def divergence_accuracy(divergences: Sequence[dict], table):
         counts.append(len(fitted))
     frame["accuracy"] = accuracies
     frame["networks"] = counts
-    return frame
+    first = ["benchmark", "task", "test", "atom divergence", "compound divergence"]
+    return frame[first + [c for c in frame.columns if c not in first]]
 
 
 def divergence_facts(frame) -> dict[str, str]:

@@ -545,7 +545,8 @@ def plot_card(table):
     for (name, model), mean, ok in zip(zip(label, table["model"]), table["mean"], table["fitted"]):
         i, j = rows.index(name), models.index(model)
         means[i, j], unfitted[i, j] = mean, not ok
-    fig, ax = plt.subplots(figsize=(min(9.0, 2.5 + 1.4 * len(models)), 0.8 + 0.32 * len(rows)))
+    fig, ax = plt.subplots(figsize=(min(12.0, 6.0 + 1.0 * len(models)), 1.2 + 0.32 * len(rows)),
+                           layout="constrained")
     image = ax.imshow(means, vmin=0, vmax=100, cmap="viridis", aspect="auto")
     for i in range(len(rows)):
         for j in range(len(models)):
@@ -560,8 +561,8 @@ def plot_card(table):
     ax.set_xticks(range(len(models)), models)
     ax.set_yticks(range(len(rows)), rows)
     ax.grid(False)
+    ax.tick_params(axis="x", labelrotation=30)
     fig.colorbar(image, ax=ax, label="mean over seeds (%)")
-    fig.tight_layout()
     return fig
 
 
