@@ -191,3 +191,22 @@ def test_the_bootstraps_vectorised_tau_is_kendalls_tau_row_by_row():
             assert np.isnan(taus[row])
         else:
             assert taus[row] == pytest.approx(expected)
+
+
+def test_fit_summary_and_the_divergence_scale_come_from_the_card():
+    from tutorlib.card import report
+
+    rows, table = _table()
+    summary = report.fit_summary(table)
+    assert summary.loc["LSTM", "scan"] == "2 of 2" and summary.loc["Transformer", "scan"] == "1 of 2"
+    divergences = [{"benchmark": b, "task": t, "test": test, "atom divergence": 0.0,
+                    "compound divergence": d}
+                   for b, t, test, d in [("scan", "simple", "simple", 0.05),
+                                         ("scan", "mcd1", "mcd1", 0.71),
+                                         ("pcfgset", "pcfgset", "pcfgset", 0.445),
+                                         ("orchard", "minmax_hard", "depth 12", 0.163),
+                                         ("orchard", "minmax_hard", "depth 3", 0.062)]]
+    assert report.divergence_scale_facts(divergences) == {
+        "div_scan_random": "0.05", "div_pcfgset_random": "0.45", "div_scan_mcd": "0.71",
+        "div_orchard_low": "0.06", "div_orchard_high": "0.16"}
+    assert set(report.divergence_scale_facts([]).values()) == {"not measured"}

@@ -310,6 +310,8 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float | None:
     True
     """
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if a.size == 0 and b.size == 0:
+        raise ValueError("kendall_tau needs two rankings of the same items, got none")
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError(f"x and y must be two equally long lists, got {a.shape} and {b.shape}")
     if not (np.isfinite(a).all() and np.isfinite(b).all()):

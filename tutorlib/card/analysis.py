@@ -28,7 +28,23 @@ def measure_label(benchmark: str, task: str, test: str, score: str) -> str:
     >>> measure_label("orchard", "minmax_hard", "depth 12", "second tree")
     'orchard minmax_hard: depth 12 (second tree)'
     """
+    for name, value in (("benchmark", benchmark), ("task", task), ("test", test),
+                        ("score", score)):
+        if not value.strip():
+            raise ValueError(f"{name} must be a non-empty name")
     return f"{benchmark} {task}: {test} ({score})"
+
+
+def check_frame(frame: object, name: str, columns: Sequence[str]) -> None:
+    """A ``TypeError`` unless ``frame`` is a pandas DataFrame with ``columns`` (the error names
+    ``name``, the function's argument)."""
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {', '.join(missing)}")
 
 
 def _frame(rows: Sequence[dict]):
@@ -141,7 +157,8 @@ def concurrency_matrix(pairs):
     measured)."""
     import pandas as pd
 
-    if pairs is None or len(pairs) == 0:
+    check_frame(pairs, "pairs", ("a", "b", "tau"))
+    if len(pairs) == 0:
         raise ValueError("concurrency_matrix needs concurrency()'s rows")
     names = list(dict.fromkeys([*pairs["a"], *pairs["b"]]))
     matrix = pd.DataFrame(np.eye(len(names)), index=names, columns=names)
@@ -168,7 +185,8 @@ def plot_concurrency(pairs, labels: dict[str, str] | None = None):
     """
     import matplotlib.pyplot as plt
 
-    if pairs is None or len(pairs) == 0 or pairs["tau"].isna().all():
+    check_frame(pairs, "pairs", ("a", "b", "tau"))
+    if len(pairs) == 0 or pairs["tau"].isna().all():
         fig, ax = plt.subplots(figsize=(5, 2))
         ax.text(0.5, 0.5, "no two measures share three fitted models yet", ha="center",
                 va="center")
@@ -308,9 +326,12 @@ def split_divergences(tasks: Sequence, *, sample: int | None = 2000, seed: int =
     import pandas as pd
 
     from tutorlib import dbca
-    from tutorlib.card.tasks import sample_pairs
+    from tutorlib.card.tasks import Task, sample_pairs
     from tutorlib.dbca.scan_splits import scan_divergences
 
+    if isinstance(tasks, (str, bytes)) or not len(tasks) or not all(
+            isinstance(task, Task) for task in tasks):
+        raise TypeError("tasks must be a non-empty list of card Tasks (card.scan_task(...), ...)")
     out = []
     for task in tasks:
         train = sample_pairs(task.train, sample, seed)
@@ -331,5 +352,5 @@ def split_divergences(tasks: Sequence, *, sample: int | None = 2000, seed: int =
     return pd.DataFrame(out)
 
 
-__all__ = ["concurrency", "concurrency_matrix", "measure_label", "plot_concurrency",
+__all__ = ["check_frame", "concurrency", "concurrency_matrix", "measure_label", "plot_concurrency",
            "split_divergences", "tre_against_behaviour"]

@@ -112,6 +112,45 @@ def card_facts(summary: dict, table) -> dict[str, str]:
             "card_fit_text": "Tasks fitted on every seed: " + "; ".join(parts) + "."}
 
 
+def fit_summary(table):
+    """How many of each benchmark's tasks each network fitted on every seed: a row per network,
+    a column per benchmark, ``"k of n"`` in each cell."""
+    import pandas as pd
+
+    if table is None or len(table) == 0:
+        return pd.DataFrame()
+    frame = named(pd.DataFrame(table))
+    tasks = frame.groupby(["model", "benchmark", "task"], sort=False)["fitted"].all().reset_index()
+    cells = tasks.groupby(["model", "benchmark"], sort=False)["fitted"].agg(["sum", "size"])
+    out = {(model, benchmark): f"{int(row['sum'])} of {int(row['size'])}"
+           for (model, benchmark), row in cells.iterrows()}
+    wide = pd.Series(out).unstack()
+    return wide.reindex(index=list(dict.fromkeys(frame["model"])),
+                        columns=list(dict.fromkeys(frame["benchmark"]))).fillna("—")
+
+
+def divergence_scale_facts(divergences: Sequence[dict]) -> dict[str, str]:
+    """The compound divergence of each benchmark's in-distribution split (SCAN's ``simple``,
+    PCFG SET's task split, ORCHARD at depth 3) and of ORCHARD's deepest test set, as text."""
+    import pandas as pd
+
+    frame = pd.DataFrame(list(divergences))
+    if frame.empty:
+        return {name: "not measured" for name in ("div_scan_random", "div_pcfgset_random",
+                                                  "div_orchard_low", "div_orchard_high",
+                                                  "div_scan_mcd")}
+
+    def at(benchmark: str, test: str) -> str:
+        part = frame[(frame["benchmark"] == benchmark) & (frame["test"] == test)]
+        return f"{part['compound divergence'].iloc[0]:.2f}" if len(part) else "not measured"
+
+    depths = sorted(int(t.split()[-1]) for t in frame.loc[frame["benchmark"] == "orchard", "test"])
+    return {"div_scan_random": at("scan", "simple"), "div_pcfgset_random": at("pcfgset", "pcfgset"),
+            "div_scan_mcd": at("scan", "mcd1"),
+            "div_orchard_low": at("orchard", f"depth {depths[0]}") if depths else "not measured",
+            "div_orchard_high": at("orchard", f"depth {depths[-1]}") if depths else "not measured"}
+
+
 def empty_figure(message: str):
     """A small figure that says ``message`` (where nothing is committed yet)."""
     import matplotlib.pyplot as plt
@@ -334,5 +373,6 @@ def analyses(rows: Sequence[dict], resamples: int = 1000) -> dict:
 
 __all__ = ["GENERALISATION", "NAMES", "analyses", "card_facts", "card_pivot",
            "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
-           "divergence_facts", "empty_figure", "fit_pivot", "generalisation_measures", "named",
+           "divergence_facts", "divergence_scale_facts", "empty_figure", "fit_pivot",
+           "fit_summary", "generalisation_measures", "named",
            "plot_divergence_accuracy", "plot_tre_behaviour", "short_label", "tre_facts"]

@@ -533,8 +533,11 @@ def plot_card(table):
     matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
+    import pandas as pd
 
-    if table is None or len(table) == 0:
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"plot_card needs card_table()'s DataFrame, got {type(table).__name__}")
+    if len(table) == 0:
         raise ValueError("plot_card needs a card table with at least one row")
     label = table["benchmark"] + " " + table["task"] + ": " + table["test"] + " (" + table[
         "score"] + ")"
