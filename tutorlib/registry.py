@@ -60,8 +60,8 @@ EXPERIMENTS: dict[str, Entry] = {
                           "Andreas (2019) Sec. 4: TRE and information over a concept learner's "
                           "training"),
     "tre_judgments": Entry("tutorlib.tre.judgments",
-                           "Andreas (2019) Sec. 5: TRE of word vectors against human judgments "
-                           "(settings only)", runnable=False),
+                           "Andreas (2019) Sec. 5: TRE of word vectors against compositionality "
+                           "planted in generated corpora (a corpus per seed)"),
     "tre_similarity": Entry("tutorlib.tre.measures",
                             "Andreas (2019) Sec. 6: compositionality and similarity (settings "
                             "only)", runnable=False),

@@ -111,6 +111,8 @@ class Seq2SeqConfig:
         'LSTM, 2 layers of 200, attention, dropout 0.5'
         >>> Seq2SeqConfig("transformer", 128, 2, 0.1, norm_first=True).describe()
         'Transformer (pre-LN), 2 layers of 128, 4 heads, dropout 0.1'
+        >>> Seq2SeqConfig("transformer", 64, 2, 0.0, positions="relative").describe()
+        'Transformer, 2 layers of 64, 4 heads, relative positions, dropout 0'
         """
         name = {"lstm": "LSTM", "gru": "GRU", "srn": "SRN", "transformer": "Transformer",
                 "conv": "ConvS2S"}[self.cell]
@@ -118,7 +120,8 @@ class Seq2SeqConfig:
                  + (", bidirectional" if self.bidirectional else ""),
                  f"{self.num_layers} layer{'s' if self.num_layers > 1 else ''} of {self.hidden_size}"]
         if self.cell == "transformer":
-            parts.append(f"{self.num_heads} heads")
+            parts.append(f"{self.num_heads} heads"
+                         + (", relative positions" if self.positions == "relative" else ""))
         elif self.attention:
             parts.append("attention")
         return ", ".join([*parts, f"dropout {self.dropout:g}"])

@@ -1,4 +1,5 @@
-"""Compounds and their vectors: the ``tre_judgments`` study (Andreas 2019, Sec. 5).
+"""Compounds and their vectors: the ``tre_judgments`` study (Andreas 2019, Sec. 5), and its
+sweep (``python -m tutorlib run tre_judgments``: one generated corpus per seed).
 
 For each compound, the vectors of its two words and of its own token, with its planted (or
 rated) compositionality; TRE of the additive composition (:func:`compound_tre`) against
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tutorlib import results
 from tutorlib.profiles import Settings
 from tutorlib.tre.corpora import Bigram
 from tutorlib.tre.solver import tre
@@ -228,3 +230,56 @@ def compound_tre(data, steps: int = 1000, distance: str = "cosine") -> np.ndarra
     derivations = words + list(data.compounds)
     fit = tre(representations, derivations, "additive", distance, steps=steps)
     return fit.per_datum[len(words):]
+
+
+# --------------------------------------------------------------------------------------------
+# The sweep: ``python -m tutorlib run tre_judgments``
+# --------------------------------------------------------------------------------------------
+
+#: Andreas (2019, Sec. 5): Spearman's rho between TRE and Reddy et al.'s human ratings.
+PAPER = {"spearman rho(TRE, ratings)": -0.34}
+
+
+def runs(settings: JudgmentsSettings) -> list[tuple[dict, int]]:
+    """One run per corpus seed: the corpus, its CBOW vectors and its compounds' TRE."""
+    config = {k: v for k, v in settings.to_dict().items() if k != "corpus_seeds"}
+    return [(config, seed) for seed in settings["corpus_seeds"]]
+
+
+def run_one(config: dict, seed: int, device: str = "cpu") -> dict:
+    """One generated corpus (seed ``seed``): Spearman's rho between its compounds' TRE and
+    their planted compositionality, and of the plain cosine to the sum of the words."""
+    from tutorlib.stats import spearman
+    from tutorlib.tre import corpora, wordvec
+
+    corpus = corpora.make_corpus(corpora.CorpusConfig(
+        num_topics=config["num_topics"], num_bigrams=config["num_bigrams"],
+        sentences_per_word=config["sentences_per_word"],
+        sentences_per_bigram=config["sentences_per_bigram"], seed=seed))
+    vectors = wordvec.train_cbow(corpus, wordvec.CBOWConfig(epochs=config["epochs"]),
+                                 device=device)
+    data = compound_vectors(vectors, corpus.bigrams)
+    per_compound = compound_tre(data, steps=config["steps"])
+    return {"seed": seed, "compounds": len(data),
+            "rho": spearman(per_compound, data.compositionality),
+            "rho cosine to sum": spearman(cosine_to_sum(data), data.compositionality)}
+
+
+def summarise(settings: JudgmentsSettings, finished: list[dict]) -> dict:
+    """The mean rho over the finished corpora with its 95% t interval, and the published one."""
+    from tutorlib.stats import mean_interval
+
+    if not finished:
+        return {"rho": None, "published": PAPER}
+    mean, low, high = mean_interval([r["rho"] for r in finished])
+    return {"rho": {"mean": mean, "low": low, "high": high, "corpora": len(finished)},
+            "published": PAPER}
+
+
+EXPERIMENT = results.Experiment(name="tre_judgments", runs=runs, run=run_one, summarise=summarise)
+
+
+def committed_rhos(profile: str = "full") -> list[float]:
+    """Each committed corpus's rho at ``profile`` (empty if none is committed)."""
+    committed = results.committed("tre_judgments", profile)
+    return [r["rho"] for r in committed["data"]["runs"]] if committed is not None else []
