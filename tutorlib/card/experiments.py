@@ -194,6 +194,8 @@ def run_one(config: dict, seed: int = 0, device: str = "cpu") -> dict:
             "seed": seed, "rows": rows}
 
 
+# the cached divergences' format: bump it when what divergence_table computes changes
+CACHE_FORMAT = 1
 # pairs a side on which the divergences of the card's splits are computed
 DIVERGENCE_SAMPLE = 500
 
@@ -216,7 +218,7 @@ def divergence_table(settings: CardSettings) -> list[dict]:
         return frame.to_dict("records")
 
     return cache.cached("card-divergences", {"tasks": tasks, "sample": DIVERGENCE_SAMPLE},
-                        compute)
+                        compute, format=CACHE_FORMAT)
 
 
 def summarise(settings: CardSettings, finished: list[dict]) -> dict:
