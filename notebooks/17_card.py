@@ -56,7 +56,7 @@ PROFILE = "tutorial"
 # %% tags=["remove-stderr"]
 import pandas as pd
 import torch
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from tutorlib import card, profiles
 from tutorlib import seq2seq as s2s

@@ -120,14 +120,14 @@ def test_the_card_as_tables_marks_what_did_not_fit_and_what_is_missing():
     rows, table = _table()
     scores = report.card_pivot(table)
     assert list(scores.columns) == ["LSTM", "Transformer"]
-    assert scores.loc["scan simple: simple (accuracy)", "LSTM"] == "91.0"
-    assert scores.loc["scan length: length (accuracy)", "Transformer"] == "(3.0)"
+    assert scores.loc["scan simple", "LSTM"] == "91.0"
+    assert scores.loc["scan length", "Transformer"] == "(3.0)"
     fits = report.fit_pivot(table)
     assert fits.loc["scan length", "Transformer"] == 50.0
     assert fits.loc["scan simple", "LSTM"] == 100.0
     missing = report.card_pivot(table[~((table["model"] == "lstm")
                                         & (table["task"] == "length"))])
-    assert missing.loc["scan length: length (accuracy)", "LSTM"] == "—"
+    assert missing.loc["scan length", "LSTM"] == "—"
 
 
 def test_the_card_facts_count_runs_and_fitted_tasks():

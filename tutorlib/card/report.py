@@ -52,15 +52,15 @@ def named(frame):
 
 
 def card_pivot(table, value: str = "mean"):
-    """The card as a wide table: a row per measure, a column per network, ``value`` in each
-    cell, a cell whose networks did not all fit shown as ``"(x)"`` beside its value; "—" where
+    """The card as a wide table: a row per measure (:func:`short_label`), a column per
+    network, ``value`` in each cell, a cell whose networks did not all fit shown as ``"(x)"`` beside its value; "—" where
     a network has no run."""
     import pandas as pd
 
     if table is None or len(table) == 0:
         return pd.DataFrame()
     frame = named(pd.DataFrame(table))
-    frame["measure"] = [measure_label(*k) for k in
+    frame["measure"] = [short_label(measure_label(*k)) for k in
                         zip(frame["benchmark"], frame["task"], frame["test"], frame["score"])]
     cells = {}
     for measure, model, mean, ok, score in zip(frame["measure"], frame["model"], frame[value],
@@ -192,6 +192,8 @@ def short_label(measure: str) -> str:
     'orchard depth 12 (second tree)'
     >>> short_label("pcfgset substitutivity: twins (consistency)")
     'pcfgset substitutivity (consistency)'
+    >>> short_label("pcfgset substitutivity: twins (accuracy)")
+    'pcfgset substitutivity: twins'
     """
     head, tail = measure.split(": ", 1)
     benchmark, task = head.split(" ", 1)
@@ -200,7 +202,7 @@ def short_label(measure: str) -> str:
     if benchmark == "orchard":
         return f"orchard {test} ({score})"
     if score == "accuracy":
-        return head
+        return head if test == task else f"{head}: {test}"
     return f"{head} ({score})"
 
 
