@@ -53,8 +53,8 @@ def named(frame):
 
 def card_pivot(table, value: str = "mean"):
     """The card as a wide table: a row per measure (:func:`short_label`), a column per
-    network, ``value`` in each cell, a cell whose networks did not all fit shown as ``"(x)"`` beside its value; "—" where
-    a network has no run."""
+    network, ``value`` in each cell; a cell whose networks did not all fit is shown in brackets,
+    "(x)", and "—" stands where a network has no run."""
     import pandas as pd
 
     if table is None or len(table) == 0:
