@@ -161,8 +161,8 @@ pd.Series({key: settings[key] for key in (
 # ## A card, live
 #
 # The profile's first run, trained now: one network, one task, one seed, its scores beside its
-# fit. At the `tutorial` profile a run trains for half a minute, too little for most tasks;
-# the committed full card below is the real one.
+# fit. At the `tutorial` profile a run trains for a quarter of a minute, too little for most
+# tasks; the committed full card below is the real one.
 
 # %% tags=["remove-stderr"]
 live_records = [exps.run_one(config, seed)
