@@ -210,3 +210,20 @@ def test_coverage_counts_committed_and_planned_runs():
     assert (table["committed runs"] <= table["planned runs"]).all()
     assert table.loc["orchard", "planned runs"] == 36  # 6 variants x 2 models x 3 seeds
     assert table.loc["dbca", "command"] == "python -m tutorlib run dbca --profile full"
+
+
+def test_the_fig4_trend_counts_the_orderings_of_three_length_bins(monkeypatch):
+    def runs(by_length):
+        return pd.DataFrame({"by_length": [{"action length": by_length}],
+                             "train_accuracy": [0.99]})
+
+    falling = {"24": 0.9, "25": 0.5, "26": 0.1, "32": 0.0, "33": 0.0, "48": 0.0}
+    monkeypatch.setattr(claims, "_scan_runs", lambda split, network: runs(falling))
+    ours = claims._scan_length_trend("overall_best")()
+    assert ours.value == 1.0 and ours.fitted and ours.text == "70.0% > 5.0% > 0.0%"
+    rising = {"24": 0.0, "25": 0.0, "26": 0.5, "32": 0.5, "33": 0.9, "48": 0.9}
+    monkeypatch.setattr(claims, "_scan_runs", lambda split, network: runs(rising))
+    assert claims._scan_length_trend("overall_best")().value == 0.0
+    middle_low = {"24": 0.9, "25": 0.9, "26": 0.0, "32": 0.0, "33": 0.5, "48": 0.5}
+    monkeypatch.setattr(claims, "_scan_runs", lambda split, network: runs(middle_low))
+    assert claims._scan_length_trend("overall_best")().value == pytest.approx(2 / 3)
