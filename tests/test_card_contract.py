@@ -232,6 +232,11 @@ def test_the_card_figure_has_a_cell_per_score_and_model_and_marks_the_unfitted()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["memoriser", "fits"]
     texts = sorted(t.get_text() for t in ax.texts)
     assert texts == ["100", "50\nnot fitted"]  # the memoriser did not fit its validation pairs
+    tre = [{**row, "test": "representations", "score": "TRE", "value": 0.1234}
+           for row in rows if row["model"] == "fits"]
+    fig = card.plot_card(card.card_table(rows + tre))
+    texts = sorted(t.get_text() for t in fig.axes[0].texts)
+    assert texts == ["0.123", "100", "50\nnot fitted"]  # TRE on its own scale, not "0"
     with pytest.raises(ValueError, match="model_name"):
         card.run_task(Memoriser, scan, seed=0, max_seconds=1, model_name=" ")
 

@@ -3,7 +3,7 @@ compound divergence measure difficulty across benchmarks?
 
 - :func:`concurrency`: rank the models on each measure of the card and compare every two
   measures' rankings with Kendall's tau (Sun, Williams and Hupkes 2023 call agreement between
-  benchmarks' rankings *concurrency*), with a bootstrap interval over seeds.
+  benchmarks' rankings *concurrence*), with a bootstrap interval over seeds.
 - :func:`tre_against_behaviour`: the TRE of each run's representations of SCAN commands against
   the same run's accuracy on its test split; the Pearson correlation with Fisher's interval.
 - :func:`split_divergences`: the atom and compound divergences (Keysers et al. 2020) of the
@@ -197,8 +197,7 @@ def plot_concurrency(pairs, labels: dict[str, str] | None = None):
     size = len(names)
     fig, ax = plt.subplots(figsize=(min(12.0, 3.0 + 0.5 * size), min(11.0, 2.2 + 0.45 * size)),
                            layout="constrained")
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("0.85")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="0.85")
     image = ax.imshow(np.ma.masked_invalid(matrix.to_numpy(dtype=float)), cmap=cmap, vmin=-1,
                       vmax=1)
     for i in range(size):

@@ -520,8 +520,8 @@ def states_tre(model: object, commands: Sequence[str], *, composition: str = "ad
 
 def plot_card(table):
     """The card as a heat map: a row per task, test and score, a column per model, each cell the
-    mean score over seeds (in %); a cell whose models did not all fit is marked "not fitted" and
-    hatched, since it compares nothing.
+    mean score over seeds (in %; TRE written out on grey, on its own scale); a cell whose models
+    did not all fit is marked "not fitted" and hatched, since it compares nothing.
 
     Parameters
     ----------
@@ -550,14 +550,21 @@ def plot_card(table):
         means[i, j], unfitted[i, j] = mean, not ok
     fig, ax = plt.subplots(figsize=(min(12.0, 6.0 + 1.0 * len(models)), 1.2 + 0.32 * len(rows)),
                            layout="constrained")
-    image = ax.imshow(means, vmin=0, vmax=100, cmap="viridis", aspect="auto")
+    # scores on another scale than percent (TRE) are written out on grey, not coloured
+    unscaled = np.array([row.endswith(tuple(f"({s})" for s in UNSCALED)) for row in rows])
+    coloured = np.where(unscaled[:, None], np.nan, means)
+    cmap = plt.get_cmap("viridis").with_extremes(bad="0.92")
+    image = ax.imshow(np.ma.masked_invalid(coloured), vmin=0, vmax=100, cmap=cmap,
+                      aspect="auto")
     for i in range(len(rows)):
         for j in range(len(models)):
             if np.isnan(means[i, j]):
                 continue
-            text = f"{means[i, j]:.0f}" + ("\nnot fitted" if unfitted[i, j] else "")
+            text = (f"{means[i, j]:.3f}" if unscaled[i] else f"{means[i, j]:.0f}") + (
+                "\nnot fitted" if unfitted[i, j] else "")
+            dark = not unscaled[i] and means[i, j] < 60
             ax.text(j, i, text, ha="center", va="center", fontsize=9,
-                    color="white" if means[i, j] < 60 else "black")
+                    color="white" if dark else "black")
             if unfitted[i, j]:
                 ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//",
                                            edgecolor="0.6", linewidth=0))
