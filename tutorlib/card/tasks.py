@@ -558,13 +558,14 @@ def plot_card(table):
                       aspect="auto")
     for i in range(len(rows)):
         for j in range(len(models)):
-            if np.isnan(means[i, j]):
+            if np.isnan(means[i, j]):  # no run yet: a white cell
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, color="white"))
                 continue
             text = (f"{means[i, j]:.3f}" if unscaled[i] else f"{means[i, j]:.0f}") + (
                 "\nnot fitted" if unfitted[i, j] else "")
             dark = not unscaled[i] and means[i, j] < 60
-            ax.text(j, i, text, ha="center", va="center", fontsize=9,
-                    color="white" if dark else "black")
+            ax.text(j, i, text, ha="center", va="center", fontsize=7 if unfitted[i, j] else 9,
+                    linespacing=0.9, color="white" if dark else "black")
             if unfitted[i, j]:
                 ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//",
                                            edgecolor="0.6", linewidth=0))
