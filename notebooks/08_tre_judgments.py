@@ -173,16 +173,11 @@ glue_figure("fig-08-tre-vs-planted", fig)
 # the full profile):
 
 # %% tags=["remove-stderr"]
-rows = []
-for seed in settings["corpus_seeds"]:
-    seed_corpus = corpus_for(seed)
-    seed_data = judgments.compound_vectors(vectors_for(seed_corpus), seed_corpus.bigrams)
-    per_compound = judgments.compound_tre(seed_data, steps=settings["steps"])
-    rows.append({"corpus seed": seed, "compounds": len(seed_data),
-                 "Spearman ρ(TRE, c)": stats.spearman(per_compound,
-                                                           seed_data.compositionality),
-                 "ρ(cos(word1 + word2, compound), c)": stats.spearman(
-                     judgments.cosine_to_sum(seed_data), seed_data.compositionality)})
+# one run of the tre_judgments sweep per corpus (judgments.run_one; the vectors are cached)
+rows = [{"corpus seed": run["seed"], "compounds": run["compounds"],
+         "Spearman ρ(TRE, c)": run["rho"],
+         "ρ(cos(word1 + word2, compound), c)": run["rho cosine to sum"]}
+        for run in (judgments.run_one(config, seed) for config, seed in judgments.runs(settings))]
 rows.append({"corpus seed": "published (Gigaword, human ratings)", "compounds": 90,
              "Spearman ρ(TRE, c)": judgments.PAPER["spearman rho(TRE, ratings)"], "ρ(cos(word1 + word2, compound), c)": None})
 pd.DataFrame(rows).round(3)

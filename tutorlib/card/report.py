@@ -88,6 +88,11 @@ def fit_pivot(table):
         1).astype(object).where(wide.notna(), "—")
 
 
+def _fitted_tasks(frame):
+    """Whether each network fitted each task on every seed (a task's scores share its runs)."""
+    return frame.groupby(["model", "benchmark", "task"], sort=False)["fitted"].all()
+
+
 def card_facts(summary: dict, table) -> dict[str, str]:
     """Sentences about the committed card: how many of the planned runs are finished, and
     which networks fitted how many of their tasks."""
@@ -102,8 +107,7 @@ def card_facts(summary: dict, table) -> dict[str, str]:
     seeds = f"{low}" if low == high else f"{low} to {high}"
     state = ("all of them" if summary["complete"] else
              f"the sweep goes on, so a cell has {seeds} of its seeds so far")
-    tasks = frame.groupby(["model", "benchmark", "task"], sort=False)["fitted"].all()
-    fitted = tasks.groupby(level="model", sort=False).agg(["sum", "size"])
+    fitted = _fitted_tasks(frame).groupby(level="model", sort=False).agg(["sum", "size"])
     parts = [f"{model} {int(row['sum'])} of {int(row['size'])}" for model, row in
              fitted.iterrows()]
     return {"card_runs_text": f"{summary['runs']} of the full profile's {summary['planned']} "
@@ -120,8 +124,8 @@ def fit_summary(table):
     if table is None or len(table) == 0:
         return pd.DataFrame()
     frame = named(pd.DataFrame(table))
-    tasks = frame.groupby(["model", "benchmark", "task"], sort=False)["fitted"].all().reset_index()
-    cells = tasks.groupby(["model", "benchmark"], sort=False)["fitted"].agg(["sum", "size"])
+    cells = _fitted_tasks(frame).groupby(level=["model", "benchmark"], sort=False).agg(
+        ["sum", "size"])
     out = {(model, benchmark): f"{int(row['sum'])} of {int(row['size'])}"
            for (model, benchmark), row in cells.iterrows()}
     wide = pd.Series(out).unstack()

@@ -373,10 +373,13 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
         raise ValueError("model_name must be a non-empty name")
     model, fit = fit_fresh(factory, task.train, task.validation, seed=seed,
                            max_seconds=max_seconds, device=device)
-    scores, predicted = [], {}
+    scores, predicted, by_sources = [], {}, {}
     for test, pairs in task.tests.items():
         sources = [source for source, _ in pairs]
-        predicted[test] = predict_checked(model, sources)
+        key = tuple(sources)  # tests on the same inputs (overgeneralisation's) decode them once
+        if key not in by_sources:
+            by_sources[key] = predict_checked(model, sources)
+        predicted[test] = by_sources[key]
         scores += [(test, score, value)
                    for score, value in _scores(task, test, predicted[test], pairs).items()]
         if task.scorer == "localism":
@@ -541,7 +544,8 @@ def plot_card(table):
         raise ValueError("plot_card needs a card table with at least one row")
     label = table["benchmark"] + " " + table["task"] + ": " + table["test"] + " (" + table[
         "score"] + ")"
-    rows = list(dict.fromkeys(label))
+    score_of = dict(zip(label, table["score"]))
+    rows = list(score_of)
     models = list(dict.fromkeys(table["model"]))
     means = np.full((len(rows), len(models)), np.nan)
     unfitted = np.zeros_like(means, dtype=bool)
@@ -551,7 +555,7 @@ def plot_card(table):
     fig, ax = plt.subplots(figsize=(min(12.0, 6.0 + 1.0 * len(models)), 1.2 + 0.32 * len(rows)),
                            layout="constrained")
     # scores on another scale than percent (TRE) are written out on grey, not coloured
-    unscaled = np.array([row.endswith(tuple(f"({s})" for s in UNSCALED)) for row in rows])
+    unscaled = np.array([score_of[row] in UNSCALED for row in rows])
     coloured = np.where(unscaled[:, None], np.nan, means)
     cmap = plt.get_cmap("viridis").with_extremes(bad="0.92")
     image = ax.imshow(np.ma.masked_invalid(coloured), vmin=0, vmax=100, cmap=cmap,
