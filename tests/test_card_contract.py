@@ -265,3 +265,27 @@ def test_scan_derivations_are_binary_and_tre_finds_additive_states_compositional
     assert additive["commands"] == 60 and additive["tre"] < 0.05 < scrambled["tre"]
     with pytest.raises(TypeError, match="no states"):
         card.states_tre(Memoriser(), commands)
+
+
+def test_the_card_summary_is_json_when_some_measures_have_one_seed_and_others_two(
+        tmp_path, monkeypatch):
+    """A measure with one seed has no interval (None in the summary, JSON has no NaN) while
+    another has two (found when the full card's second seed started)."""
+    from tutorlib.card import experiments
+    from tutorlib.card.experiments import SETTINGS
+    from tutorlib.card.experiments import summarise as card_summary
+    from tutorlib.results import write_results
+
+    monkeypatch.setattr(experiments, "divergence_table", lambda settings: [])  # not tested here
+
+    scan = card.Task("scan", "toy", TRAIN, VALIDATION, {"toy": TRAIN[:2] + VALIDATION})
+    other = card.Task("scan", "other", TRAIN, VALIDATION, {"other": TRAIN})
+    records = [{"rows": card.run_task(Memoriser, task, seed=seed, max_seconds=1,
+                                      model_name="memoriser")}
+               for task, seed in ((scan, 0), (scan, 1), (other, 0))]
+    settings = SETTINGS["ci"]
+    summary = card_summary(settings, records)
+    by_task = {row["task"]: row for row in summary["card"]}
+    assert by_task["toy"]["seeds"] == 2 and by_task["toy"]["low"] == 50.0
+    assert by_task["other"]["seeds"] == 1 and by_task["other"]["low"] is None
+    write_results(tmp_path / "card.json", summary, profile="ci", seeds=[0, 1], wall_time=1.0)

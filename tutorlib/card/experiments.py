@@ -227,7 +227,10 @@ def summarise(settings: CardSettings, finished: list[dict]) -> dict:
     """The card of the finished runs (an empty card while none has finished) and the
     divergences of its splits."""
     rows = [row for record in finished for row in record["rows"]]
-    return {"card": card_table(rows).to_dict("records") if rows else [],
+    card = card_table(rows) if rows else None
+    # an interval over one seed is missing: None in the summary (JSON has no NaN)
+    return {"card": [] if card is None else
+            card.astype(object).where(card.notna(), None).to_dict("records"),
             "divergences": divergence_table(settings)}
 
 
