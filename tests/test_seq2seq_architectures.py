@@ -377,3 +377,52 @@ def test_pre_layer_norm_transformers_normalise_before_each_sublayer():
         assert len(layers) == 4 and all(layer.norm_first is first for layer in layers)
     # the same parameters, only their order of use differs
     assert ([p.shape for p in post.parameters()] == [p.shape for p in pre.parameters()])
+
+
+# --- incremental greedy decoding ----------------------------------------------------------------
+
+INCREMENTAL = [
+    Seq2SeqConfig("transformer", 16, 2, 0.1, num_heads=2, positions="learned"),
+    Seq2SeqConfig("transformer", 16, 2, 0.1, num_heads=2, positions="sinusoidal",
+                  norm_first=True),
+    Seq2SeqConfig("transformer", 16, 2, 0.1, num_heads=2, positions="relative"),
+    Seq2SeqConfig("transformer", 16, 2, 0.1, num_heads=2, positions="relative", norm_first=True),
+    Seq2SeqConfig("conv", 16, 3, 0.1, kernel_size=3),
+    Seq2SeqConfig("conv", 16, 2, 0.1, kernel_size=4, positions="sinusoidal"),
+]
+
+
+@pytest.mark.parametrize("config", INCREMENTAL, ids=lambda c: f"{c.cell}-{c.positions}"
+                         f"-{'pre' if c.norm_first else 'post'}-{c.kernel_size}")
+def test_decoding_one_position_a_step_equals_the_whole_prefix(config):
+    """Incremental decoding (each step runs the decoder for the newest position on what the
+    earlier steps kept) gives the teacher-forced logits at every position, past the relative
+    positions' clipping distance too; and greedy outputs are their argmax along the way."""
+    torch.manual_seed(0)
+    model = s2s.build_model(config, 7, 9).eval()
+    if config.positions == "relative":
+        with torch.no_grad():  # non-zero biases, so that the test sees them
+            model.source_distances.weight.normal_()
+            model.target_distances.weight.normal_()
+    source, s_len = s2s.pad_batch([[3, 4, 5, 6], [6, 5]])
+    generator = torch.Generator().manual_seed(1)
+    target_in = torch.cat([torch.full((2, 1), SOS),
+                           torch.randint(3, 9, (2, 24), generator=generator)], dim=1)
+    with torch.no_grad():
+        whole = model(source, s_len, target_in)
+        encoded = model.encode(source, s_len)
+        if config.cell == "conv":
+            kept = [encoded[0].new_zeros(2, config.kernel_size - 1, 16)] * config.num_layers
+        else:
+            kept = [None] * config.num_layers
+        steps = torch.stack([model._decode_newest(*encoded, target_in[:, t], t, kept)
+                             for t in range(target_in.shape[1])], dim=1)
+    torch.testing.assert_close(steps, whole, atol=1e-5, rtol=1e-4)
+    outputs = model.greedy(source, s_len, max_length=30)
+    forced_in = torch.cat([torch.full((2, 1), SOS), outputs[:, :-1].clamp(min=3)], dim=1)
+    with torch.no_grad():
+        logits = model(source, s_len, forced_in)
+    logits[..., [PAD, SOS]] = float("-inf")
+    for row in range(2):
+        produced = outputs[row][outputs[row] != PAD]
+        assert torch.equal(produced, logits[row, : len(produced)].argmax(-1))

@@ -1,7 +1,9 @@
 """A Transformer encoder-decoder (Vaswani et al. 2017) with learned positions (an error past
 ``max_positions``), sinusoidal ones (no length limit) or relative ones (Shaw et al. 2018: a
 learned bias per head and clipped distance on the self-attention scores, no position vectors;
-no length limit), post-LN or pre-LN, always trained with teacher forcing.
+no length limit), post-LN or pre-LN, always trained with teacher forcing; greedy decoding is
+incremental (each step runs the decoder for the newest position only, attending to the earlier
+positions' layer inputs, kept from the earlier steps).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from tutorlib.seq2seq.vocab import PAD, SOS
 RELATIVE_DISTANCE = 16
 
 
-def relative_bias(table: nn.Embedding, queries: int, keys: int, blocked: torch.Tensor
-                  ) -> torch.Tensor:
+def relative_bias(table: nn.Embedding, queries: int, keys: int, blocked: torch.Tensor,
+                  first_query: int = 0) -> torch.Tensor:
     """The additive self-attention mask of relative positions, one (queries, keys) matrix per
     sequence and head: ``table``'s bias for the clipped distance ``key - query``, and minus
-    infinity where ``blocked`` (batch, queries or 1, keys) is True (padding, the future).
+    infinity where ``blocked`` (batch, queries or 1, keys) is True (padding, the future). The
+    queries are positions ``first_query``, ``first_query + 1``, ... (the keys start at 0).
 
     Returns
     -------
@@ -33,7 +36,7 @@ def relative_bias(table: nn.Embedding, queries: int, keys: int, blocked: torch.T
     """
     device = blocked.device
     distance = (torch.arange(keys, device=device)[None, :]
-                - torch.arange(queries, device=device)[:, None])
+                - torch.arange(first_query, first_query + queries, device=device)[:, None])
     bias = table(distance.clamp(-RELATIVE_DISTANCE, RELATIVE_DISTANCE) + RELATIVE_DISTANCE)
     bias = bias.permute(2, 0, 1).unsqueeze(0)  # (1, heads, queries, keys)
     bias = bias.masked_fill(blocked.unsqueeze(1), float("-inf"))
@@ -130,14 +133,51 @@ class TransformerSeq2Seq(nn.Module):
         memory, mask = self.encode(source, lengths)
         return self._decode(memory, mask, target_in)
 
+    def _decode_newest(self, memory, memory_mask, token, position: int, kept: list):
+        """The logits (batch, vocabulary) at ``position`` for its input ``token`` (batch,),
+        running every decoder layer for that position only. ``kept`` holds, per layer, what
+        its self-attention reads at the earlier positions (its inputs, layer-normed first in a
+        pre-LN layer), and grows by this position's: the decoder is causal, so nothing at an
+        earlier position changes. The same function as :meth:`_decode` (tested)."""
+        x = self.target_embedding(token.unsqueeze(1))
+        if not self.relative:
+            x = x * math.sqrt(self.config.hidden_size) + position_vectors(
+                self.config, self.positions, position + 1, token.device)[position]
+        bias = None
+        if self.relative:
+            blocked = torch.zeros(token.shape[0], 1, position + 1, dtype=torch.bool,
+                                  device=token.device)
+            bias = relative_bias(self.target_distances, 1, position + 1, blocked,
+                                 first_query=position)
+        decoder = self.transformer.decoder
+        for i, layer in enumerate(decoder.layers):
+            query = layer.norm1(x) if layer.norm_first else x
+            kept[i] = query if position == 0 else torch.cat([kept[i], query], dim=1)
+            attended = layer.dropout1(layer.self_attn(query, kept[i], kept[i], attn_mask=bias,
+                                                      need_weights=False)[0])
+            if layer.norm_first:
+                x = x + attended
+                x = x + layer._mha_block(layer.norm2(x), memory, None, memory_mask)
+                x = x + layer._ff_block(layer.norm3(x))
+            else:
+                x = layer.norm1(x + attended)
+                x = layer.norm2(x + layer._mha_block(x, memory, None, memory_mask))
+                x = layer.norm3(x + layer._ff_block(x))
+        if decoder.norm is not None:
+            x = decoder.norm(x)
+        return self.output(x)[:, 0]
+
     @torch.no_grad()
     def greedy(self, source, lengths, max_length: int, oracle_lengths: torch.Tensor | None = None):
-        """Greedy decoding, as :meth:`RNNSeq2Seq.greedy` (the decoder re-reads its prefix)."""
+        """Greedy decoding, as :meth:`RNNSeq2Seq.greedy`, one position a step
+        (:meth:`_decode_newest`): linear, not quadratic, in the output's length."""
         memory, mask = self.encode(source, lengths)
-        prefix = torch.full((source.shape[0], 1), SOS, dtype=torch.long, device=source.device)
+        first = torch.full((source.shape[0],), SOS, dtype=torch.long, device=source.device)
 
         def step(tokens, state):
-            state = torch.cat([state, tokens.unsqueeze(1)], dim=1) if state is not None else prefix
-            return self._decode(memory, mask, state)[:, -1], state
+            position, kept = state
+            logits = self._decode_newest(memory, mask, tokens, position, kept)
+            return logits, (position + 1, kept)
 
-        return greedy_loop(step, prefix[:, 0], None, max_length, oracle_lengths)
+        return greedy_loop(step, first, (0, [None] * len(self.transformer.decoder.layers)),
+                           max_length, oracle_lengths)
