@@ -84,13 +84,13 @@ torch.set_num_threads(1)
 #    is it also on PCFG SET, on ORCHARD, on the DBCA dial? {cite:t}`sun2023validity` trained
 #    six modelling approaches on 18 compositional splits of four datasets and found that the
 #    datasets rank the approaches differently; they call agreement between rankings
-#    *concurrence*.
+#    {term}`concurrence <concurrency>`.
 # 2. Does a **representation measure predict behaviour**? {cite:t}`andreas2019measuring`
 #    related TRE to generalisation in reference games; does the TRE of a seq2seq encoder's
 #    representations of SCAN commands go with how well the same network generalises?
 #
 # Answering them needs one model put through every measure under one protocol. That is the
-# *report card*: `tutorlib.card`.
+# {term}`report card`: `tutorlib.card`.
 #
 # ## A model on the card, in a few lines
 #
@@ -120,8 +120,8 @@ pd.DataFrame(card.run_task(Lookup, simple, seed=0, max_seconds=1, model_name="lo
 
 # %% [markdown]
 # The lookup table fits its training pairs perfectly and none of its validation pairs, so the
-# card marks it `fitted: False`: it has not learned the task, so its test score says
-# nothing about generalisation. A score of a model that did not fit is never a comparison.
+# card marks it `fitted: False` (its {term}`fit` is too low): it has not learned the task, so
+# its test score says nothing about generalisation. A score of a model that did not fit is never a comparison.
 # This is the rule the whole book follows, and the card applies it to every cell.
 #
 # `card.Seq2SeqModel` adapts every network the book trains (the convergence recipe of
@@ -177,7 +177,7 @@ live.round(3)
 # seeds each on every task, {glue:text}`full_seconds` seconds of training a run on one core
 # (`python -m tutorlib run card --profile full`, resumable; `--jobs` and `--device` as for every
 # experiment). The networks are the book's five architectures at a width one core trains in
-# that time (the table below) and a sixth, a Transformer with **relative positions**: no
+# that time (the table below) and a sixth, a Transformer with {term}`relative positions`: no
 # position vectors, but a learned bias on every self-attention score for the distance between
 # query and key, clipped at {glue:text}`relative_distance` tokens {cite:p}`shaw2018self`.
 # {cite:t}`csordas2021devil` found that relative positions, with a few other training choices
@@ -243,7 +243,7 @@ report.fit_summary(table)
 # %% [markdown]
 # ## Do the benchmarks agree?
 #
-# Each measure ranks the networks that fitted its task by their mean score. Kendall's tau
+# Each measure ranks the networks that fitted its task by their mean score. {term}`Kendall's tau`
 # compares two rankings: 1 when they agree on the order of every pair of networks, −1 when they
 # reverse every pair, 0 when they agree on as many pairs as they disagree on. Its interval comes
 # from a bootstrap over seeds: each resample redraws every network's seeds with replacement, so
