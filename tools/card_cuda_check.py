@@ -18,7 +18,7 @@ import torch
 
 from tutorlib import seq2seq as s2s
 from tutorlib.card import Seq2SeqModel, scan_task
-from tutorlib.card.experiments import CARD_MODELS, CARD_TRAINING, SETTINGS
+from tutorlib.card.experiments import SETTINGS, runs
 
 
 def main(seconds: float) -> int:
@@ -29,9 +29,12 @@ def main(seconds: float) -> int:
     task = scan_task("simple", train_size=2000, validation_size=200, test_size=100)
     sources = [s for s, _ in task.validation]
     failures = 0
-    for name, architecture in CARD_MODELS.items():
-        recipe = s2s.Recipe(**{**SETTINGS["full"]["recipe"], **CARD_TRAINING.get(name, {})})
-        model = Seq2SeqModel(s2s.Seq2SeqConfig(**architecture), recipe)
+    # each network as the full card trains it (its architecture and recipe)
+    configs = [c for c, seed in runs(SETTINGS["full"]) if seed == 0 and c["task"] == "simple"]
+    for config in configs:
+        name = config["model"]
+        model = Seq2SeqModel(s2s.Seq2SeqConfig(**config["architecture"]),
+                             s2s.Recipe(**config["recipe"]))
         start = time.time()
         fit = model.fit(task.train, task.validation, seed=0, max_seconds=seconds, device="cuda")
         on_gpu, states_gpu = model.predict(sources), model.states(sources)

@@ -19,21 +19,9 @@ shift 3
 python=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 mkdir -p "$pack" || exit 1
-{ nproc; grep -m1 "model name" /proc/cpuinfo; } > "$pack/machine.txt"
+{ nproc --all; grep -m1 "model name" /proc/cpuinfo; } > "$pack/machine.txt"
 "$python" -c "import sys, torch, tutorlib; print(sys.version.split()[0], torch.__version__,
 tutorlib.__version__)" >> "$pack/machine.txt" || exit 1
-# what every run shares (corpora, splits), made once here before the workers start
-"$python" - <<'EOF' || exit 1
-import time
-from tutorlib.card.experiments import SETTINGS, build_task, runs
-start, seen = time.time(), set()
-for config, _ in runs(SETTINGS["full"]):
-    key = (config["benchmark"], repr(config["task"]))
-    if key not in seen:
-        seen.add(key)
-        build_task(config)
-print(f"{len(seen)} tasks ready in {time.time() - start:.0f} s")
-EOF
 timeout -k 10 "$deadline" "$python" -m tutorlib run card --out "$results" --quiet "$@" \
     > "$pack/sweep.log" 2>&1
 echo "sweep ended with status $? (124: the deadline)"

@@ -202,6 +202,19 @@ CACHE_FORMAT = 1
 DIVERGENCE_SAMPLE = 500
 
 
+def _task_configs(settings: CardSettings) -> list[dict]:
+    """One run's settings per task (the first network's, at the first seed)."""
+    return list({repr(c): c for c, seed in runs(settings) if seed == settings["seeds"][0]
+                 and c["model"] == next(iter(settings["models"]))}.values())
+
+
+def prepare(settings: CardSettings) -> None:
+    """Builds every task once in the sweep's own process, so that its corpora and splits are in
+    the disk cache before the workers start (each would otherwise build them itself)."""
+    for config in _task_configs(settings):
+        build_task(config)
+
+
 def divergence_table(settings: CardSettings) -> list[dict]:
     """The atom and compound divergence of every split on the card (seed 0's samples,
     :data:`DIVERGENCE_SAMPLE` pairs a side; :func:`tutorlib.card.analysis.split_divergences`),
@@ -209,8 +222,7 @@ def divergence_table(settings: CardSettings) -> list[dict]:
     from tutorlib import cache
     from tutorlib.card.analysis import split_divergences
 
-    configs = list({repr(c): c for c, seed in runs(settings) if seed == settings["seeds"][0]
-                    and c["model"] == next(iter(settings["models"]))}.values())
+    configs = _task_configs(settings)
     tasks = [{key: value for key, value in c.items()
               if key not in ("model", "architecture", "recipe", "max_seconds", "threads")}
              for c in configs]
@@ -239,8 +251,9 @@ def part(config: dict, seed: int) -> str:
     return config["model"]
 
 
-EXPERIMENT = Experiment(name="card", runs=runs, run=run_one, summarise=summarise, part=part)
+EXPERIMENT = Experiment(name="card", runs=runs, run=run_one, summarise=summarise, part=part,
+                        prepare=prepare)
 
 __all__ = ["CARD_MODELS", "CARD_TRAINING", "DIVERGENCE_SAMPLE", "EXPERIMENT", "FULL_SECONDS",
-           "SETTINGS", "CardSettings", "build_task", "divergence_table", "part", "run_one",
-           "runs", "summarise"]
+           "SETTINGS", "CardSettings", "build_task", "divergence_table", "part", "prepare",
+           "run_one", "runs", "summarise"]
