@@ -355,7 +355,10 @@ difficulty.round(3).astype(object).where(difficulty.notna(), "—")
 #
 # - The card is one protocol for every network: the same budget, the same samples, the same fit
 #   gate. That makes its cells comparable with each other, not with the papers' numbers, which
-#   came from larger networks trained far longer.
+#   came from larger networks trained far longer. No paper has run this card, so it has no
+#   published column to set beside it: each paper's own figures are set beside ours in its
+#   chapter and on the {doc}`claims page <../backmatter/16_claims>`, and the one published
+#   finding the card speaks to is {cite:t}`sun2023validity`'s, that benchmarks disagree.
 # - Three minutes of training on one core is short: the fit summary above says which networks
 #   learned which benchmarks' tasks at that budget (the PCFG SET and ORCHARD chapters show what
 #   an hour does). Cells that did not fit are shown and marked, and they enter no ranking. With
