@@ -267,12 +267,11 @@ glue_figure("fig-17-concurrency", fig)
 # second tree at depth 12. {glue:text}`concurrency_text`
 # ```
 #
-# The pairs that could be compared, with their 95% bootstrap intervals:
+# The pairs that could be compared, with their 95% bootstrap intervals (where no pair could,
+# the pairs that came nearest, with how many networks fitted both tasks):
 
 # %%
-measured = pairs[pairs["tau"].notna()].sort_values("tau", ascending=False)
-measured.assign(a=measured["a"].map(report.short_label),
-                b=measured["b"].map(report.short_label)).round(2).fillna("—")
+report.pairs_table(pairs).round(2).fillna("—")
 
 # %% [markdown]
 # Sun et al. found that datasets of the same origin ranked models alike more often than

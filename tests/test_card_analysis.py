@@ -167,6 +167,19 @@ def test_the_analyses_sentences_say_what_was_measured():
     found = report.analyses(rows, resamples=50)
     text = report.concurrency_facts(found["pairs"])["concurrency_text"]
     assert "Of 1 pairs of measures, 1 share" in text and "above 0 for 1" in text
+    two = report.analyses([r for r in rows if r["model"] in "ab"], resamples=50)["pairs"]
+    none = report.concurrency_facts(two)
+    assert none["concurrency_median"] == "not measured"
+    assert "the most any pair has: 2, scan x and scan y" in none["concurrency_text"]
+    assert none["concurrency_text"].endswith("untested here.")
+    shown = report.pairs_table(found["pairs"])
+    assert list(shown["a"]) == ["scan x"] and shown.loc[0, "tau"] == pytest.approx(1.0)
+    near = report.pairs_table(two, top=5)
+    assert list(near["models"]) == [2] and near["tau"].isna().all()
+    with pytest.raises(ValueError, match="top must be a positive integer"):
+        report.pairs_table(two, top=0)
+    with pytest.raises(TypeError, match="pairs must be a pandas DataFrame"):
+        report.pairs_table([1, 2])
     assert report.tre_facts(found["tre"])["tre_r"] == "not measured"  # no TRE rows
     tre = report.tre_facts({"r": -0.5, "low": -0.8, "high": -0.1, "runs": 30, "tasks": 3})
     assert tre["tre_text"].startswith("Over 30 fitted runs on 3 splits, within splits, r = -0.50")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tutorlib.card.analysis import concurrency, measure_label, tre_against_behaviour
+from tutorlib.card.analysis import check_frame, concurrency, measure_label, tre_against_behaviour
 
 # the card's networks by name, for tables and figures
 NAMES = {"lstm": "LSTM", "lstm_attention": "LSTM + attention", "gru_attention": "GRU + attention",
@@ -210,14 +210,35 @@ def short_label(measure: str) -> str:
     return f"{head} ({score})"
 
 
+def pairs_table(pairs, top: int = 10):
+    """The pairs of measures a reader should see from a
+    :func:`~tutorlib.card.analysis.concurrency` table, with short labels: every measured pair,
+    highest tau first; where none is measured, the ``top`` pairs with the most fitted networks
+    in common (their tau, low and high empty), so the table shows how near a comparison came."""
+    check_frame(pairs, "pairs", ("a", "b", "models", "tau", "low", "high"))
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise ValueError(f"top must be a positive integer, got {top!r}")
+    measured = pairs[pairs["tau"].notna()]
+    if len(measured):
+        shown = measured.sort_values("tau", ascending=False)
+    else:
+        shown = pairs.sort_values("models", ascending=False, kind="stable").head(top)
+    return shown.assign(a=shown["a"].map(short_label),
+                        b=shown["b"].map(short_label)).reset_index(drop=True)
+
+
 def concurrency_facts(pairs) -> dict[str, str]:
     """Sentences about a :func:`~tutorlib.card.analysis.concurrency` table: how many pairs of
     measures could be compared, the median tau, and the share whose interval excludes 0."""
     measured = pairs[pairs["tau"].notna()] if len(pairs) else pairs
     if len(measured) == 0:
+        text = "No two measures have three fitted networks in common, so no ranking is compared"
+        if len(pairs):
+            closest = pairs.loc[pairs["models"].astype(int).idxmax()]
+            text += (f" (the most any pair has: {int(closest['models'])}, "
+                     f"{short_label(closest['a'])} and {short_label(closest['b'])})")
         return {"concurrency_pairs": "0", "concurrency_median": "not measured",
-                "concurrency_text": "No two measures have three fitted networks in common yet, "
-                                    "so no ranking can be compared."}
+                "concurrency_text": text + ": whether these benchmarks agree is untested here."}
     taus = measured["tau"].astype(float)
     low = measured["low"].astype(float)
     high = measured["high"].astype(float)
