@@ -234,9 +234,9 @@ def concurrency_facts(pairs) -> dict[str, str]:
     if len(measured) == 0:
         text = "No two measures have three fitted networks in common, so no ranking is compared"
         if len(pairs):
-            closest = pairs.loc[pairs["models"].astype(int).idxmax()]
+            closest = pairs_table(pairs, top=1).iloc[0]
             text += (f" (the most any pair has: {int(closest['models'])}, "
-                     f"{short_label(closest['a'])} and {short_label(closest['b'])})")
+                     f"{closest['a']} and {closest['b']})")
         return {"concurrency_pairs": "0", "concurrency_median": "not measured",
                 "concurrency_text": text + ": whether these benchmarks agree is untested here."}
     taus = measured["tau"].astype(float)
