@@ -65,6 +65,44 @@ def test_a_pcfgset_line_without_three_columns_is_named(tmp_path):
         card.score_pcfgset(bad)
 
 
+def test_the_release_header_is_not_an_example(tmp_path):
+    # the release's exact layout: a header line, then source, target and prediction by tabs
+    released = write(tmp_path / "run=1.txt",
+                     "source\ttarget\tprediction\n"
+                     "copy A1 B1\tA1 B1\tA1 B1\n"
+                     "echo A1\tA1 A1\tA1\n")
+    score = card.score_pcfgset(released, released)
+    assert score.examples == 2
+    assert score.scores["accuracy"] == pytest.approx(1 / 2)
+    assert score.scores["consistency"] == 1.0
+    assert card.read_pcfgset_predictions(released)[0] == ("copy A1 B1", "A1 B1", "A1 B1")
+    # the line numbers in an error still count the header
+    bad = write(tmp_path / "bad.txt", "source\ttarget\tprediction\ncopy A1\tA1\tA1\ncopy B1\n")
+    with pytest.raises(ValueError, match=r"bad\.txt, line 3: expected"):
+        card.score_pcfgset(bad)
+    with pytest.raises(ValueError, match="but for its header"):
+        card.score_pcfgset(write(tmp_path / "header.txt", "source\ttarget\tprediction\n"))
+
+
+def test_a_released_file_scores_as_many_examples_as_it_has(tmp_path, capsys):
+    # a committed released test set written back in the release's layout: 9,721 examples under
+    # the header, scored exactly as tutorlib.pcfgset.released scores it
+    from tutorlib.pcfgset import released
+
+    rows = released.examples("lstms2s", "pcfgset", 1)
+    path = tmp_path / "run=1.txt"
+    path.write_text("source\ttarget\tprediction\n"
+                    + "".join(f"{r.source}\t{r.target}\t{r.prediction}\n" for r in rows),
+                    encoding="utf-8")
+    score = card.score_pcfgset(path)
+    assert score.examples == 9721
+    assert score.scores["accuracy"] == pytest.approx(released.score("lstms2s", "pcfgset", 1))
+    assert cli.main(["card", "score", "pcfgset", str(path), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["examples"] == 9721
+    assert record["scores"]["accuracy"] == pytest.approx(score.scores["accuracy"])
+
+
 @pytest.fixture
 def orchard_part(tmp_path):
     write(tmp_path / "test3.input", "a\nb\nc\nd\n")  # inputs are only counted here

@@ -6,8 +6,9 @@ predictions alone: one prediction per line, in the order of the benchmark's test
 - SCAN: the test file of the release (``IN: <command> OUT: <actions>`` lines, e.g.
   ``tasks_test_addprim_jump.txt``) and a file of predicted action sequences. Score: exact match.
 - PCFG SET: the released prediction files, one example a line, tab-separated source, target and
-  prediction. Scores: sequence accuracy and token accuracy; with the predictions for the
-  substitutivity twins (or any line-aligned second file), the consistency between the two.
+  prediction, under the release's header line ``source<TAB>target<TAB>prediction``. Scores:
+  sequence accuracy and token accuracy; with the predictions for the substitutivity twins (or
+  any line-aligned second file), the consistency between the two.
 - ORCHARD: a part's ``{part}.input`` and ``{part}.label`` (``v1,v2``) and a file of predicted
   labels (``8,7`` or the model's tokens ``8 , 7``). Scores: the first tree's value, the
   second's, both, and the share of predictions that are not labels at all.
@@ -30,6 +31,8 @@ from tutorlib.scan.files import read_pairs as read_scan_pairs
 from tutorlib.textfiles import read_text
 
 BENCHMARKS = ("scan", "pcfgset", "orchard")
+#: The header line of the PCFG SET release's prediction files (not an example).
+PCFGSET_HEADER = ("source", "target", "prediction")
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,9 @@ def score_scan(test_path: str | os.PathLike, predictions_path: str | os.PathLike
 def read_pcfgset_predictions(path: str | os.PathLike) -> list[tuple[str, str, str]]:
     """A PCFG SET prediction file: ``source<TAB>target<TAB>prediction`` lines.
 
+    The release's files open with a header line, ``source<TAB>target<TAB>prediction``; it is
+    not an example, and it is skipped when it is the first line.
+
     Parameters
     ----------
     path : str or path-like
@@ -129,10 +135,14 @@ def read_pcfgset_predictions(path: str | os.PathLike) -> list[tuple[str, str, st
     lines = read_text(path).splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
+    first = 1
+    if lines and lines[0].split("\t") == list(PCFGSET_HEADER):
+        lines, first = lines[1:], 2
     if not lines:
-        raise ValueError(f"{path} holds no predictions (it is empty)")
+        raise ValueError(f"{path} holds no predictions (it is empty"
+                         f"{' but for its header' if first == 2 else ''})")
     rows = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first):
         columns = line.split("\t")
         if len(columns) != 3 or not columns[0].strip() or not columns[1].strip():
             raise ValueError(f"{path}, line {number}: expected source, target and prediction "
@@ -202,5 +212,5 @@ def score_orchard(directory: str | os.PathLike, part: str,
                   "predictions": str(predictions_path)})
 
 
-__all__ = ["BENCHMARKS", "Score", "read_pcfgset_predictions", "read_predictions",
+__all__ = ["BENCHMARKS", "PCFGSET_HEADER", "Score", "read_pcfgset_predictions", "read_predictions",
            "score_orchard", "score_pcfgset", "score_scan"]
