@@ -139,8 +139,8 @@ def test_the_table_covers_the_book():
     tre_published = set(table.loc[table["part"] == "TRE", "published"])
     assert generalisation.PAPER["r(TRE, generalisation gap)"] in tre_published
     assert dynamics.PAPER["r(TRE, I(theta; X)), compression phase"] in tre_published
-    # 21 numbers of Table 1 and 7 orderings
-    assert len(table[table["part"] == "PCFG SET"]) == 3 * len(pcfgset_experiments.PAPER) + 7
+    # 21 numbers of Table 1, 8 orderings, and 10 findings read from the released networks only
+    assert len(table[table["part"] == "PCFG SET"]) == 3 * len(pcfgset_experiments.PAPER) + 8 + 10
     # depth-12 first trees of the hard variants (2 models x 2), the Transformer's second tree,
     # the Transformer against the LSTM in distribution (4), COPY's ordering (2 models x 2)
     assert len(table[table["part"] == "ORCHARD"]) == 14
@@ -174,6 +174,33 @@ def test_our_numbers_are_the_experiment_modules_numbers():
             100 * np.mean([r["by_depth"]["12"][tree] for r in runs]))
         assert row["fitted"] == all(orchard_report.fits(r) for r in runs)
         assert (row["verdict"] == claims.UNTESTED) == (not row["fitted"])
+
+
+@pytest.mark.slow
+def test_the_paper_s_released_networks_have_their_own_column():
+    from tutorlib.pcfgset import released
+
+    table = claims.table()
+    pcfgset = table[table["part"] == "PCFG SET"]
+    others = table[table["part"] != "PCFG SET"]
+    assert set(others["released verdict"]) == {""}
+    assert pcfgset["released verdict"].astype(bool).all()
+    # Table 1 cells: the released networks' mean as pcfgset.released computes it
+    t1 = released.table1().dropna(subset=["mean"])
+    for row in t1[t1["published"].notna()].to_dict("records"):
+        claim = pcfgset[pcfgset["claim"].str.endswith(f": {row['network']}")
+                        & (pcfgset["published"] == row["published"])]
+        assert row["mean"] in set(claim["released"]), row
+    # the release has no localism of ConvS2S or the Transformer
+    localism = pcfgset[pcfgset["claim"].str.startswith("localism")]
+    assert list(localism["released verdict"]) == ["reproduced", "not in the release",
+                                                  "not in the release"]
+    # no fit gate on the paper's own networks; ours stay gated
+    assert not (pcfgset["released verdict"] == claims.UNTESTED).any()
+    shown = claims.formatted(table, part="PCFG SET")
+    assert claims.RELEASED_COLUMN in shown and claims.RELEASED_VERDICT_COLUMN in shown
+    assert claims.RELEASED_COLUMN not in claims.formatted(table, part="SCAN")
+    assert "released networks" in claims.what_holds(table)["PCFG SET"]
 
 
 def test_nothing_committed_means_not_yet_run(monkeypatch, tmp_path):

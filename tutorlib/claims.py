@@ -53,6 +53,7 @@ from tutorlib.dbca import report as dbca_report
 from tutorlib.orchard import experiments as orchard_experiments
 from tutorlib.orchard import report as orchard_report
 from tutorlib.pcfgset import experiments as pcfgset_experiments
+from tutorlib.pcfgset import released
 from tutorlib.pcfgset import report as pcfgset_report
 from tutorlib.scan import experiments as scan_experiments
 from tutorlib.scan import translation
@@ -60,6 +61,9 @@ from tutorlib.stats import correlation_interval, mean_interval
 from tutorlib.tre import dynamics, generalisation, judgments
 
 UNTESTED = "untested: did not fit"
+#: The columns of :func:`formatted` for the paper's own released networks scored by us.
+RELEASED_COLUMN = "paper's networks, scored by us"
+RELEASED_VERDICT_COLUMN = "verdict (paper's networks)"
 EFFECT = {"reproduced": "stand-in: effect shown", "partly": "stand-in: effect partly shown",
           "not reproduced": "stand-in: effect not shown"}
 VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", UNTESTED, *EFFECT.values(),
@@ -240,7 +244,9 @@ class Claim:
     ``chapter`` is the book's document name (``scan/03_scan_exp1``); ``unit`` is ``"%"``, the
     correlation's symbol, another unit or ``"order"``. ``spread`` is the paper's own ± (its 95%
     interval's half-width), ``published_text`` how to show the published value where a number
-    does not say it (a range, an ordering)."""
+    does not say it (a range, an ordering). ``released`` reads the same number from the paper's
+    own networks, as their authors released their outputs, scored by our scorers (PCFG SET):
+    a check of our implementation of the test, beside our own networks."""
 
     part: str
     chapter: str
@@ -254,9 +260,21 @@ class Claim:
     note: str = ""
     spread: float | None = None
     published_text: str = ""
+    released: Callable[[], Ours | None] | None = None
 
     def ours(self) -> Ours | None:
         return self.read()
+
+    def released_verdict(self, ours: Ours | None = None) -> str:
+        """The verdict for the paper's released networks scored by us ("" for a claim without
+        them; "not in the release" where the release lacks the predictions). They are the
+        paper's own networks, trained at the paper's scale: no fit gate applies."""
+        if self.released is None:
+            return ""
+        ours = self.released() if ours is None else ours
+        if ours is None:
+            return "not in the release"
+        return self.rule.verdict(self.published, ours.value, ours.low, ours.high, self.spread)
 
     def verdict(self, ours: Ours | None = None) -> str:
         """The verdict, without the partial mark (see :func:`table`): :data:`UNTESTED` when the
@@ -430,6 +448,70 @@ def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[]
                               Counter(read_from).most_common(1)[0][0],
                               {t: t.replace("_", " ") for t in tests})
     return read
+
+
+#: The release holds three runs of each architecture.
+_RELEASED_RUNS = 3
+
+
+def _released_values(test: str, network: str) -> list[float] | None:
+    """One Table 1 row's score of each released run (%), None where the release lacks it."""
+    architecture = {v: k for k, v in released.NAMES.items()}[network]
+    values = released.run_scores(test, architecture)
+    return None if values is None else [100 * v for v in values]
+
+
+def _released(test: str, network: str) -> Callable[[], Ours | None]:
+    """A Table 1 number from the paper's released networks, scored by us."""
+    def read() -> Ours | None:
+        values = _released_values(test, network)
+        return None if values is None else Ours.mean_of(values, _RELEASED_RUNS, profile="paper")
+    return read
+
+
+def _released_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[], Ours | None]:
+    """An ordering of :func:`_pcfgset_order`'s kind, from the released networks."""
+    def read() -> Ours | None:
+        means = {}
+        for test in tests:
+            for network in networks:
+                values = _released_values(test, network)
+                if values is None:
+                    return None
+                means[test if len(networks) == 1 else network] = float(np.mean(values))
+        order = list(tests) if len(networks) == 1 else list(networks)
+        return _order_reading(means, order, [], _RELEASED_RUNS, _RELEASED_RUNS, "paper",
+                              {t: t.replace("_", " ") for t in tests})
+    return read
+
+
+def _released_per_run(values: Callable[[], list[float]], *, percent: bool = False,
+                      text: Callable[[float], str] | None = None) -> Callable[[], Ours | None]:
+    """A finding computed once per released run, as the mean over the runs with its interval."""
+    def read() -> Ours | None:
+        per_run = [100 * v if percent else v for v in values()]
+        ours = Ours.mean_of(per_run, _RELEASED_RUNS, profile="paper")
+        return ours if text is None else Ours(**{**ours.__dict__, "text": text(ours.value)})
+    return read
+
+
+def _released_length_trend(network: str) -> Callable[[], Ours | None]:
+    """The paper's Fig. 3 (red): task accuracy falls with input length. The share of three
+    orderings of the accuracy in the thirds of the test inputs by length (shortest above both
+    longer thirds, the middle above the longest), over the released runs' mean."""
+    architecture = {v: k for k, v in released.NAMES.items()}[network]
+
+    def read() -> Ours | None:
+        bins = np.mean([released.length_terciles(architecture, run) for run in released.RUNS], axis=0)
+        held = [bins[0] > bins[1], bins[0] > bins[2], bins[1] > bins[2]]
+        return Ours(sum(held) / len(held), _RELEASED_RUNS, _RELEASED_RUNS, profile="paper",
+                    text=" > ".join(f"{b:.1f}%" for b in bins))
+    return read
+
+
+def _not_measured() -> Ours | None:
+    """Our networks: this finding is read from the released networks only."""
+    return None
 
 
 def _orchard(model: str, variant: str, tree: str = "first") -> Callable[[], Ours | None]:
@@ -759,33 +841,77 @@ def _paper_order(values: dict[str, float]) -> str:
 def _pcfgset_claims() -> list[Claim]:
     paper = pcfgset_experiments.PAPER
     names = pcfgset_experiments.ARCHITECTURE_NAMES
+    chapter, key = "pcfgset/12_pcfgset_tests", "hupkes2020compositionality"
     claims = []
     for test, published in paper.items():
         for network in names:
             claims.append(Claim(
-                "PCFG SET", "pcfgset/12_pcfgset_tests", "hupkes2020compositionality",
+                "PCFG SET", chapter, key,
                 f"{_PCFGSET_TESTS.get(test, test.replace('_', ' '))}: {network}",
-                published[network], "%", _pcfgset(test, network), experiment="pcfgset"))
+                published[network], "%", _pcfgset(test, network), experiment="pcfgset",
+                released=_released(test, network)))
     ranked = sorted(names, key=lambda n: -paper["task"][n])
     claims.append(Claim(
-        "PCFG SET", "pcfgset/12_pcfgset_tests", "hupkes2020compositionality",
-        f"on the task, {' > '.join(ranked)}", 1.0, "order",
+        "PCFG SET", chapter, key, f"on the task, {' > '.join(ranked)}", 1.0, "order",
         _pcfgset_order(["task"], ranked), ORDER, "pcfgset",
-        published_text=_paper_order({n: paper["task"][n] for n in ranked})))
+        published_text=_paper_order({n: paper["task"][n] for n in ranked}),
+        released=_released_order(["task"], ranked)))
+    ranked = sorted(names, key=lambda n: -paper["systematicity"][n])
+    claims.append(Claim(
+        "PCFG SET", chapter, key, f"Sec. 4.1: on systematicity, {' > '.join(ranked)}", 1.0,
+        "order", _pcfgset_order(["systematicity"], ranked), ORDER, "pcfgset",
+        published_text=_paper_order({n: paper["systematicity"][n] for n in ranked}),
+        released=_released_order(["systematicity"], ranked)))
     for network in names:
         tests = ("task", "systematicity", "productivity")
         claims.append(Claim(
-            "PCFG SET", "pcfgset/12_pcfgset_tests", "hupkes2020compositionality",
-            f"{network}: task > systematicity > productivity", 1.0, "order",
-            _pcfgset_order(tests, [network]), ORDER, "pcfgset",
-            published_text=_paper_order({t: paper[t][network] for t in tests})))
+            "PCFG SET", chapter, key, f"{network}: task > systematicity > productivity", 1.0,
+            "order", _pcfgset_order(tests, [network]), ORDER, "pcfgset",
+            published_text=_paper_order({t: paper[t][network] for t in tests}),
+            released=_released_order(tests, [network])))
     for network in names:
         tests = ("substitutivity_equally_distributed", "substitutivity_primitive")
         claims.append(Claim(
-            "PCFG SET", "pcfgset/12_pcfgset_tests", "hupkes2020compositionality",
+            "PCFG SET", chapter, key,
             f"{network}: more consistent on equally distributed synonyms than on primitive ones",
             1.0, "order", _pcfgset_order(tests, [network]), ORDER, "pcfgset",
-            published_text=" > ".join(f"{paper[t][network]:g}" for t in tests)))
+            published_text=" > ".join(f"{paper[t][network]:g}" for t in tests),
+            released=_released_order(tests, [network])))
+    # Findings the paper states in words beyond Table 1, read from its released networks only
+    only = "read from the paper's released networks only; our networks: not measured"
+    for network in names:
+        architecture = {v: k for k, v in released.NAMES.items()}[network]
+        claims.append(Claim(
+            "PCFG SET", chapter, key,
+            f"Sec. 4.2, Fig. 3: {network}'s task accuracy falls with input length", 1.0, "order",
+            _not_measured, ORDER, note=only, published_text="shortest > middle > longest third",
+            released=_released_length_trend(network)))
+        claims.append(Claim(
+            "PCFG SET", chapter, key,
+            f"Sec. 4.2, Fig. 3: {network}'s productivity score is below its task accuracy at "
+            f"the same input length", 1.0, "share", _not_measured, close_to(0.2), note=only + (
+                "; the share of input lengths (20 or more inputs in both test sets); "
+                "\u201calmost all\u201d read as at least 80%"),
+            published_text="at almost all lengths",
+            released=_released_per_run(
+                lambda a=architecture: released.productivity_below_task_by_run(a))))
+        claims.append(Claim(
+            "PCFG SET", chapter, key,
+            f"Sec. 4.5: {network} hardly overgeneralises with 0.5% exceptions (peak)", 0.0, "%",
+            _not_measured, close_to(10), note=only + "; \u201chardly any\u201d read as a peak "
+            "within 10 points of none", published_text="hardly any",
+            released=_released_per_run(
+                lambda a=architecture: [released.overgeneralisation(a, 0.005, r)
+                                        for r in released.RUNS], percent=True)))
+    claims.append(Claim(
+        "PCFG SET", chapter, key,
+        "Sec. 4.4: LSTMS2S's localism mistakes are mostly unrolled steps applied to strings of "
+        "more than five symbols", 1.0, "share", _not_measured, close_to(0.5), note=only + (
+            "; the share of the inputs whose unrolled prediction differs that have such a step; "
+            "\u201cmost common\u201d read as above half"),
+        published_text="most of them",
+        released=_released_per_run(
+            lambda: [released.localism_mistakes_with_long_strings(r) for r in released.RUNS])))
     return claims
 
 
@@ -896,15 +1022,23 @@ def table(claims: list[Claim] | None = None):
     import pandas as pd
 
     rows = []
-    bounds = {"%": (0.0, 100.0), "of 8": (0.0, 8.0)}
+    bounds = {"%": (0.0, 100.0), "of 8": (0.0, 8.0), "share": (0.0, 1.0)}
+
+    def bounded(ours: Ours | None, unit: str) -> Ours | None:
+        if ours is not None and ours.low is not None and unit in bounds:
+            # a t interval knows no bounds: show it within what the number can be
+            floor, ceiling = bounds[unit]
+            ours = Ours(**{**ours.__dict__, "low": max(floor, ours.low),
+                           "high": min(ceiling, ours.high)})
+        return ours
+
     for claim in _check_claims(claims, "table"):
         ours = claim.ours()
         verdict = claim.verdict(ours)
-        if ours is not None and ours.low is not None and claim.unit in bounds:
-            # a t interval knows no bounds: show it within what the number can be
-            floor, ceiling = bounds[claim.unit]
-            ours = Ours(**{**ours.__dict__, "low": max(floor, ours.low),
-                           "high": min(ceiling, ours.high)})
+        ours = bounded(ours, claim.unit)
+        theirs = None if claim.released is None else claim.released()
+        released_verdict = claim.released_verdict(theirs)
+        theirs = bounded(theirs, claim.unit)
         if ours is not None and not ours.complete and not verdict.startswith("stand-in"):
             verdict += ", partial"
         rows.append({"part": claim.part, "paper": claim.citation, "claim": claim.claim,
@@ -919,7 +1053,12 @@ def table(claims: list[Claim] | None = None):
                      "verdict": verdict, "rule": claim.rule.describe(), "note": claim.note,
                      "chapter": claim.chapter, "experiment": claim.experiment,
                      "published text": claim.published_text,
-                     "ours text": "" if ours is None else ours.text})
+                     "ours text": "" if ours is None else ours.text,
+                     "released": None if theirs is None else theirs.value,
+                     "released low": None if theirs is None else theirs.low,
+                     "released high": None if theirs is None else theirs.high,
+                     "released text": "" if theirs is None else theirs.text,
+                     "released verdict": released_verdict})
     return pd.DataFrame(rows)
 
 
@@ -937,11 +1076,15 @@ def _number(value: float | None, unit: str) -> str:
         return f"{value:.0%} of pairs in order"
     if unit == "of 8":
         return f"{value:.1f} of 8"
+    if unit == "share":
+        return f"{value:.0%}"
     # no-break spaces and a true minus sign: "r = −0.51" stays on one line in a narrow column
     return f"{unit}\u00a0=\u00a0{value:.2f}".replace("-", "\u2212")
 
 
 def _bound(value: float, unit: str) -> str:
+    if unit == "share":
+        return f"{value:.0%}"
     return (f"{value:.1f}" if unit in ("%", "of 8") else f"{value:.2f}").replace("-", "\u2212")
 
 
@@ -955,13 +1098,24 @@ def _published(row) -> str:
     return shown
 
 
-def _ours(row) -> str:
-    if _missing(row["ours"]):
+def _shown(value, low, high, text: str, unit: str) -> str:
+    if _missing(value):
         return "—"
-    shown = row["ours text"] or _number(float(row["ours"]), row["unit"])
-    if not row["ours text"] and not _missing(row["low"]) and not _missing(row["high"]):
-        shown += f" [{_bound(row['low'], row['unit'])}, {_bound(row['high'], row['unit'])}]"
+    shown = text or _number(float(value), unit)
+    if not text and not _missing(low) and not _missing(high):
+        shown += f" [{_bound(low, unit)}, {_bound(high, unit)}]"
     return shown
+
+
+def _ours(row) -> str:
+    return _shown(row["ours"], row["low"], row["high"], row["ours text"], row["unit"])
+
+
+def _released_shown(row) -> str:
+    if not row["released verdict"]:
+        return ""
+    return _shown(row["released"], row["released low"], row["released high"],
+                  row["released text"], row["unit"])
 
 
 def _claims_frame(frame, caller: str):
@@ -1000,6 +1154,12 @@ def formatted(frame=None, part: str | None = None):
         runs=frame["runs"].replace("", "—").str.replace(" of ", "/", regex=False))
     columns = ["claim", "published", "ours", "fit", "runs", "verdict"]
     if part is not None:
+        if "released verdict" in frame and frame["released verdict"].astype(bool).any():
+            # the paper's own networks scored by us, beside ours: a check of our scorers
+            shown = shown.assign(**{RELEASED_COLUMN: [_released_shown(r) for r in rows],
+                                    RELEASED_VERDICT_COLUMN: frame["released verdict"]})
+            columns = ["claim", "published", RELEASED_COLUMN, RELEASED_VERDICT_COLUMN, "ours",
+                       "fit", "runs", "verdict"]
         return shown.set_index("number")[columns].rename_axis(None)
     return shown.set_index(["part", "number"])[columns]
 
@@ -1054,6 +1214,13 @@ def what_holds(frame=None) -> dict[str, str]:
                         f"paper's effect")
         if count.get("not yet run", 0):
             bits.append(f"{_count(int(count['not yet run']), 'claim')} not yet run")
+        theirs = rows["released verdict"] if "released verdict" in rows else None
+        if theirs is not None and theirs.astype(bool).any():
+            scored = theirs[theirs.isin(["reproduced", "partly", "not reproduced"])]
+            bits.append(f"the paper's own released networks, scored by our scorers, reproduce "
+                        f"{int((scored == 'reproduced').sum())} of the "
+                        f"{_count(len(scored), 'claim')} the release allows, partly "
+                        f"{int((scored == 'partly').sum())}, not {int((scored == 'not reproduced').sum())}")
         text = "; ".join(bits) if bits else "nothing is tested yet"
         sentences[part] = f"{paper}: {text[0].upper() + text[1:]}."
     return sentences
@@ -1080,7 +1247,8 @@ def coverage(claims: list[Claim] | None = None):
 
 
 __all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "ORDER",
-           "UNTESTED", "VERDICTS", "Claim", "Ours", "Rule", "close_to", "coverage", "formatted",
+           "RELEASED_COLUMN", "RELEASED_VERDICT_COLUMN", "UNTESTED", "VERDICTS", "Claim", "Ours",
+           "Rule", "close_to", "coverage", "formatted",
            "same_sign", "stand_in", "summary", "table", "what_holds", "within"]
 
 

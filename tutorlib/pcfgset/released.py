@@ -431,6 +431,48 @@ def productivity_below_task(by: str = "input length") -> dict[str, float]:
             for a in ARCHITECTURES}
 
 
+def productivity_below_task_by_run(architecture: str, by: str = "input length", *,
+                                   min_examples: int = 20) -> list[float]:
+    """For each run of ``architecture``, the share of the values of ``by`` (lengths with at
+    least ``min_examples`` examples in both test sets) at which its productivity score is below
+    its task accuracy: the paper's Fig. 3 control, one number a run."""
+    _check(architecture, "architecture", ARCHITECTURES)
+    task, productive = frame("pcfgset"), frame("productivity")
+    task_values = pd.Series(_properties("pcfgset", by))
+    productive_values = pd.Series(_properties("productivity", by))
+    common = [v for v in sorted(set(task_values) & set(productive_values))
+              if (task_values == v).sum() >= min_examples
+              and (productive_values == v).sum() >= min_examples]
+    shares = []
+    for run in RUNS:
+        column = f"{architecture}_{run}"
+        right_task = task[column].str.split() == task["target"].str.split()
+        right_productive = productive[column].str.split() == productive["target"].str.split()
+        below = [right_productive[(productive_values == v).to_numpy()].mean()
+                 < right_task[(task_values == v).to_numpy()].mean() for v in common]
+        shares.append(float(np.mean(below)))
+    return shares
+
+
+def length_terciles(architecture: str, run: int, test: str = "pcfgset") -> list[float]:
+    """Accuracy (%) of one run on the shortest, middle and longest third of a test set's inputs
+    (by number of tokens; ties kept together)."""
+    table = frame(test)
+    lengths = pd.Series(_properties(test, "input length"))
+    cuts = lengths.quantile([1 / 3, 2 / 3]).to_numpy()
+    bins = np.digitize(lengths.to_numpy(), cuts, right=True)
+    right = (table[f"{architecture}_{run}"].str.split() == table["target"].str.split()).to_numpy()
+    return [100 * float(right[bins == b].mean()) for b in range(3)]
+
+
+def localism_mistakes_with_long_strings(run: int, longer_than: int = 5) -> float:
+    """Of the LSTMS2S inputs whose unrolled prediction differs from the whole one, the share with
+    an unrolled step applied to a string of more than ``longer_than`` symbols."""
+    mistakes = [any(_longest_argument(step) > longer_than for step, _ in block.steps[:-1])
+                for block in localism_blocks(run) if block.whole.split() != block.unrolled.split()]
+    return float(np.mean(mistakes))
+
+
 def by_synonym(condition: str) -> pd.DataFrame:
     """Substitutivity by synonym: for each of the four words given a synonym, the twin pairs
     whose twin uses it and each architecture's consistency on them (%, mean over the runs)."""
@@ -518,7 +560,9 @@ def failures(test: str) -> pd.DataFrame:
 __all__ = ["ARCHITECTURES", "CONDITIONS", "NAMES", "PROPERTIES", "RATIOS", "ROWS", "RUNS",
            "SOURCE", "TABLE1_RATIO", "TESTS", "Example", "LocalismBlock", "by_pair",
            "by_property", "by_synonym", "examples", "exceptions", "failures", "frame", "localism",
-           "localism_blocks", "localism_long_strings", "overgeneralisation",
+           "length_terciles", "localism_blocks", "localism_long_strings",
+           "localism_mistakes_with_long_strings", "overgeneralisation",
            "overgeneralisation_curves", "overgeneralisation_peaks", "overgeneralisation_profiles",
-           "productivity_below_task", "productivity_control", "run_scores", "score",
+           "productivity_below_task", "productivity_below_task_by_run", "productivity_control",
+           "run_scores", "score",
            "substitutivity", "table1", "table1_discrepancies"]
