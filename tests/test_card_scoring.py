@@ -134,3 +134,28 @@ def test_the_command_line_prints_the_scores_and_says_what_is_wrong(scan_files, o
     assert record["benchmark"] == "orchard" and record["scores"]["both"] == 0.25
     assert cli.main(["card", "score", "scan", str(scan_files[0]), str(tmp_path / "none.txt")]) == 2
     assert "none.txt" in capsys.readouterr().err
+
+
+def test_the_paper_s_released_networks_on_the_card_s_pcfgset_rows(tmp_path):
+    import pandas as pd
+
+    from tutorlib.card import report
+    from tutorlib.pcfgset import released
+
+    rows = report.released_rows(tmp_path)
+    # the files went through the card's scorer in the release's layout, header included
+    written = sorted(tmp_path.glob("lstms2s_pcfgset_run=*.txt"))
+    assert len(written) == 3
+    assert written[0].read_text(encoding="utf-8").startswith("source\ttarget\tprediction\n")
+    frame = pd.DataFrame(rows)
+    assert set(frame["model"]) == set(report.PAPER_NETWORKS) and frame["paper"].all()
+    assert frame["fitted"].isna().all()  # no training accuracy in the release: no fit claimed
+    task = frame[(frame["task"] == "pcfgset") & (frame["model"] == "transformer_paper")].iloc[0]
+    assert task["mean"] == pytest.approx(
+        100 * sum(released.score("transformer", "pcfgset", r) for r in released.RUNS) / 3)
+    assert task["seeds"] == 3
+    # localism: the release has LSTMS2S's only
+    assert set(frame.loc[frame["task"] == "localism", "model"]) == {"lstms2s_paper"}
+    pivot = report.card_pivot(frame)
+    assert list(pivot.columns) == list(report.PAPER_NETWORKS.values())
+    assert not pivot.loc["pcfgset pcfgset"].str.startswith("(").any()  # shown, not bracketed

@@ -17,6 +17,10 @@ from tutorlib.card.analysis import check_frame, concurrency, measure_label, tre_
 NAMES = {"lstm": "LSTM", "lstm_attention": "LSTM + attention", "gru_attention": "GRU + attention",
          "transformer": "Transformer", "convs2s": "ConvS2S",
          "transformer_relative": "Transformer (relative)"}
+# the paper's own networks on the PCFG SET rows (Hupkes et al. 2020, their released outputs)
+PAPER_NETWORKS = {f"{architecture}_paper": f"{name} (paper's)" for architecture, name in
+                  (("lstms2s", "LSTMS2S"), ("convs2s", "ConvS2S"), ("transformer", "Transformer"))}
+NAMES.update(PAPER_NETWORKS)
 # the measures of generalisation the closing chapter ranks the models on: one per test
 GENERALISATION = ("accuracy", "second tree", "consistency", "localism", "overgeneralisation")
 
@@ -44,6 +48,72 @@ def committed_summary(profile: str = "full") -> dict:
             "planned": len(runs(profiles.settings("card", profile)))}
 
 
+def released_rows(directory=None) -> list[dict]:
+    """The paper's three released networks on the card's PCFG SET rows, in the card table's
+    shape (a row per network, task, test and score: the mean over the three released runs with
+    its t interval), scored through the card's prediction scorer: each run's predictions are
+    written in the release's own layout (header line included) and read back by
+    :func:`~tutorlib.card.scoring.score_pcfgset`, as ``card score pcfgset`` reads them.
+
+    Substitutivity is the equally distributed condition, as on the card. Localism is LSTMS2S's
+    only (the release has no localism of the other two); overgeneralisation is the last logged
+    epoch at the card's exception ratio (0.5%), since the card measures it after training. The
+    networks are the paper's, trained at the paper's scale: ``fitted`` is None (their training
+    accuracy is not in the release) and ``paper`` is True.
+
+    Parameters
+    ----------
+    directory : path-like, optional
+        Where to write the prediction files (a temporary directory, removed after, by default).
+    """
+    import tempfile
+    from pathlib import Path
+
+    from tutorlib.card.scoring import PCFGSET_HEADER, score_pcfgset
+    from tutorlib.card.tasks import OVERGENERALISATION_RATIO
+    from tutorlib.pcfgset import released
+    from tutorlib.stats import mean_interval
+
+    def write(folder: Path, architecture: str, test: str, run: int) -> Path:
+        path = folder / f"{architecture}_{test}_run={run}.txt"
+        path.write_text("\t".join(PCFGSET_HEADER) + "\n" + "".join(
+            f"{e.source}\t{e.target}\t{e.prediction}\n"
+            for e in released.examples(architecture, test, run)), encoding="utf-8")
+        return path
+
+    def scores(folder: Path, architecture: str, run: int) -> dict[tuple[str, str, str], float]:
+        out = {}
+        for test in ("pcfgset", "systematicity", "productivity"):
+            out[(test, test, "accuracy")] = score_pcfgset(
+                write(folder, architecture, test, run)).scores["accuracy"]
+        originals = write(folder, architecture, "substitutivity_equally_distributed", run)
+        twins = write(folder, architecture, "substitutivity_equally_distributed_twin", run)
+        out[("substitutivity", "originals", "accuracy")] = score_pcfgset(originals).scores["accuracy"]
+        twin_score = score_pcfgset(twins, originals).scores
+        out[("substitutivity", "twins", "accuracy")] = twin_score["accuracy"]
+        out[("substitutivity", "twins", "consistency")] = twin_score["consistency"]
+        if architecture == "lstms2s":
+            out[("localism", "localism", "localism")] = released.localism(run)
+        curves = released.overgeneralisation_curves(architecture, OVERGENERALISATION_RATIO, run)
+        out[("overgeneralisation", "exceptions", "memorisation")] = curves["memorisation"][-1]
+        out[("overgeneralisation", "rules", "overgeneralisation")] = curves["overgeneralisation"][-1]
+        return out
+
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(directory) if directory is not None else Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        for architecture in released.ARCHITECTURES:
+            per_run = [scores(folder, architecture, run) for run in released.RUNS]
+            for key in per_run[0]:
+                mean, low, high = mean_interval([100 * run[key] for run in per_run])
+                rows.append({"benchmark": "pcfgset", "task": key[0], "test": key[1],
+                             "score": key[2], "model": f"{architecture}_paper", "mean": mean,
+                             "low": low, "high": high, "seeds": len(per_run), "fitted": None,
+                             "paper": True, "train fit": None, "validation fit": None})
+    return rows
+
+
 def named(frame):
     """``frame`` with the networks' names for the ``model`` column."""
     out = frame.copy()
@@ -54,7 +124,9 @@ def named(frame):
 def card_pivot(table, value: str = "mean"):
     """The card as a wide table: a row per measure (:func:`short_label`), a column per
     network, ``value`` in each cell; a cell whose networks did not all fit is shown in brackets,
-    "(x)", and "—" stands where a network has no run."""
+    "(x)", and "—" stands where a network has no run. The paper's own networks
+    (:func:`released_rows`, a ``paper`` column) are shown as they are: they are the paper's
+    reference, trained at its scale."""
     import pandas as pd
 
     if table is None or len(table) == 0:
@@ -63,8 +135,10 @@ def card_pivot(table, value: str = "mean"):
     frame["measure"] = [short_label(measure_label(*k)) for k in
                         zip(frame["benchmark"], frame["task"], frame["test"], frame["score"])]
     cells = {}
+    paper = frame["paper"].fillna(False).astype(bool) if "paper" in frame else [False] * len(frame)
+    ok = [bool(fitted) or is_paper for fitted, is_paper in zip(frame["fitted"], paper)]
     for measure, model, mean, ok, score in zip(frame["measure"], frame["model"], frame[value],
-                                               frame["fitted"], frame["score"]):
+                                               ok, frame["score"]):
         digits = 3 if score == "TRE" else 1
         cells.setdefault(measure, {})[model] = (f"{mean:.{digits}f}" if ok
                                                 else f"({mean:.{digits}f})")
