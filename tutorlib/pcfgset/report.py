@@ -588,3 +588,154 @@ def plot_overgeneralisation(runs: pd.DataFrame, title: str):
     ax.set_title(title)
     ax.legend(fontsize=8)
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# The paper's own networks (tutorlib.pcfgset.released): figures and the facts chapter 12 glues
+
+_COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
+
+
+def released_table1() -> pd.DataFrame:
+    """Table 1 as the chapter shows it: a row per test, for each architecture the paper's
+    number and the released networks' mean scored by us (%); "not in the release" where the
+    release lacks the predictions (localism of ConvS2S and the Transformer)."""
+    from tutorlib.pcfgset import released
+
+    table = released.table1()
+    table = table[table["published"].notna()]
+    wide = {}
+    for row in table.to_dict("records"):
+        cells = wide.setdefault(row["test"], {})
+        cells[(row["network"], "published")] = row["published"]
+        cells[(row["network"], "released, scored by us")] = row["mean"]
+    frame = pd.DataFrame.from_dict(wide, orient="index")
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns)
+    frame = frame.round(1).astype(object)
+    return frame.where(frame.notna(), "not in the release")
+
+
+def plot_released_productivity(by: str = "input length"):
+    """The paper's Fig. 3 from its released networks: task accuracy (red) and productivity
+    (blue) by input length, a panel per architecture, at the lengths both test sets have."""
+    import matplotlib.pyplot as plt
+
+    from tutorlib.pcfgset import released
+
+    control = released.productivity_control(by)
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), sharey=True)
+    for ax, name in zip(axes, ARCHITECTURE_NAMES):
+        ax.plot(control.index, control[(name, "task")], color="#D55E00", marker=".",
+                label="task (base test set)")
+        ax.plot(control.index, control[(name, "productivity")], color="#0072B2", marker=".",
+                linestyle="--", label="productivity test set")
+        ax.set_title(name)
+        ax.set_xlabel(f"{by} (tokens)")
+        ax.set_ylim(-3, 103)
+    axes[0].set_ylabel("sequence accuracy (%)")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("The paper's networks: accuracy at equal input length (released outputs)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_released_overgeneralisation():
+    """The paper's Fig. 5 and its other three exception ratios from the released logs: for each
+    ratio (a column) and architecture (a row), the share of the exceptions answered by the rule
+    (overgeneralisation, solid) and by the exception (memorisation, dashed) over the epochs,
+    thin lines per run, thick the mean over the three runs."""
+    import matplotlib.pyplot as plt
+
+    from tutorlib.pcfgset import released
+
+    profiles = released.overgeneralisation_profiles()
+    ratios = sorted(profiles["ratio"].unique())
+    fig, axes = plt.subplots(3, len(ratios), figsize=(11, 7), sharex=True, sharey=True)
+    for row, name in enumerate(ARCHITECTURE_NAMES):
+        for column, ratio in enumerate(ratios):
+            ax = axes[row, column]
+            data = profiles[(profiles["network"] == name) & (profiles["ratio"] == ratio)]
+            for quantity, style in (("overgeneralisation", "-"), ("memorisation", "--")):
+                for _, run in data.groupby("run"):
+                    ax.plot(run["epoch"], run[quantity], color=_COLOURS[name], linestyle=style,
+                            linewidth=0.6, alpha=0.45)
+                mean = data.groupby("epoch")[quantity].mean()
+                ax.plot(mean.index, mean.to_numpy(), color=_COLOURS[name], linestyle=style,
+                        linewidth=2, label="rule (overgeneralisation)" if quantity ==
+                        "overgeneralisation" else "exception (memorisation)")
+            if row == 0:
+                ax.set_title(f"{ratio:g}% exceptions")
+            if column == 0:
+                ax.set_ylabel(f"{name}\n% of exceptions")
+            if row == 2:
+                ax.set_xlabel("epoch")
+            ax.set_ylim(-3, 103)
+    axes[0, 0].legend(fontsize=7, loc="center right")
+    fig.suptitle("The paper's networks during training: rule or exception (released logs)")
+    fig.tight_layout()
+    return fig
+
+
+def released_facts() -> dict[str, str]:
+    """Sentences chapter 12 glues about the released networks, each computed here."""
+    from tutorlib.facts import number
+    from tutorlib.pcfgset import released
+    from tutorlib.pcfgset.language import num_functions
+
+    table = released.table1()
+    cells = table[table["published"].notna() & table["mean"].notna()]
+    off = released.table1_discrepancies(0.5)
+    largest = cells.loc[cells["difference"].abs().idxmax()]
+    close = len(cells) - len(off)
+    if off.empty:
+        explained = "No cell differs by more than half a point."
+    else:
+        parts = [f"{r['network']}'s {r['test'].split(' (')[0].lower()} ({number(r['mean'])} "
+                 f"against {r['published']:g}; {number(r['mean, empty consistent'])} when "
+                 f"the {number(r['empty pairs'], 0)} pairs per run in which the network answers "
+                 f"nothing to both twins count as consistent)" for r in off.to_dict("records")]
+        explained = (f"The {len(off)} that differ by more are " + " and ".join(parts) + ": our "
+                     f"consistency does not count two empty outputs as the same answer, the "
+                     f"paper's scorer does. With that convention every cell is within half a point.")
+    pairs = released.by_pair()
+    hardest = {name: pairs[name].idxmin() for name in ARCHITECTURE_NAMES}
+    long = [released.localism_long_strings(run) for run in released.RUNS]
+    mistakes = [released.localism_mistakes_with_long_strings(run) for run in released.RUNS]
+    peaks = released.overgeneralisation_peaks()
+    at_half = peaks.xs(0.5, level="ratio")
+    at_hundredth = peaks.xs(0.01, level="ratio")
+    below = released.productivity_below_task()
+    exceptions = {ratio: released.exceptions(ratio) for ratio in released.RATIOS}
+    # a logged accuracy is a share of n exceptions: the smallest n that makes every value whole
+    logged = {}
+    for ratio in released.RATIOS:
+        curve = released.overgeneralisation_curves("lstms2s", ratio, 1)["overgeneralisation"]
+        logged[ratio] = min(n for n in range(1, len(exceptions[ratio]) + 1)
+                            if all(abs(v * n - round(v * n)) < 1e-6 for v in curve))
+    two = {ratio: int(exceptions[ratio]["source"].map(num_functions).eq(2).sum())
+           for ratio in released.RATIOS}
+    return {
+        "rel_cells": str(len(cells)),
+        "rel_close": str(close),
+        "rel_largest": f"{number(largest['difference'])} points ({largest['network']}, "
+                       f"{largest['test'].split(' (')[0].lower()})",
+        "rel_explained": explained,
+        "rel_hardest_pairs": "; ".join(f"{name}: {hardest[name]} ({number(pairs.loc[hardest[name], name])}%)"
+                                       for name in ARCHITECTURE_NAMES),
+        "rel_pair_spread": "; ".join(
+            f"{name} {number(pairs[name].min())}-{number(pairs[name].max())}%"
+            for name in ARCHITECTURE_NAMES),
+        "rel_below_lengths": ", ".join(f"{name} {number(100 * below[name], 0)}%"
+                                       for name in ARCHITECTURE_NAMES),
+        "rel_localism_long": f"{number(100 * np.mean([g['long'] for g in long]))}%",
+        "rel_localism_short": f"{number(100 * np.mean([g['short'] for g in long]))}%",
+        "rel_localism_mistakes": f"{number(100 * np.mean(mistakes))}%",
+        "rel_over_half": ", ".join(f"{name} {number(at_half.loc[name, 'overgeneralisation'])}%"
+                                   for name in ARCHITECTURE_NAMES),
+        "rel_memorised_hundredth": ", ".join(
+            f"{name} {number(at_hundredth.loc[name, 'memorisation'])}%"
+            for name in ARCHITECTURE_NAMES),
+        "rel_logged": "; ".join(f"{ratio * 100:g}%: {logged[ratio]} of {len(exceptions[ratio])}"
+                                for ratio in released.RATIOS),
+        "rel_logged_primitive": "yes" if all(logged[r] == two[r] for r in released.RATIOS) else "no",
+    }
