@@ -136,9 +136,9 @@ def card_pivot(table, value: str = "mean"):
                         zip(frame["benchmark"], frame["task"], frame["test"], frame["score"])]
     cells = {}
     paper = frame["paper"].fillna(False).astype(bool) if "paper" in frame else [False] * len(frame)
-    ok = [bool(fitted) or is_paper for fitted, is_paper in zip(frame["fitted"], paper)]
+    shown_plain = [bool(fitted) or is_paper for fitted, is_paper in zip(frame["fitted"], paper)]
     for measure, model, mean, ok, score in zip(frame["measure"], frame["model"], frame[value],
-                                               ok, frame["score"]):
+                                               shown_plain, frame["score"]):
         digits = 3 if score == "TRE" else 1
         cells.setdefault(measure, {})[model] = (f"{mean:.{digits}f}" if ok
                                                 else f"({mean:.{digits}f})")

@@ -695,8 +695,8 @@ def released_facts() -> dict[str, str]:
                  f"the {number(r['empty pairs'], 0)} pairs per run in which the network answers "
                  f"nothing to both twins count as consistent)" for r in off.to_dict("records")]
         explained = (f"The {len(off)} that differ by more are " + " and ".join(parts) + ": our "
-                     f"consistency does not count two empty outputs as the same answer, the "
-                     f"paper's scorer does. With that convention every cell is within half a point.")
+                     "consistency does not count two empty outputs as the same answer, the "
+                     "paper's scorer does. With that convention every cell is within half a point.")
     pairs = released.by_pair()
     hardest = {name: pairs[name].idxmin() for name in ARCHITECTURE_NAMES}
     long = [released.localism_long_strings(run) for run in released.RUNS]
