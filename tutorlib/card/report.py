@@ -7,6 +7,7 @@ build time): :func:`card_facts` (how many runs, which cells fitted), :func:`conc
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -48,7 +49,7 @@ def committed_summary(profile: str = "full") -> dict:
             "planned": len(runs(profiles.settings("card", profile)))}
 
 
-def released_rows(directory=None) -> list[dict]:
+def released_rows(directory: str | os.PathLike | None = None) -> list[dict]:
     """The paper's three released networks on the card's PCFG SET rows, in the card table's
     shape (a row per network, task, test and score: the mean over the three released runs with
     its t interval), scored through the card's prediction scorer: each run's predictions are
@@ -73,6 +74,10 @@ def released_rows(directory=None) -> list[dict]:
     from tutorlib.card.tasks import OVERGENERALISATION_RATIO
     from tutorlib.pcfgset import released
     from tutorlib.stats import mean_interval
+
+    if isinstance(directory, str) and not directory.strip():
+        raise ValueError("released_rows: directory is empty; give a folder, or None for a "
+                         "temporary one")
 
     def write(folder: Path, architecture: str, test: str, run: int) -> Path:
         path = folder / f"{architecture}_{test}_run={run}.txt"
@@ -472,8 +477,8 @@ def analyses(rows: Sequence[dict], resamples: int = 1000) -> dict:
     return {"pairs": pairs, "points": points, "tre": tre}
 
 
-__all__ = ["GENERALISATION", "NAMES", "analyses", "card_facts", "card_pivot",
+__all__ = ["GENERALISATION", "NAMES", "PAPER_NETWORKS", "analyses", "card_facts", "card_pivot",
            "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
            "divergence_facts", "divergence_scale_facts", "empty_figure", "fit_pivot",
-           "fit_summary", "generalisation_measures", "named",
+           "fit_summary", "generalisation_measures", "named", "released_rows",
            "plot_divergence_accuracy", "plot_tre_behaviour", "short_label", "tre_facts"]

@@ -566,3 +566,8 @@ __all__ = ["ARCHITECTURES", "CONDITIONS", "NAMES", "PROPERTIES", "RATIOS", "ROWS
            "productivity_below_task", "productivity_below_task_by_run", "productivity_control",
            "run_scores", "score",
            "substitutivity", "table1", "table1_discrepancies"]
+
+
+from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+
+_guard_exports(globals(), __all__)
