@@ -138,3 +138,20 @@ def test_the_chapter_s_tables_figures_and_facts():
     assert len(fig.axes) == 12 and fig.axes[0].get_title() == "0.01% exceptions"
     fig = report.plot_released_productivity()
     assert [ax.get_title() for ax in fig.axes] == ["LSTMS2S", "ConvS2S", "Transformer"]
+
+
+def test_table1_three_ways_keeps_unfitted_numbers_in_brackets():
+    from tutorlib.pcfgset import report
+
+    table = report.side_by_side("full")
+    assert table.shape == (7, 9)
+    assert table.loc["task", ("Transformer", "published")] == "92"
+    assert table.loc["task", ("Transformer", "paper's networks, scored by us")] == "91.7"
+    assert table.loc["localism", ("ConvS2S", "paper's networks, scored by us")] == "—"
+    for test in table.index:
+        for network in ("LSTMS2S", "ConvS2S", "Transformer"):
+            mean, _, fitted = report.claim_fit(test, network, "full")
+            cell = table.loc[test, (network, "ours (full profile)")]
+            assert cell == ("—" if mean is None else f"{mean:.1f}" if fitted else f"({mean:.1f})")
+    fig = report.plot_released_by_property()
+    assert len(fig.axes) == 3

@@ -739,3 +739,53 @@ def released_facts() -> dict[str, str]:
                                 for ratio in released.RATIOS),
         "rel_logged_primitive": "yes" if all(logged[r] == two[r] for r in released.RATIOS) else "no",
     }
+
+
+def side_by_side(profile: str = "full") -> pd.DataFrame:
+    """Table 1 three ways, a row per test and three columns per architecture: the published
+    number, the paper's released networks scored by us, and our networks at one ``profile``
+    (the mean of its committed runs, in brackets where a run behind it did not fit its training
+    data: shown, not a finding). All in %; "—" where there is no number."""
+    from tutorlib.pcfgset import released
+
+    theirs = released.table1().set_index(["row", "network"])["mean"]
+    cells: dict[tuple[str, str], list[str]] = {}
+    for network in ARCHITECTURE_NAMES:
+        published, scored, ours = [], [], []
+        for test in PAPER:
+            published.append(f"{PAPER[test][network]:g}")
+            value = theirs.get((test, network))
+            scored.append("—" if value is None or pd.isna(value) else f"{value:.1f}")
+            mean, _, fitted = claim_fit(test, network, profile)
+            ours.append("—" if mean is None else f"{mean:.1f}" if fitted else f"({mean:.1f})")
+        cells[(network, "published")] = published
+        cells[(network, "paper's networks, scored by us")] = scored
+        cells[(network, f"ours ({profile} profile)")] = ours
+    frame = pd.DataFrame(cells, index=pd.Index(list(PAPER), name="test"))
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["network", "source"])
+    return frame
+
+
+def plot_released_by_property():
+    """Accuracy of the paper's networks by number of functions, depth and output length, on the
+    base test set (solid) and the productivity test set (dashed), mean of three runs; a point
+    needs 20 inputs."""
+    import matplotlib.pyplot as plt
+
+    from tutorlib.pcfgset import released
+
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), sharey=True)
+    for ax, by in zip(axes, ("functions", "depth", "output length")):
+        for test, style in (("pcfgset", "-"), ("productivity", "--")):
+            table = released.by_property(test, by)
+            for network in ARCHITECTURE_NAMES:
+                ax.plot(table.index, table[network], color=_COLOURS[network], linestyle=style,
+                        marker=".", label=f"{network}, {'task' if test == 'pcfgset' else test}")
+        ax.set_xlabel({"functions": "number of functions", "depth": "depth of the input's tree",
+                       "output length": "output length (tokens)"}[by])
+        ax.set_ylim(-3, 103)
+    axes[0].set_ylabel("sequence accuracy (%)")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("The paper's networks by the size of the input and output (released outputs)")
+    fig.tight_layout()
+    return fig
