@@ -104,7 +104,7 @@ report.released_table1()
 # localism scores (59 and 54) cannot be checked.
 
 # %% tags=["hide-output"]
-released.table1().drop(columns="row").round(2)
+report.released_scores().drop(columns="row").round(2)
 
 # %% [markdown]
 # Any example can be opened. Here are the first systematicity inputs that the Transformer's

@@ -178,7 +178,7 @@ def test_our_numbers_are_the_experiment_modules_numbers():
 
 @pytest.mark.slow
 def test_the_paper_s_released_networks_have_their_own_column():
-    from tutorlib.pcfgset import released
+    from tutorlib.pcfgset import report
 
     table = claims.table()
     pcfgset = table[table["part"] == "PCFG SET"]
@@ -186,7 +186,7 @@ def test_the_paper_s_released_networks_have_their_own_column():
     assert set(others["released verdict"]) == {""}
     assert pcfgset["released verdict"].astype(bool).all()
     # Table 1 cells: the released networks' mean as pcfgset.released computes it
-    t1 = released.table1().dropna(subset=["mean"])
+    t1 = report.released_scores().dropna(subset=["mean"])
     for row in t1[t1["published"].notna()].to_dict("records"):
         claim = pcfgset[pcfgset["claim"].str.endswith(f": {row['network']}")
                         & (pcfgset["published"] == row["published"])]

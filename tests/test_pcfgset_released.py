@@ -4,7 +4,7 @@ point (or with the reason it differs)."""
 
 import pytest
 
-from tutorlib.pcfgset import released
+from tutorlib.pcfgset import released, report
 from tutorlib.pcfgset.experiments import PAPER
 from tutorlib.pcfgset.scores import accuracy
 
@@ -67,7 +67,7 @@ def test_overgeneralisation_logs_and_their_peaks():
 
 
 def test_table1_from_the_released_networks_matches_the_paper():
-    table = released.table1()
+    table = report.released_scores()
     published = table.dropna(subset=["published", "mean"])
     # every published cell the release allows: 3 architectures x 6 tests + LSTMS2S localism
     assert len(published) == 19
@@ -75,7 +75,7 @@ def test_table1_from_the_released_networks_matches_the_paper():
         assert row["published"] == PAPER[row["row"]][row["network"]]
         assert row["low"] <= row["mean"] <= row["high"]
     # within half a point, except the two LSTMS2S consistencies, which the table explains
-    off = released.table1_discrepancies(0.5)
+    off = report.released_discrepancies(0.5)
     assert sorted(zip(off["row"], off["network"])) == [
         ("substitutivity_equally_distributed", "LSTMS2S"), ("substitutivity_primitive", "LSTMS2S")]
     assert (off["empty pairs"] > 0).all()
@@ -84,7 +84,7 @@ def test_table1_from_the_released_networks_matches_the_paper():
 
 
 def test_the_paper_s_plus_minus_is_a_population_standard_deviation():
-    row = released.table1().query("row == 'overgeneralisation' and network == 'LSTMS2S'").iloc[0]
+    row = report.released_scores().query("row == 'overgeneralisation' and network == 'LSTMS2S'").iloc[0]
     assert row["paper's ±"] == pytest.approx(4.46, abs=0.01)  # the paper: 0.68 ± 0.04
 
 
@@ -123,8 +123,6 @@ def test_bad_names_are_named(call, message):
 
 
 def test_the_chapter_s_tables_figures_and_facts():
-    from tutorlib.pcfgset import report
-
     table = report.released_table1()
     assert table.shape == (7, 6)
     assert table.loc["Localism (consistency)", ("ConvS2S", "released, scored by us")] == "not in the release"
@@ -141,8 +139,6 @@ def test_the_chapter_s_tables_figures_and_facts():
 
 
 def test_table1_three_ways_keeps_unfitted_numbers_in_brackets():
-    from tutorlib.pcfgset import report
-
     table = report.side_by_side("full")
     assert table.shape == (7, 9)
     assert table.loc["task", ("Transformer", "published")] == "92"

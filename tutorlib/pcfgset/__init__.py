@@ -10,7 +10,8 @@ decomposed: how do neural networks generalise?*, JAIR 67).
 - :mod:`~tutorlib.pcfgset.files`: :func:`read_pairs` and :func:`export` in the published layout
   (``python -m tutorlib.pcfgset export DIR``);
 - :mod:`~tutorlib.pcfgset.released`: the paper's own three architectures' outputs, as their
-  authors released them, scored by our scorers (``pcfgset.released.table1()``).
+  authors released them, scored by our scorers (``pcfgset.released.score(...)``; beside
+  the paper's Table 1 in ``pcfgset.report.released_scores()``).
 
 Examples
 --------
@@ -21,7 +22,7 @@ Examples
 ['repeat C3 D4', 'append A1 B2 , *1', 'echo *2']
 """
 
-from tutorlib.pcfgset import released  # noqa: F401  (the module: pcfgset.released.table1())
+from tutorlib.pcfgset import released  # noqa: F401  (the module: pcfgset.released.examples(...))
 from tutorlib.pcfgset.corpus import (
     NUM_DEV,
     NUM_PAIRS,

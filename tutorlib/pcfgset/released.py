@@ -10,8 +10,9 @@ localism predictions of ConvS2S and the Transformer and every training set are n
 ``tools/pack_released.py`` packs what the book needs into ``released_data/`` (4.5 MB): each test
 set once, in the order of the release's data files, with every run's predictions beside it.
 
-Nothing here trains: with :func:`table1` the paper's Table 1 is recomputed at full scale from its
-own networks, a check of our scorers against the published numbers.
+Nothing here trains: :func:`run_scores` scores each run as the paper's Table 1 does, and
+``pcfgset.report.released_scores`` sets the result beside the published numbers at full scale,
+a check of our scorers.
 
 Examples
 --------
@@ -37,7 +38,6 @@ import pandas as pd
 from tutorlib.pcfgset.language import FUNCTIONS, TWINS, depth, num_functions, parse
 from tutorlib.pcfgset.scores import accuracy, consistency, localism_score, peak
 from tutorlib.pcfgset.splits import HELD_OUT_PAIRS
-from tutorlib.stats import mean_interval
 
 DATA = Path(__file__).with_name("released_data")
 #: The release's architecture names, and the paper's.
@@ -143,7 +143,7 @@ def substitutivity(architecture: str, condition: str, run: int, *,
     """Consistency of one released run between the substitutivity inputs and their twins (our
     :func:`~.scores.consistency`, for which two empty predictions are not consistent: a network
     that answers nothing has not treated the synonyms alike). ``empty_consistent=True`` counts
-    them as consistent, as the paper's published numbers do (see :func:`table1_discrepancies`)."""
+    them as consistent, as the paper's published numbers do (``report.released_discrepancies``)."""
     _check(condition, "condition", CONDITIONS)
     original = _predictions(architecture, f"substitutivity_{condition}", run)
     twins = _predictions(architecture, f"substitutivity_{condition}_twin", run)
@@ -272,85 +272,6 @@ def run_scores(row: str, architecture: str) -> list[float] | None:
     _check(architecture, "architecture", ARCHITECTURES)
     values = [ROWS[row][1](architecture, run) for run in RUNS]
     return None if values[0] is None else values
-
-
-@functools.cache
-def _table1() -> pd.DataFrame:
-    from tutorlib.pcfgset.experiments import PAPER
-
-    records = []
-    for row, (label, _) in ROWS.items():
-        for architecture in ARCHITECTURES:
-            name = NAMES[architecture]
-            values = run_scores(row, architecture)
-            published = PAPER.get(row, {}).get(name)
-            record = {"row": row, "test": label, "network": name, "published": published}
-            if values is None:
-                record.update({f"run {r}": None for r in RUNS})
-                record.update({"mean": None, "low": None, "high": None, "paper's ±": None,
-                               "difference": None})
-            else:
-                percents = [100 * v for v in values]
-                mean, low, high = mean_interval(percents)
-                record.update({f"run {r}": v for r, v in zip(RUNS, percents)})
-                # a t interval knows no bounds: show it within what a share can be
-                record.update({"mean": mean, "low": max(0.0, low), "high": min(100.0, high),
-                               # the paper's ± matches the population standard deviation
-                               "paper's ±": float(np.std(percents)),
-                               "difference": None if published is None else mean - published})
-            records.append(record)
-    return pd.DataFrame(records)
-
-
-def table1() -> pd.DataFrame:
-    """Table 1 of Hupkes et al. (2020) recomputed from the released networks: a row per test
-    and architecture with each run's score, the mean with its 95% t interval (``low``,
-    ``high``), the population standard deviation (the paper's ±, see the note), the published
-    value and ``difference`` (ours minus published, in points). Scores are percentages; the
-    rows without a published value are the accuracies on the substitutivity sets, which the
-    paper's table does not give; localism has a value for LSTMS2S only (the release has no
-    localism predictions of the other two).
-
-    Notes
-    -----
-    The paper's ± are the population standard deviations over the three runs: LSTMS2S's
-    overgeneralisation runs (66.7, 63.6, 74.2) give 4.5 (the paper's 0.04) as a population
-    standard deviation and 5.5 as a sample one.
-    """
-    return _table1().copy()
-
-
-def table1_discrepancies(tolerance: float = 0.5) -> pd.DataFrame:
-    """The rows of :func:`table1` whose mean differs from the published value by more than
-    ``tolerance`` points, each with the reason found: for a consistency, the mean when two empty
-    predictions count as consistent (the paper's convention) and how many such pairs there are.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``test``, ``network``, ``published``, ``mean`` (ours), ``difference``, and for the
-        substitutivity rows ``empty pairs`` (per run, mean) and ``mean, empty consistent``.
-    """
-    if not (isinstance(tolerance, (int, float)) and tolerance >= 0):
-        raise ValueError(f"tolerance must be a number of points >= 0, got {tolerance!r}")
-    table = table1()
-    table = table[table["difference"].abs() > tolerance]
-    records = []
-    for row in table.to_dict("records"):
-        record = {k: row[k] for k in ("row", "test", "network", "published", "mean", "difference")}
-        if row["row"].startswith("substitutivity_") and not row["row"].endswith("accuracy"):
-            condition = row["row"].removeprefix("substitutivity_")
-            architecture = {v: k for k, v in NAMES.items()}[row["network"]]
-            loose = [100 * substitutivity(architecture, condition, r, empty_consistent=True)
-                     for r in RUNS]
-            empty = [sum(not a.split() and not b.split() for a, b in zip(
-                frame(f"substitutivity_{condition}")[f"{architecture}_{r}"],
-                frame(f"substitutivity_{condition}_twin")[f"{architecture}_{r}"])) for r in RUNS]
-            record.update({"empty pairs": float(np.mean(empty)),
-                           "mean, empty consistent": float(np.mean(loose))})
-        records.append(record)
-    return pd.DataFrame(records, columns=["row", "test", "network", "published", "mean", "difference",
-                                          "empty pairs", "mean, empty consistent"])
 
 
 def _mean_accuracy(test: str, architecture: str, mask) -> tuple[float, int]:
@@ -570,7 +491,7 @@ __all__ = ["ARCHITECTURES", "CONDITIONS", "NAMES", "PROPERTIES", "RATIOS", "ROWS
            "overgeneralisation_curves", "overgeneralisation_peaks", "overgeneralisation_profiles",
            "productivity_below_task", "productivity_below_task_by_run", "productivity_control",
            "run_scores", "score",
-           "substitutivity", "table1", "table1_discrepancies"]
+           "substitutivity"]
 
 
 from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402

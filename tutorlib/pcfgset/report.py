@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from tutorlib import results
+from tutorlib.pcfgset import released
 from tutorlib.pcfgset.experiments import (
     ARCHITECTURE_NAMES,
     PAPER,
@@ -25,6 +26,7 @@ from tutorlib.pcfgset.experiments import (
     published_fraction,
     table_rows,
 )
+from tutorlib.stats import mean_interval
 
 # A network has learned its training data when it gets this share of its training pairs right.
 FIT_THRESHOLD = 0.9
@@ -596,13 +598,90 @@ def plot_overgeneralisation(runs: pd.DataFrame, title: str):
 _COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
 
 
+@lru_cache(maxsize=1)
+def _released_scores() -> pd.DataFrame:
+    records = []
+    for row, (label, _) in released.ROWS.items():
+        for architecture in released.ARCHITECTURES:
+            name = released.NAMES[architecture]
+            values = released.run_scores(row, architecture)
+            published = PAPER.get(row, {}).get(name)
+            record = {"row": row, "test": label, "network": name, "published": published}
+            if values is None:
+                record.update({f"run {r}": None for r in released.RUNS})
+                record.update({"mean": None, "low": None, "high": None, "paper's ±": None,
+                               "difference": None})
+            else:
+                percents = [100 * v for v in values]
+                mean, low, high = mean_interval(percents)
+                record.update({f"run {r}": v for r, v in zip(released.RUNS, percents)})
+                # a t interval knows no bounds: show it within what a share can be
+                record.update({"mean": mean, "low": max(0.0, low), "high": min(100.0, high),
+                               # the paper's ± matches the population standard deviation
+                               "paper's ±": float(np.std(percents)),
+                               "difference": None if published is None else mean - published})
+            records.append(record)
+    return pd.DataFrame(records)
+
+
+def released_scores() -> pd.DataFrame:
+    """Table 1 of Hupkes et al. (2020) recomputed from the released networks
+    (:mod:`~tutorlib.pcfgset.released`): a row per test
+    and architecture with each run's score, the mean with its 95% t interval (``low``,
+    ``high``), the population standard deviation (the paper's ±, see the note), the published
+    value and ``difference`` (ours minus published, in points). Scores are percentages; the
+    rows without a published value are the accuracies on the substitutivity sets, which the
+    paper's table does not give; localism has a value for LSTMS2S only (the release has no
+    localism predictions of the other two).
+
+    Notes
+    -----
+    The paper's ± are the population standard deviations over the three runs: LSTMS2S's
+    overgeneralisation runs (66.7, 63.6, 74.2) give 4.5 (the paper's 0.04) as a population
+    standard deviation and 5.5 as a sample one.
+    """
+    return _released_scores().copy()
+
+
+def released_discrepancies(tolerance: float = 0.5) -> pd.DataFrame:
+    """The rows of :func:`released_scores` whose mean differs from the published value by more than
+    ``tolerance`` points, each with the reason found: for a consistency, the mean when two empty
+    predictions count as consistent (the paper's convention) and how many such pairs there are.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``test``, ``network``, ``published``, ``mean`` (ours), ``difference``, and for the
+        substitutivity rows ``empty pairs`` (per run, mean) and ``mean, empty consistent``.
+    """
+    if not (isinstance(tolerance, (int, float)) and tolerance >= 0):
+        raise ValueError(f"tolerance must be a number of points >= 0, got {tolerance!r}")
+    table = released_scores()
+    table = table[table["difference"].abs() > tolerance]
+    records = []
+    for row in table.to_dict("records"):
+        record = {k: row[k] for k in ("row", "test", "network", "published", "mean", "difference")}
+        if row["row"].startswith("substitutivity_") and not row["row"].endswith("accuracy"):
+            condition = row["row"].removeprefix("substitutivity_")
+            architecture = {v: k for k, v in released.NAMES.items()}[row["network"]]
+            loose = [100 * released.substitutivity(architecture, condition, r, empty_consistent=True)
+                     for r in released.RUNS]
+            empty = [sum(not a.split() and not b.split() for a, b in zip(
+                released.frame(f"substitutivity_{condition}")[f"{architecture}_{r}"],
+                released.frame(f"substitutivity_{condition}_twin")[f"{architecture}_{r}"]))
+                for r in released.RUNS]
+            record.update({"empty pairs": float(np.mean(empty)),
+                           "mean, empty consistent": float(np.mean(loose))})
+        records.append(record)
+    return pd.DataFrame(records, columns=["row", "test", "network", "published", "mean", "difference",
+                                          "empty pairs", "mean, empty consistent"])
+
+
 def released_table1() -> pd.DataFrame:
     """Table 1 as the chapter shows it: a row per test, for each architecture the paper's
     number and the released networks' mean scored by us (%); "not in the release" where the
     release lacks the predictions (localism of ConvS2S and the Transformer)."""
-    from tutorlib.pcfgset import released
-
-    table = released.table1()
+    table = released_scores()
     table = table[table["published"].notna()]
     wide = {}
     for row in table.to_dict("records"):
@@ -619,8 +698,6 @@ def plot_released_productivity(by: str = "input length"):
     """The paper's Fig. 3 from its released networks: task accuracy (red) and productivity
     (blue) by input length, a panel per architecture, at the lengths both test sets have."""
     import matplotlib.pyplot as plt
-
-    from tutorlib.pcfgset import released
 
     control = released.productivity_control(by)
     fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), sharey=True)
@@ -645,8 +722,6 @@ def plot_released_overgeneralisation():
     (overgeneralisation, solid) and by the exception (memorisation, dashed) over the epochs,
     thin lines per run, thick the mean over the three runs."""
     import matplotlib.pyplot as plt
-
-    from tutorlib.pcfgset import released
 
     profiles = released.overgeneralisation_profiles()
     ratios = sorted(profiles["ratio"].unique())
@@ -679,12 +754,11 @@ def plot_released_overgeneralisation():
 def released_facts() -> dict[str, str]:
     """Sentences chapter 12 glues about the released networks, each computed here."""
     from tutorlib.facts import number
-    from tutorlib.pcfgset import released
     from tutorlib.pcfgset.language import num_functions
 
-    table = released.table1()
+    table = released_scores()
     cells = table[table["published"].notna() & table["mean"].notna()]
-    off = released.table1_discrepancies(0.5)
+    off = released_discrepancies(0.5)
     largest = cells.loc[cells["difference"].abs().idxmax()]
     close = len(cells) - len(off)
     if off.empty:
@@ -746,9 +820,7 @@ def side_by_side(profile: str = "full") -> pd.DataFrame:
     number, the paper's released networks scored by us, and our networks at one ``profile``
     (the mean of its committed runs, in brackets where a run behind it did not fit its training
     data: shown, not a finding). All in %; "—" where there is no number."""
-    from tutorlib.pcfgset import released
-
-    theirs = released.table1().set_index(["row", "network"])["mean"]
+    theirs = released_scores().set_index(["row", "network"])["mean"]
     cells: dict[tuple[str, str], list[str]] = {}
     for network in ARCHITECTURE_NAMES:
         published, scored, ours = [], [], []
@@ -771,8 +843,6 @@ def plot_released_by_property():
     base test set (solid) and the productivity test set (dashed), mean of three runs; a point
     needs 20 inputs."""
     import matplotlib.pyplot as plt
-
-    from tutorlib.pcfgset import released
 
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), sharey=True)
     for ax, by in zip(axes, ("functions", "depth", "output length")):
