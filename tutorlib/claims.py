@@ -24,7 +24,9 @@ training data (or in-distribution validation), the lowest of the parts recorded.
   stands in for the paper's (other data or another task); the rule's ``effect`` says whether it
   shows the paper's effect;
 - ``not yet run``: nothing is committed for it yet (``python -m tutorlib run EXPERIMENT --profile
-  full`` produces it).
+  full`` produces it);
+- ``ours: not measured``: a finding read from a paper's released networks only (their column,
+  ``released``, has its own verdict by the same rule); no experiment of ours measures it.
 
 A verdict is *partial* when fewer runs are committed than the full profile plans (its seeds).
 Runs are deterministic on one machine and thread count, not across processors, so the intervals,
@@ -66,8 +68,10 @@ RELEASED_COLUMN = "paper's networks, scored by us"
 RELEASED_VERDICT_COLUMN = "verdict (paper's networks)"
 EFFECT = {"reproduced": "stand-in: effect shown", "partly": "stand-in: effect partly shown",
           "not reproduced": "stand-in: effect not shown"}
+#: Our verdict on a finding read from a paper's released networks only (no experiment of ours).
+NOT_MEASURED = "ours: not measured"
 VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", UNTESTED, *EFFECT.values(),
-                             "not yet run")
+                             "not yet run", NOT_MEASURED)
 #: Networks whose fit (accuracy on their own training or in-distribution validation data, a
 #: fraction) is below this have not learned: a claim read from them is untested.
 FIT_THRESHOLD = 0.9
@@ -282,6 +286,8 @@ class Claim:
         ours = self.ours() if ours is None else ours
         if ours is not None and ours.fitted is False and self.rule.kind != "stand-in":
             return UNTESTED
+        if ours is None and not self.experiment and self.released is not None:
+            return NOT_MEASURED
         if ours is None:
             return self.rule.verdict(self.published, None)
         return self.rule.verdict(self.published, ours.value, ours.low, ours.high, self.spread)
@@ -1214,6 +1220,9 @@ def what_holds(frame=None) -> dict[str, str]:
                         f"paper's effect")
         if count.get("not yet run", 0):
             bits.append(f"{_count(int(count['not yet run']), 'claim')} not yet run")
+        if count.get(NOT_MEASURED, 0):
+            bits.append(f"{_count(int(count[NOT_MEASURED]), 'finding')} read from the paper's "
+                        f"released networks only")
         theirs = rows["released verdict"] if "released verdict" in rows else None
         if theirs is not None and theirs.astype(bool).any():
             scored = theirs[theirs.isin(["reproduced", "partly", "not reproduced"])]
@@ -1246,8 +1255,9 @@ def coverage(claims: list[Claim] | None = None):
     return pd.DataFrame(rows).set_index("experiment")
 
 
-__all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "ORDER",
-           "RELEASED_COLUMN", "RELEASED_VERDICT_COLUMN", "UNTESTED", "VERDICTS", "Claim", "Ours",
+__all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "NOT_MEASURED",
+           "ORDER", "RELEASED_COLUMN", "RELEASED_VERDICT_COLUMN", "UNTESTED", "VERDICTS", "Claim",
+           "Ours",
            "Rule", "close_to", "coverage", "formatted",
            "same_sign", "stand_in", "summary", "table", "what_holds", "within"]
 

@@ -55,8 +55,9 @@ def _validation(row) -> float:
 def fit_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
     """Per profile and architecture: parameters, epochs trained, the share of its own training
     pairs the network gets right (mean, min and max over its runs, every split), its
-    in-distribution validation accuracy (the gpu profile's kept model; the full profile has
-    none), how many of its runs fit (:data:`FIT_THRESHOLD`), and why training stopped."""
+    in-distribution validation accuracy (the gpu profile's kept model; "not measured" for the
+    full profile, which has none), how many of its runs fit (:data:`FIT_THRESHOLD`), and why
+    training stopped."""
     rows = []
     for profile in profiles:
         runs = _runs(profile)
@@ -77,7 +78,7 @@ def fit_table(profiles: tuple[str, ...] = COMMITTED_PROFILES) -> pd.DataFrame:
                 "training fit": round(float(fit.mean()), 3),
                 "lowest": round(float(fit.min()), 3), "highest": round(float(fit.max()), 3),
                 "validation": (round(float(np.nanmean(validation)), 3)
-                               if not all(math.isnan(v) for v in validation) else None),
+                               if not all(math.isnan(v) for v in validation) else "not measured"),
                 "runs fitted": f"{int((fit >= FIT_THRESHOLD).sum())} of {len(mine)}",
                 "stopped by": ", ".join(f"{reason} ({stops.count(reason)})"
                                         for reason in dict.fromkeys(stops)) or "presentations",
@@ -373,10 +374,13 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
                               f"{mine['systematicity / task (paper)']:.2f} and "
                               f"{mine['productivity / task (paper)']:.2f})"),
         "full_kept_verdict": (
-            "within 0.1 of the paper's shares, so the gaps are of the paper's size relative to "
-            "the task, at a lower level" if close else
-            "shares more than 0.1 away from the paper's, so even its gaps differ from the "
-            "paper's"),
+            ("within 0.1 of the paper's shares, so the gaps are of the paper's size relative "
+             "to the task, at a lower level" if close else
+             "shares more than 0.1 away from the paper's, so even its gaps differ from the "
+             "paper's") if learner in learned else
+            f"a record of how far training got, not a finding: {learner} does not fit its "
+            f"training data either ({fit[learner]:.2f} of its training pairs, below "
+            f"{FIT_THRESHOLD:.0%})"),
     }
     return table3a, orderings, kept, facts
 
