@@ -19,7 +19,7 @@ Examples
 >>> from tutorlib.pcfgset import released
 >>> rows = released.examples("transformer", "systematicity", 1)
 >>> len(rows), rows[0].source.split()[:2]
-(10175, ['append', 'swap_first_last'])
+(10175, ['swap_first_last', 'repeat'])
 >>> round(released.score("lstms2s", "pcfgset", 1), 4)
 0.7849
 """
