@@ -146,10 +146,12 @@ claims.formatted(table, part="TRE")
 # paper's, so that verdict is not a new test of the paper's claim: it checks our
 # implementation of the tests (where it fails, our scorer or our reading of the paper differs
 # from the authors'), and it reads findings the paper states in words from its own networks
-# (the rows marked "read from the paper's released networks only"). No fit gate applies to
-# them: they are the reference. **Ours**: our own networks, read from the committed profile
-# whose networks fit their training data best ({glue:text}`claims_pcfgset_profiles`), gated by
-# fit as everywhere on this page; the chapter shows both profiles, with every network's fit.
+# (the rows whose verdict for ours reads "ours: not measured"). No fit gate applies to them:
+# they are the reference. **Ours**: our own networks, a number for one network read from the
+# committed profile whose runs of it fit their training data best
+# ({glue:text}`claims_pcfgset_profiles`), and an ordering of several read from one profile for
+# all of them, named in the row; gated by fit as everywhere on this page. The chapter shows
+# both profiles, with every network's fit.
 
 # %%
 claims.formatted(table, part="PCFG SET")
@@ -164,8 +166,9 @@ glue("claims_pcfgset_profiles",
 # %% [markdown]
 # ### ORCHARD
 #
-# {cite:t}`pung2021orchard`, in {doc}`../orchard/14_orchard`, each read from the committed
-# profile whose networks fit best ({glue:text}`claims_orchard_profiles`):
+# {cite:t}`pung2021orchard`, in {doc}`../orchard/14_orchard`. A number for one network is read
+# from the committed profile whose runs of it fit best ({glue:text}`claims_orchard_profiles`);
+# an ordering that compares networks reads all of them from one profile, named in the row:
 
 # %%
 claims.formatted(table, part="ORCHARD")

@@ -258,3 +258,30 @@ def test_the_fig4_trend_counts_the_orderings_of_three_length_bins(monkeypatch):
     middle_low = {"24": 0.9, "25": 0.9, "26": 0.0, "32": 0.0, "33": 0.5, "48": 0.5}
     monkeypatch.setattr(claims, "_scan_runs", lambda split, network: runs(middle_low))
     assert claims._scan_length_trend("overall_best")().value == pytest.approx(2 / 3)
+
+
+@pytest.mark.slow
+def test_no_comparison_row_mixes_profiles():
+    """A comparison between networks (an ordering) reads every member from one profile and
+    names it; its numbers are that profile's own."""
+    from tutorlib.orchard import report as orchard_report
+    from tutorlib.pcfgset import report as pcfgset_report
+
+    table = claims.table()
+    compared = table[(table["unit"] == "order") & table["experiment"].isin(["pcfgset", "orchard"])
+                     & table["ours"].notna()]
+    assert len(compared) >= 10
+    for row in compared.to_dict("records"):
+        assert row["ours text"].startswith(f"{row['profile']} profile: "), row["claim"]
+    # ORCHARD's in-distribution row: both networks from the profile it names
+    row = compared[compared["claim"].str.contains("ahead of the LSTM on firstlast medium")].iloc[0]
+    records = orchard_report.committed_by_profile()[row["profile"]]
+    for model, name in (("transformer", "Transformer"), ("lstm", "LSTM")):
+        found = orchard_report.claim_reading(model, "firstlast_medium", "both", depth=(3, 4, 5, 6),
+                                             by_profile={row["profile"]: records})
+        assert f"{name} firstlast medium {found['value']:.1f}" in row["ours text"]
+    # PCFG SET's ordering of the three architectures on the task: one profile for all three
+    row = compared[compared["claim"] == "on the task, Transformer > ConvS2S > LSTMS2S"].iloc[0]
+    for network in ("Transformer", "ConvS2S", "LSTMS2S"):
+        values, _ = pcfgset_report.claim_runs("task", network, row["profile"])
+        assert f"{network} {np.mean(values):.1f}" in row["ours text"]

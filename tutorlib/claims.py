@@ -43,7 +43,6 @@ Examples
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -426,7 +425,9 @@ def _order_reading(means: dict[str, float], order: Sequence[str], fits: list[flo
     names = names or {}
     pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
     share = sum(means[a] > means[b] for a, b in pairs) / len(pairs)
-    text = ", ".join(f"{names.get(k, k)} {means[k]:.1f}" for k in order)
+    # a comparison of ours reads every member from one profile, and says which
+    text = ("" if profile == "paper" else f"{profile} profile: ") + ", ".join(
+        f"{names.get(k, k)} {means[k]:.1f}" for k in order)
     fit = min(fits) if fits else None
     return Ours(share, runs, planned, None if fit is None else fit >= FIT_THRESHOLD, profile,
                 fit=fit, text=text)
@@ -434,24 +435,27 @@ def _order_reading(means: dict[str, float], order: Sequence[str], fits: list[flo
 
 def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[], Ours | None]:
     """PCFG SET's orderings: ``networks`` in the order given on one test, or ``tests`` in the
-    order given for one network; each score read as its own claim reads it (the profile whose
-    networks fit best)."""
+    order given for one network. Every score is read from one profile, the committed profile
+    that has runs for all of them and whose least-fitted run fits best."""
     def read() -> Ours | None:
-        means, fits, runs, read_from = {}, [], 0, []
-        for test in tests:
-            for network in networks:
-                profile = pcfgset_report.best_fitted_profile(test, network)
-                values, fit = ([], []) if profile is None else pcfgset_report.claim_runs(
-                    test, network, profile)
-                if not values:
-                    return None
-                means[test if len(networks) == 1 else network] = float(np.mean(values))
-                fits += fit
-                runs = max(runs, len(values))
-                read_from.append(profile)
+        best = None
+        for profile in pcfgset_report.COMMITTED_PROFILES:
+            readings = {(t, n): pcfgset_report.claim_runs(t, n, profile)
+                        for t in tests for n in networks}
+            if any(not values for values, _ in readings.values()):
+                continue
+            lowest = min(min(fits) for _, fits in readings.values())
+            if best is None or lowest > best[0]:
+                best = (lowest, profile, readings)
+        if best is None:
+            return None
+        _, profile, readings = best
+        means = {(t if len(networks) == 1 else n): float(np.mean(values))
+                 for (t, n), (values, _) in readings.items()}
+        fits = [f for _, run_fits in readings.values() for f in run_fits]
+        runs = max(len(values) for values, _ in readings.values())
         order = list(tests) if len(networks) == 1 else list(networks)
-        return _order_reading(means, order, fits, runs, _planned_seeds("pcfgset"),
-                              Counter(read_from).most_common(1)[0][0],
+        return _order_reading(means, order, fits, runs, _planned_seeds("pcfgset"), profile,
                               {t: t.replace("_", " ") for t in tests})
     return read
 
@@ -539,22 +543,30 @@ _ORCHARD_NAMES = {"lstm": "LSTM", "transformer": "Transformer"}
 
 def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
                    depths: tuple[int, ...]) -> Callable[[], Ours | None]:
-    """An ORCHARD ordering over (model, variant) pairs on ``tree`` at ``depths``: every run
-    behind it must fit for it to be tested."""
+    """An ORCHARD ordering over (model, variant) pairs on ``tree`` at ``depths``, every member
+    read from one profile (the committed profile that has runs of all of them and whose
+    least-fitted member fits best): every run behind it must fit for it to be tested."""
     def read() -> Ours | None:
-        means, fits, runs, profiles_read = {}, [], 0, []
-        for model, variant in keys:
-            found = orchard_report.claim_reading(model, variant, tree, depth=depths)
-            if found is None:
-                return None
-            means[f"{model}/{variant}"] = found["value"]
-            fits.append(found["fit"] if found["fitted"] else min(found["fit"], FIT_THRESHOLD - 1e-9))
-            runs = max(runs, found["runs"])
-            profiles_read.append(found["profile"])
+        best = None
+        for profile, records in orchard_report.committed_by_profile().items():
+            found = {key: orchard_report.claim_reading(*key, tree, depth=depths,
+                                                       by_profile={profile: records})
+                     for key in keys}
+            if any(f is None for f in found.values()):
+                continue
+            lowest = min(f["fit"] for f in found.values())
+            if best is None or lowest > best[0]:
+                best = (lowest, profile, found)
+        if best is None:
+            return None
+        _, profile, found = best
+        means = {f"{m}/{v}": found[(m, v)]["value"] for m, v in keys}
+        fits = [f["fit"] if f["fitted"] else min(f["fit"], FIT_THRESHOLD - 1e-9)
+                for f in found.values()]
+        runs = max(f["runs"] for f in found.values())
         names = {f"{m}/{v}": f"{_ORCHARD_NAMES[m]} {v.replace('_', ' ')}" for m, v in keys}
         return _order_reading(means, [f"{m}/{v}" for m, v in keys], fits, runs,
-                              _planned_seeds("orchard"), Counter(profiles_read).most_common(1)[0][0],
-                              names)
+                              _planned_seeds("orchard"), profile, names)
     return read
 
 
