@@ -292,8 +292,13 @@ report.pairs_table(pairs).round(2).fillna("—")
 # Every SCAN and dial run has a TRE of its own encoder's representations and a test accuracy
 # of the same network. Splits differ in difficulty far more than networks do, so the two are
 # compared *within* each split: a run's TRE and accuracy minus its split's means, pooled over
-# splits. A negative correlation would support Andreas's hypothesis outside reference games:
-# networks whose representations of commands compose more nearly additively generalise better.
+# splits. What to expect is not obvious. In reference games {cite:t}`andreas2019measuring`
+# (Sec. 7, Fig. 5) found that languages with lower TRE had a smaller generalisation gap
+# (train minus test reward; r = 0.50 between TRE and the gap) but also a *lower* absolute reward
+# (r = 0.57 between TRE and reward): many of the most compositional languages were trivial
+# strategies. The card measures absolute test accuracy, so his second finding predicts a
+# positive correlation here, if any, and the common hope that compositional representations
+# generalise better predicts a negative one.
 
 # %% tags=["remove-output"]
 glue_facts(report.tre_facts(found["tre"]))
@@ -324,7 +329,8 @@ glue_figure("fig-17-tre", fig)
 # depend on it: a smaller sample sees fewer of the training compounds).
 
 # %% tags=["remove-output"]
-difficulty = report.divergence_accuracy(summary["divergences"], table)
+# each split once: the dial's MCD point is SCAN's mcd1 split
+difficulty = report.distinct_splits(report.divergence_accuracy(summary["divergences"], table))
 glue_facts(report.divergence_facts(difficulty))
 glue_facts(report.divergence_scale_facts(summary["divergences"]))
 if len(difficulty):
@@ -411,11 +417,17 @@ pd.DataFrame(card.run_task(FirstWord, simple, seed=0, max_seconds=1, model_name=
 # ranking? Check with `tutorlib.stats.kendall_tau`.
 
 # %% tags=["hide-cell"]
-# Solution: 6 networks make 15 pairs, so tau moves in steps of 2/15 = 0.13 (without ties): one
-# swapped neighbouring pair turns one concordant pair discordant.
+# Solution: 6 networks make 6 x 5 / 2 = 15 pairs. Without ties tau = (concordant - discordant)
+# / 15, and the concordant pairs can number 0 to 15, so tau takes 16 values, from -1 to 1 in
+# steps of 2/15 = 0.13; one swapped neighbouring pair turns one concordant pair discordant.
 from tutorlib.stats import kendall_tau
 
+import itertools
+
 order = [1, 2, 3, 4, 5, 6]
+values = sorted({round(kendall_tau(order, list(p)), 6) for p in itertools.permutations(order)})
+print(f"Over all {len(list(itertools.permutations(order)))} rankings of six networks, tau takes "
+      f"{len(values)} values, from {values[0]:g} to {values[-1]:g}.")
 pd.Series({"same ranking": kendall_tau(order, order),
            "one neighbouring swap": kendall_tau(order, [2, 1, 3, 4, 5, 6]),
            "reversed": kendall_tau(order, order[::-1])}, name="tau").to_frame()

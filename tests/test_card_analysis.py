@@ -158,6 +158,25 @@ def test_difficulty_uses_only_fitted_networks_and_correlates_within_scan():
     assert "only 2 splits" in report.divergence_facts(frame.reset_index())["divergence_text"]
 
 
+def test_a_split_measured_twice_counts_once_and_scan_alone_is_not_across_benchmarks():
+    import pandas as pd
+
+    from tutorlib.card import report
+
+    frame = pd.DataFrame({
+        "benchmark": ["scan", "scan", "scan", "scan", "dbca", "pcfgset"],
+        "task": ["simple", "length", "jump", "mcd1", "D_C 0.71", "pcfgset"],
+        "test": ["simple", "length", "jump", "mcd1", "target MCD", "pcfgset"],
+        "atom divergence": [0.002, 0.044, 0.049, 0.023, 0.023, 0.0],
+        "compound divergence": [0.05, 0.29, 0.22, 0.709, 0.709, 0.445],
+        "accuracy": [90.0, 13.0, 2.0, 5.0, 5.0, float("nan")], "networks": [1, 3, 1, 1, 1, 0]})
+    distinct = report.distinct_splits(frame)
+    assert list(distinct["task"]) == ["simple", "length", "jump", "mcd1", "pcfgset"]
+    text = report.divergence_facts(frame)["divergence_text"]
+    assert "over 4 distinct splits" in text  # the dial's MCD point is mcd1: counted once
+    assert "correlation across benchmarks is untested" in text
+
+
 def test_the_analyses_sentences_say_what_was_measured():
     from tutorlib.card import report
 
@@ -184,8 +203,14 @@ def test_the_analyses_sentences_say_what_was_measured():
     tre = report.tre_facts({"r": -0.5, "low": -0.8, "high": -0.1, "runs": 30, "tasks": 3})
     assert tre["tre_text"].startswith("Over 30 fitted runs on 3 splits, within splits, r = -0.50")
     assert tre["tre_text"].endswith("higher accuracy.")
-    unclear = report.tre_facts({"r": 0.2, "low": -0.2, "high": 0.5, "runs": 30, "tasks": 3})
+    unclear = report.tre_facts({"r": -0.07, "low": -0.36, "high": 0.23, "runs": 51, "tasks": 9})
     assert "interval includes 0" in unclear["tre_text"]
+    # an interval that includes 0 is not read as a direction
+    assert "higher accuracy" not in unclear["tre_text"] and "lower accuracy" not in unclear["tre_text"]
+    # where no pair can be ranked, the figure shows how many networks each pair has in common
+    fig = analysis.plot_concurrency(two)
+    assert "3 fitted networks a tau needs" in fig.axes[0].get_title()
+    assert [t.get_text() for t in fig.axes[0].texts] == ["2", "2"]
 
 
 def test_the_bootstraps_vectorised_tau_is_kendalls_tau_row_by_row():

@@ -186,12 +186,13 @@ def plot_concurrency(pairs, labels: dict[str, str] | None = None):
     import matplotlib.pyplot as plt
 
     check_frame(pairs, "pairs", ("a", "b", "tau"))
-    if len(pairs) == 0 or pairs["tau"].isna().all():
+    if len(pairs) == 0:
         fig, ax = plt.subplots(figsize=(5, 2))
-        ax.text(0.5, 0.5, "no two measures share three fitted models yet", ha="center",
-                va="center")
+        ax.text(0.5, 0.5, "no measures to compare", ha="center", va="center")
         ax.set_axis_off()
         return fig
+    if pairs["tau"].isna().all() and "models" in pairs:
+        return _plot_models_in_common(pairs, labels)
     matrix = concurrency_matrix(pairs)
     names = [(labels or {}).get(name, name) for name in matrix.index]
     size = len(names)
@@ -209,6 +210,35 @@ def plot_concurrency(pairs, labels: dict[str, str] | None = None):
     ax.set_yticks(range(size), names)
     ax.grid(False)
     fig.colorbar(image, ax=ax, label="Kendall's tau between the rankings")
+    return fig
+
+
+def _plot_models_in_common(pairs, labels: dict[str, str] | None):
+    """Where no pair of measures can be ranked: how many fitted networks each pair has in
+    common, the number a tau needs (three) marked in the title."""
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys([*pairs["a"], *pairs["b"]]))
+    matrix = np.full((len(names), len(names)), np.nan)
+    where = {name: i for i, name in enumerate(names)}
+    for a, b, models in zip(pairs["a"], pairs["b"], pairs["models"]):
+        matrix[where[a], where[b]] = matrix[where[b], where[a]] = float(models)
+    shown = [(labels or {}).get(name, name) for name in names]
+    size = len(names)
+    fig, ax = plt.subplots(figsize=(min(12.0, 3.0 + 0.5 * size), min(11.0, 2.2 + 0.45 * size)),
+                           layout="constrained")
+    cmap = plt.get_cmap("Greens").with_extremes(bad="0.85")
+    image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=0, vmax=max(3.0, np.nanmax(matrix)))
+    for i in range(size):
+        for j in range(size):
+            if i != j and np.isfinite(matrix[i, j]):
+                ax.text(j, i, f"{int(matrix[i, j])}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(size), shown, rotation=60, ha="right")
+    ax.set_yticks(range(size), shown)
+    ax.grid(False)
+    ax.set_title("No pair of measures has the 3 fitted networks a tau needs:\n"
+                 "networks fitted in common by each pair", fontsize=10)
+    fig.colorbar(image, ax=ax, label="networks fitted on both tasks, every seed")
     return fig
 
 
