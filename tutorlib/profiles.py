@@ -6,7 +6,8 @@ overrides it. A chapter asks :func:`settings` for its settings instead of hard-c
 - ``ci``: the smallest run that still exercises every code path (seconds to about a minute a
   chapter), used by ``make test``;
 - ``tutorial``: what the published book shows; a reader on a 2-core laptop waits minutes;
-- ``full``: the paper's scale (seeds, sizes, steps) or the closest a CPU can do, run from the
+- ``full``: the largest run a CPU makes here: the paper's scale where a CPU can do it, a
+  stated reduction of its networks and training where it cannot (PCFG SET, ORCHARD), run from the
   command line (``python -m tutorlib run ...``) into ``results/``, never inside a book build.
   The book says "published" for the papers' own numbers and "full profile" for our large runs.
 
