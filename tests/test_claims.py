@@ -285,3 +285,19 @@ def test_no_comparison_row_mixes_profiles():
     for network in ("Transformer", "ConvS2S", "LSTMS2S"):
         values, _ = pcfgset_report.claim_runs("task", network, row["profile"])
         assert f"{network} {np.mean(values):.1f}" in row["ours text"]
+
+
+def test_a_subset_equal_to_the_whole_says_so():
+    # TRE, Sec. 7: "successful runs only" is every run when every run is successful
+    from tutorlib.tre import generalisation
+
+    runs = generalisation.committed_runs("full")
+    if runs.empty:
+        pytest.skip("no committed tre_generalisation runs")
+    table = claims.table([c for c in claims.CLAIMS if c.part == "TRE"])
+    both = table[table["claim"].str.contains("r\\(TRE, gap\\)$|successful runs only")]
+    assert len(both) == 2
+    every = (runs["test reward"] > generalisation.PAPER["successful test reward"]).all()
+    assert (both["ours"].iloc[0] == both["ours"].iloc[1]) == every
+    if every:
+        assert "every one of our" in both["ours text"].iloc[1]

@@ -397,10 +397,19 @@ def _tre_generalisation(column: str, successful: bool = False) -> Callable[[], O
         runs = generalisation.committed_runs("full")
         if runs.empty:
             return None
+        text = ""
         if successful:
-            runs = runs[runs["test reward"] > generalisation.PAPER["successful test reward"]]
-        return Ours.correlation(runs["TRE"], runs[column],
+            kept = runs[runs["test reward"] > generalisation.PAPER["successful test reward"]]
+            if len(kept) == len(runs):
+                # then the subset is every run, and the number is the row above's: say so
+                text = f"every one of our {len(runs)} runs is successful: the all-runs number"
+            runs = kept
+        ours = Ours.correlation(runs["TRE"], runs[column],
                                 profiles.settings("tre_generalisation", "full")["runs"])
+        if text:
+            low, high = _bound(ours.low, "r"), _bound(ours.high, "r")
+            text = f"{_number(ours.value, 'r')} [{low}, {high}] ({text})"
+        return Ours(**{**ours.__dict__, "text": text})
     return read
 
 
