@@ -18,8 +18,8 @@ training data (or in-distribution validation), the lowest of the parts recorded.
   same sign and within 0.3);
 - ``not reproduced``: our interval lies wholly outside the band (a correlation: or the other
   sign); an ordering: none of its pairs comes out in the paper's order;
-- ``untested: did not fit``: the networks behind our number did not learn their own data (fit
-  below :data:`FIT_THRESHOLD`), whatever the number;
+- ``untested: did not fit``: the networks behind our number did not learn their own data (they
+  fail the fit gate, :func:`tutorlib.fit.passes`), whatever the number;
 - ``stand-in: effect shown`` / ``effect partly shown`` / ``effect not shown``: our experiment
   stands in for the paper's (other data or another task); the rule's ``effect`` says whether it
   shows the paper's effect;
@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tutorlib import fit as gate
 from tutorlib import profiles
 from tutorlib.dbca import experiments as dbca_experiments
 from tutorlib.dbca import report as dbca_report
@@ -71,9 +72,9 @@ EFFECT = {"reproduced": "stand-in: effect shown", "partly": "stand-in: effect pa
 NOT_MEASURED = "ours: not measured"
 VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", UNTESTED, *EFFECT.values(),
                              "not yet run", NOT_MEASURED)
-#: Networks whose fit (accuracy on their own training or in-distribution validation data, a
-#: fraction) is below this have not learned: a claim read from them is untested.
-FIT_THRESHOLD = 0.9
+#: The fit gate's bar on a network's own training data (:mod:`tutorlib.fit`, the one definition
+#: every page reads): a claim read from networks that fail the gate is untested.
+FIT_THRESHOLD = gate.TRAINING
 #: Published accuracies (%) below this get a relative tolerance (half the value, at least
 #: :data:`MIN_POINTS`): 5 points around 0.08% could never fail.
 RELATIVE_BELOW = 10.0
@@ -114,7 +115,7 @@ class Ours:
         """The mean of per-run ``values`` with its t interval; fitted when ``fit`` (the lowest
         or mean fit of those runs) reaches :data:`FIT_THRESHOLD`."""
         mean, low, high = mean_interval(values)
-        return cls(mean, len(values), planned, None if fit is None else fit >= FIT_THRESHOLD,
+        return cls(mean, len(values), planned, None if fit is None else gate.passes(fit),
                    profile, low, high, fit, text)
 
     @classmethod
@@ -415,7 +416,8 @@ def _tre_generalisation(column: str, successful: bool = False) -> Callable[[], O
 
 def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
     """Read from the committed profile (full or gpu) whose networks fit their training data
-    best; untested unless every run behind the number fits (``pcfgset.report.FIT_THRESHOLD``)."""
+    best; untested unless every run behind the number passes the fit gate
+    (``pcfgset.report.passes``)."""
     def read() -> Ours | None:
         profile = pcfgset_report.best_fitted_profile(test, network)
         if profile is None:
@@ -423,14 +425,19 @@ def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
         values, fits = pcfgset_report.claim_runs(test, network, profile)
         if not values:
             return None
-        return Ours.mean_of(values, _planned_seeds("pcfgset"), fit=min(fits), profile=profile)
+        ours = Ours.mean_of(values, _planned_seeds("pcfgset"), fit=min(fits), profile=profile)
+        return Ours(**{**ours.__dict__,
+                       "fitted": all(pcfgset_report.claim_passes(test, network, profile))})
     return read
 
 
 def _order_reading(means: dict[str, float], order: Sequence[str], fits: list[float],
-                   runs: int, planned: int, profile: str, names: dict[str, str] | None = None) -> Ours:
+                   runs: int, planned: int, profile: str, names: dict[str, str] | None = None,
+                   fitted: bool | None = None) -> Ours:
     """An ordering claim: the share of the pairs of ``order`` (first > second > ...) that our
-    ``means`` put the paper's way, shown as our means in the paper's order."""
+    ``means`` put the paper's way, shown as our means in the paper's order. ``fitted`` is the
+    fit gate's verdict on every run behind it (by default, the lowest of ``fits`` on training
+    alone)."""
     names = names or {}
     pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
     share = sum(means[a] > means[b] for a, b in pairs) / len(pairs)
@@ -438,8 +445,9 @@ def _order_reading(means: dict[str, float], order: Sequence[str], fits: list[flo
     text = ("" if profile == "paper" else f"{profile} profile: ") + ", ".join(
         f"{names.get(k, k)} {means[k]:.1f}" for k in order)
     fit = min(fits) if fits else None
-    return Ours(share, runs, planned, None if fit is None else fit >= FIT_THRESHOLD, profile,
-                fit=fit, text=text)
+    if fitted is None and fit is not None:
+        fitted = gate.passes(fit)
+    return Ours(share, runs, planned, fitted, profile, fit=fit, text=text)
 
 
 def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[], Ours | None]:
@@ -464,8 +472,9 @@ def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[]
         fits = [f for _, run_fits in readings.values() for f in run_fits]
         runs = max(len(values) for values, _ in readings.values())
         order = list(tests) if len(networks) == 1 else list(networks)
+        passed = all(all(pcfgset_report.claim_passes(t, n, profile)) for t, n in readings)
         return _order_reading(means, order, fits, runs, _planned_seeds("pcfgset"), profile,
-                              {t: t.replace("_", " ") for t in tests})
+                              {t: t.replace("_", " ") for t in tests}, fitted=passed)
     return read
 
 
@@ -570,12 +579,12 @@ def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
             return None
         _, profile, found = best
         means = {f"{m}/{v}": found[(m, v)]["value"] for m, v in keys}
-        fits = [f["fit"] if f["fitted"] else min(f["fit"], FIT_THRESHOLD - 1e-9)
-                for f in found.values()]
+        fits = [f["fit"] for f in found.values()]
         runs = max(f["runs"] for f in found.values())
         names = {f"{m}/{v}": f"{_ORCHARD_NAMES[m]} {v.replace('_', ' ')}" for m, v in keys}
         return _order_reading(means, [f"{m}/{v}" for m, v in keys], fits, runs,
-                              _planned_seeds("orchard"), profile, names)
+                              _planned_seeds("orchard"), profile, names,
+                              fitted=all(f["fitted"] for f in found.values()))
     return read
 
 
@@ -633,7 +642,7 @@ def _dbca_r2(network: str) -> Callable[[], Ours | None]:
         r2 = float(row["R²"]) if slope < 0 else 0.0
         return Ours(r2, int(row["runs"]), int(row["runs"]),
                     fit=float(runs["train_accuracy"].mean()),
-                    fitted=float(runs["train_accuracy"].mean()) >= FIT_THRESHOLD,
+                    fitted=gate.passes(float(runs["train_accuracy"].mean())),
                     text=f"R² = {float(row['R²']):.2f}, {-slope / 10:.1f} points lost per 0.1 of D_C")
     return read
 
@@ -659,7 +668,7 @@ def _scan_length_trend(network: str) -> Callable[[], Ours | None]:
         held = [bins[0] > bins[1], bins[0] > bins[2], bins[1] >= bins[2]]
         fit = float(runs["train_accuracy"].mean())
         return Ours(sum(held) / len(held), len(runs), _planned_seeds("scan"),
-                    fit >= FIT_THRESHOLD, fit=fit,
+                    gate.passes(fit), fit=fit,
                     text=" > ".join(f"{b:.1f}%" for b in bins))
     return read
 
