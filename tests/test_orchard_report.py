@@ -131,11 +131,17 @@ def _records(train: dict, valid: dict) -> list[dict]:
 
 
 def test_the_fit_in_words():
-    good = report.fit_verdict(_records({"lstm": 80, "transformer": 75},
-                                       {"lstm": 78, "transformer": 70}))
-    assert good.startswith("On the first tree, the LSTM has learned it well and the "
-                           "Transformer has learned it well.")
+    good = report.fit_verdict(_records({"lstm": 96, "transformer": 93},
+                                       {"lstm": 95, "transformer": 91}))
+    assert good.startswith("On the first tree, the LSTM has learned it (it passes the fit gate) "
+                           "and the Transformer has learned it (it passes the fit gate).")
     assert "Neither does much worse" in good and "generalisation from what each" in good
+    # 80% on its own inputs is not learned, whatever "well" would have said: the gate decides
+    short = report.fit_verdict(_records({"lstm": 82, "transformer": 96},
+                                        {"lstm": 81.5, "transformer": 95}))
+    assert "the LSTM has learned part of it, above chance but short of the fit gate " \
+           "(training 0.82 < 0.90)" in short
+    assert "generalisation from what each" not in short and "no evidence either way" in short
     poor = report.fit_verdict(_records({"lstm": 60, "transformer": 20},
                                        {"lstm": 40, "transformer": 12}))
     assert "the LSTM has learned part of it" in poor and "the Transformer has not learned it" in poor

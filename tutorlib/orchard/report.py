@@ -528,8 +528,9 @@ def _fit(records: list[dict], part: str) -> dict[str, float]:
 
 
 def fit_verdict(records: list[dict]) -> str:
-    """How far each model has learned the first tree of the training distribution, in words,
-    from its accuracy on training inputs and on validation inputs of the training depths.
+    """How far each model has learned the first tree of the training distribution, in words, by
+    the book's one fit gate (:func:`tutorlib.fit.passes`) applied to the first tree: its mean
+    accuracy on training inputs and on validation inputs of the training depths.
 
     Parameters
     ----------
@@ -539,20 +540,23 @@ def fit_verdict(records: list[dict]) -> str:
     Returns
     -------
     str
-        A paragraph: learned well (validation at least 60%), partly (at least 2.5 times
-        chance) or not; whether it did ten points better on its own inputs; and what that
-        means for reading its accuracy past the training depths.
+        A paragraph: whether each model passes the gate on the first tree (and why not); whether
+        it did ten points better on its own inputs; and what that means for reading its accuracy
+        past the training depths: generalisation only where every model passed.
     """
     train_first, valid_first = _fit(records, "train"), _fit(records, "valid")
+    passed = {model: gate.passes(train_first[model] / 100, valid_first[model] / 100)
+              for model in MODELS}
 
     def phrase(model: str) -> str:
-        if valid_first[model] >= 60:
-            return f"the {NAMES[model]} has learned it well"
+        if passed[model]:
+            return f"the {NAMES[model]} has learned it (it passes the fit gate)"
+        why = gate.reason(train_first[model] / 100, valid_first[model] / 100)
         if valid_first[model] >= 2.5 * CHANCE:
-            return f"the {NAMES[model]} has learned part of it, well above chance"
-        return f"the {NAMES[model]} has not learned it"
+            return (f"the {NAMES[model]} has learned part of it, above chance but short of the "
+                    f"fit gate ({why})")
+        return f"the {NAMES[model]} has not learned it ({why})"
 
-    learned = [model for model in MODELS if valid_first[model] >= 2.5 * CHANCE]
     memorised = [model for model in MODELS if train_first[model] - valid_first[model] >= 10]
     return (
         f"On the first tree, {phrase('lstm')} and {phrase('transformer')}. "
@@ -562,11 +566,11 @@ def fit_verdict(records: list[dict]) -> str:
                 f"better on its training inputs than on new ones: part of what it learned is "
                 f"its examples. ")
         + ("What happens past depth 6 is then generalisation from what each model learned "
-           "inside the training range, which is far from perfect; a fully trained model may "
-           "generalise differently." if len(learned) == len(MODELS) else
+           "inside the training range; a fully trained model may generalise differently."
+           if all(passed.values()) else
            "A model that has not learned the task inside the training range cannot show a "
-           "failure to generalise beyond it: its low accuracy past depth 6 is no evidence "
-           "either way."))
+           "failure to generalise beyond it: its accuracy past depth 6 is shown, and it is no "
+           "evidence either way."))
 
 
 def run_facts(records: list[dict], table: pd.DataFrame, deepest: int) -> dict[str, str]:
