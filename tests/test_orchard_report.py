@@ -47,9 +47,12 @@ def test_claims_read_the_table_at_the_edge_and_at_depth():
     unfit = [_run(v, m, second=0.5 if m == "transformer" else 1.0)
              for v in ("minmax_hard", "firstlast_hard") for m in ("lstm", "transformer")]
     gated = report.claim_column(table, 12, unfit)
-    assert gated[1] == ("untested, did not fit (lowest in-distribution accuracy: Transformer "
-                        "50%); ours: 60.0% vs 75.0% (mean of the hard variants, depth 12)")
-    assert gated[2].startswith("untested") and gated[6] == copy  # the LSTM fits: COPY not gated
+    # a first-tree claim is tested on the first tree's fit: here both networks learned it
+    assert gated[1] == first
+    assert gated[2] == ("untested, did not fit on the second tree (lowest in-distribution "
+                        "accuracy: Transformer 50%); ours: 75.0% on the second tree at depth 12")
+    assert gated[3].startswith("untested, did not fit (")  # both trees' claims: both trees' fit
+    assert gated[6] == copy  # the LSTM fits: COPY not gated
     with_depths = [_run(r["variant"], r["model"], by_depth={
         str(d): {tree: values[(r["variant"], r["model"], tree, d)] / 100 for tree in report.TREES}
         | {"n": 10} for d in (6, 12)}) for r in fitted]
@@ -62,6 +65,11 @@ def test_claims_read_the_table_at_the_edge_and_at_depth():
 def test_a_run_fits_when_both_trees_fit_on_training_and_validation():
     assert report.fits(_run("minmax_hard", "lstm", 0.9)) and report.run_fit(_run("a", "lstm", 0.95)) == 0.95
     assert not report.fits(_run("minmax_hard", "lstm", 1.0, second=0.89))
+    # one tree's fit for a claim about that tree
+    assert report.fits(_run("minmax_hard", "lstm", 1.0, second=0.89), "first")
+    assert not report.fits(_run("minmax_hard", "lstm", 1.0, second=0.89), "second")
+    with pytest.raises(ValueError, match="tree must be 'first', 'second' or 'both'"):
+        report.fits(_run("minmax_hard", "lstm", 1.0), "third")
     no_validation = {"train": {"first": 1.0, "second": 1.0}}
     assert report.run_fit(no_validation) == 1.0 and not report.fits(no_validation)
     runs = [_run("minmax_hard", "lstm", 1.0, seed=0), _run("minmax_hard", "lstm", 0.6, seed=1),
