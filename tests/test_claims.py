@@ -245,20 +245,22 @@ def test_coverage_counts_committed_and_planned_runs():
 
 
 def test_the_fig4_trend_counts_the_orderings_of_three_length_bins(monkeypatch):
+    from tutorlib.scan import claims as scan_claims
+
     def runs(by_length):
         return pd.DataFrame({"by_length": [{"action length": by_length}],
                              "train_accuracy": [0.99]})
 
     falling = {"24": 0.9, "25": 0.5, "26": 0.1, "32": 0.0, "33": 0.0, "48": 0.0}
-    monkeypatch.setattr(claims, "_scan_runs", lambda split, network: runs(falling))
-    ours = claims._scan_length_trend("overall_best")()
+    monkeypatch.setattr(scan_claims, "_scan_runs", lambda split, network: runs(falling))
+    ours = scan_claims._scan_length_trend("overall_best")()
     assert ours.value == 1.0 and ours.fitted and ours.text == "70.0% > 5.0% > 0.0%"
     rising = {"24": 0.0, "25": 0.0, "26": 0.5, "32": 0.5, "33": 0.9, "48": 0.9}
-    monkeypatch.setattr(claims, "_scan_runs", lambda split, network: runs(rising))
-    assert claims._scan_length_trend("overall_best")().value == 0.0
+    monkeypatch.setattr(scan_claims, "_scan_runs", lambda split, network: runs(rising))
+    assert scan_claims._scan_length_trend("overall_best")().value == 0.0
     middle_low = {"24": 0.9, "25": 0.9, "26": 0.0, "32": 0.0, "33": 0.5, "48": 0.5}
-    monkeypatch.setattr(claims, "_scan_runs", lambda split, network: runs(middle_low))
-    assert claims._scan_length_trend("overall_best")().value == pytest.approx(2 / 3)
+    monkeypatch.setattr(scan_claims, "_scan_runs", lambda split, network: runs(middle_low))
+    assert scan_claims._scan_length_trend("overall_best")().value == pytest.approx(2 / 3)
 
 
 @pytest.mark.slow
@@ -302,3 +304,23 @@ def test_a_subset_equal_to_the_whole_says_so():
     assert (both["ours"].iloc[0] == both["ours"].iloc[1]) == every
     if every:
         assert "every one of our" in both["ours text"].iloc[1]
+
+
+def test_each_part_s_claims_live_beside_the_part():
+    from tutorlib.dbca import claims as dbca_claims
+    from tutorlib.orchard import claims as orchard_claims
+    from tutorlib.pcfgset import claims as pcfgset_claims
+    from tutorlib.scan import claims as scan_claims
+    from tutorlib.tre import claims as tre_claims
+
+    parts = {"SCAN": scan_claims, "TRE": tre_claims, "PCFG SET": pcfgset_claims,
+             "ORCHARD": orchard_claims, "DBCA": dbca_claims}
+    gathered = []
+    for part, module in parts.items():
+        mine = module.claims()
+        assert mine and {c.part for c in mine} == {part}
+        gathered += [c.claim for c in mine]
+    assert gathered == [c.claim for c in claims.CLAIMS]  # the page gathers them in book order
+    # the engine holds no part's claims
+    import tutorlib.verdicts as verdicts
+    assert not hasattr(verdicts, "CLAIMS")

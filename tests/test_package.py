@@ -26,6 +26,9 @@ STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable
     "tutorlib.tre.learner", "tutorlib.tre.corpora",
     "tutorlib.tre.wordvec", "tutorlib.tre.judgments", "tutorlib.tre.refgame",
     "tutorlib.claims",
+    # each part's claims, beside the part, read through the claims engine
+    "tutorlib.scan.claims", "tutorlib.tre.claims", "tutorlib.pcfgset.claims",
+    "tutorlib.orchard.claims", "tutorlib.dbca.claims",
     # the report card puts one model through every part's studies
     "tutorlib.card", "tutorlib.card.scoring", "tutorlib.card.contract",
     "tutorlib.card.tasks", "tutorlib.card.analysis", "tutorlib.card.report",

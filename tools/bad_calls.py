@@ -40,7 +40,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tutorlib"
 #: The subpackages and flat modules whose public names are tried.
 MODULES = ("tutorlib.card", "tutorlib.scan", "tutorlib.pcfgset", "tutorlib.orchard", "tutorlib.dbca",
            "tutorlib.tre",
-           "tutorlib.seq2seq", "tutorlib.claims", "tutorlib.textfiles", "tutorlib.cache",
+           "tutorlib.seq2seq", "tutorlib.claims", "tutorlib.verdicts", "tutorlib.fit",
+           "tutorlib.textfiles", "tutorlib.cache",
            "tutorlib.checks", "tutorlib.compositionality", "tutorlib.facts", "tutorlib.hub",
            "tutorlib.plotting",
            "tutorlib.profiles", "tutorlib.registry", "tutorlib.results", "tutorlib.stats",

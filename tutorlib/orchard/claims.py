@@ -1,0 +1,104 @@
+"""The claims the book checks for Pung & Chan (2021), ORCHARD: each published number, the reader
+that computes ours from the committed results, and the rule (the engine:
+:mod:`tutorlib.verdicts`; the claims page: :mod:`tutorlib.claims`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from tutorlib.orchard import experiments as orchard_experiments
+from tutorlib.orchard import report as orchard_report
+from tutorlib.verdicts import (
+    ORDER,
+    Claim,
+    Ours,
+    order_reading,
+    planned_seeds,
+)
+
+
+def _orchard(model: str, variant: str, tree: str = "first") -> Callable[[], Ours | None]:
+    """ORCHARD at depth 12 on ``tree``, from the committed profile whose runs of ``model`` on
+    ``variant`` fit best; untested unless every run behind the number fits
+    (``orchard.report.FIT_THRESHOLD`` of the first and second trees in distribution)."""
+    def read() -> Ours | None:
+        found = orchard_report.claim_reading(model, variant, tree)
+        if found is None:
+            return None
+        ours = Ours.mean_of(found["values"], planned_seeds("orchard"), fit=found["fit"],
+                            profile=found["profile"])
+        return Ours(**{**ours.__dict__, "fitted": found["fitted"]})
+    return read
+
+
+_ORCHARD_NAMES = {"lstm": "LSTM", "transformer": "Transformer"}
+
+
+def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
+                   depths: tuple[int, ...]) -> Callable[[], Ours | None]:
+    """An ORCHARD ordering over (model, variant) pairs on ``tree`` at ``depths``, every member
+    read from one profile (the committed profile that has runs of all of them and whose
+    least-fitted member fits best): every run behind it must fit for it to be tested."""
+    def read() -> Ours | None:
+        best = None
+        for profile, records in orchard_report.committed_by_profile().items():
+            found = {key: orchard_report.claim_reading(*key, tree, depth=depths,
+                                                       by_profile={profile: records})
+                     for key in keys}
+            if any(f is None for f in found.values()):
+                continue
+            lowest = min(f["fit"] for f in found.values())
+            if best is None or lowest > best[0]:
+                best = (lowest, profile, found)
+        if best is None:
+            return None
+        _, profile, found = best
+        means = {f"{m}/{v}": found[(m, v)]["value"] for m, v in keys}
+        fits = [f["fit"] for f in found.values()]
+        runs = max(f["runs"] for f in found.values())
+        names = {f"{m}/{v}": f"{_ORCHARD_NAMES[m]} {v.replace('_', ' ')}" for m, v in keys}
+        return order_reading(means, [f"{m}/{v}" for m, v in keys], fits, runs,
+                              planned_seeds("orchard"), profile, names,
+                              fitted=all(f["fitted"] for f in found.values()))
+    return read
+
+
+def claims() -> list[Claim]:
+    paper = orchard_experiments.PAPER["first_tree_depth12_hard"]
+    claims = []
+    for model, per_variant in paper.items():
+        for variant, published in per_variant.items():
+            claims.append(Claim(
+                "ORCHARD", "orchard/14_orchard", "pung2021orchard",
+                f"{_ORCHARD_NAMES[model]} on {variant.replace('_', ' ')}: "
+                f"first tree at depth 12 (trained on depths 3-6)", published, "%",
+                _orchard(model, variant), experiment="orchard"))
+    for variant in paper["transformer"]:
+        claims.append(Claim(
+            "ORCHARD", "orchard/14_orchard", "pung2021orchard",
+            f"Transformer on {variant.replace('_', ' ')}: no better than chance on the second "
+            f"tree at depth 12 (the references between the trees)",
+            orchard_experiments.PAPER["chance"], "%", _orchard("transformer", variant, "second"),
+            experiment="orchard"))
+    in_distribution = tuple(range(3, 7))
+    for variant in ("minmax_medium", "minmax_hard", "firstlast_medium", "firstlast_hard"):
+        claims.append(Claim(
+            "ORCHARD", "orchard/14_orchard", "pung2021orchard",
+            f"at the training depths (3-6), the Transformer is ahead of the LSTM on "
+            f"{variant.replace('_', ' ')} (both trees)", 1.0, "order",
+            _orchard_order([("transformer", variant), ("lstm", variant)], "both",
+                           in_distribution), ORDER, "orchard",
+            published_text="Transformer > LSTM"))
+    for model in ("lstm", "transformer"):
+        for family in ("minmax", "firstlast"):
+            keys = [(model, f"{family}_{level}") for level in ("easy", "medium", "hard")]
+            claims.append(Claim(
+                "ORCHARD", "orchard/14_orchard", "pung2021orchard",
+                f"{_ORCHARD_NAMES[model]}, {family}: COPY makes the second tree harder (depth 12: "
+                f"easy > medium > hard)", 1.0, "order",
+                _orchard_order(keys, "second", (12,)), ORDER, "orchard",
+                published_text="easy > medium > hard"))
+    return claims
+
+
+__all__ = ["claims"]

@@ -1,0 +1,226 @@
+"""The claims the book checks for Hupkes et al. (2020), PCFG SET: Table 1 and the findings of its
+text, for our networks and for the paper's own released networks: each published number, the
+reader that computes ours from the committed results, and the rule (the engine:
+:mod:`tutorlib.verdicts`; the claims page: :mod:`tutorlib.claims`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from tutorlib.pcfgset import experiments as pcfgset_experiments
+from tutorlib.pcfgset import released
+from tutorlib.pcfgset import report as pcfgset_report
+from tutorlib.verdicts import (
+    ORDER,
+    Claim,
+    Ours,
+    close_to,
+    order_reading,
+    planned_seeds,
+)
+
+
+def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
+    """Read from the committed profile (full or gpu) whose networks fit their training data
+    best; untested unless every run behind the number passes the fit gate
+    (``pcfgset.report.passes``)."""
+    def read() -> Ours | None:
+        profile = pcfgset_report.best_fitted_profile(test, network)
+        if profile is None:
+            return None
+        values, fits = pcfgset_report.claim_runs(test, network, profile)
+        if not values:
+            return None
+        ours = Ours.mean_of(values, planned_seeds("pcfgset"), fit=min(fits), profile=profile)
+        return Ours(**{**ours.__dict__,
+                       "fitted": all(pcfgset_report.claim_passes(test, network, profile))})
+    return read
+
+
+def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[], Ours | None]:
+    """PCFG SET's orderings: ``networks`` in the order given on one test, or ``tests`` in the
+    order given for one network. Every score is read from one profile, the committed profile
+    that has runs for all of them and whose least-fitted run fits best."""
+    def read() -> Ours | None:
+        best = None
+        for profile in pcfgset_report.COMMITTED_PROFILES:
+            readings = {(t, n): pcfgset_report.claim_runs(t, n, profile)
+                        for t in tests for n in networks}
+            if any(not values for values, _ in readings.values()):
+                continue
+            lowest = min(min(fits) for _, fits in readings.values())
+            if best is None or lowest > best[0]:
+                best = (lowest, profile, readings)
+        if best is None:
+            return None
+        _, profile, readings = best
+        means = {(t if len(networks) == 1 else n): float(np.mean(values))
+                 for (t, n), (values, _) in readings.items()}
+        fits = [f for _, run_fits in readings.values() for f in run_fits]
+        runs = max(len(values) for values, _ in readings.values())
+        order = list(tests) if len(networks) == 1 else list(networks)
+        passed = all(all(pcfgset_report.claim_passes(t, n, profile)) for t, n in readings)
+        return order_reading(means, order, fits, runs, planned_seeds("pcfgset"), profile,
+                              {t: t.replace("_", " ") for t in tests}, fitted=passed)
+    return read
+
+
+#: The release holds three runs of each architecture.
+_RELEASED_RUNS = 3
+
+
+def _released_values(test: str, network: str) -> list[float] | None:
+    """One Table 1 row's score of each released run (%), None where the release lacks it."""
+    architecture = {v: k for k, v in released.NAMES.items()}[network]
+    values = released.run_scores(test, architecture)
+    return None if values is None else [100 * v for v in values]
+
+
+def _released(test: str, network: str) -> Callable[[], Ours | None]:
+    """A Table 1 number from the paper's released networks, scored by us."""
+    def read() -> Ours | None:
+        values = _released_values(test, network)
+        return None if values is None else Ours.mean_of(values, _RELEASED_RUNS, profile="paper")
+    return read
+
+
+def _released_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[], Ours | None]:
+    """An ordering of :func:`_pcfgset_order`'s kind, from the released networks."""
+    def read() -> Ours | None:
+        means = {}
+        for test in tests:
+            for network in networks:
+                values = _released_values(test, network)
+                if values is None:
+                    return None
+                means[test if len(networks) == 1 else network] = float(np.mean(values))
+        order = list(tests) if len(networks) == 1 else list(networks)
+        return order_reading(means, order, [], _RELEASED_RUNS, _RELEASED_RUNS, "paper",
+                              {t: t.replace("_", " ") for t in tests})
+    return read
+
+
+def _released_per_run(values: Callable[[], list[float]], *, percent: bool = False,
+                      text: Callable[[float], str] | None = None) -> Callable[[], Ours | None]:
+    """A finding computed once per released run, as the mean over the runs with its interval."""
+    def read() -> Ours | None:
+        per_run = [100 * v if percent else v for v in values()]
+        ours = Ours.mean_of(per_run, _RELEASED_RUNS, profile="paper")
+        return ours if text is None else Ours(**{**ours.__dict__, "text": text(ours.value)})
+    return read
+
+
+def _released_length_trend(network: str) -> Callable[[], Ours | None]:
+    """The paper's Fig. 3 (red): task accuracy falls with input length. The share of three
+    orderings of the accuracy in the thirds of the test inputs by length (shortest above both
+    longer thirds, the middle above the longest), over the released runs' mean."""
+    architecture = {v: k for k, v in released.NAMES.items()}[network]
+
+    def read() -> Ours | None:
+        bins = np.mean([released.length_terciles(architecture, run) for run in released.RUNS], axis=0)
+        held = [bins[0] > bins[1], bins[0] > bins[2], bins[1] > bins[2]]
+        return Ours(sum(held) / len(held), _RELEASED_RUNS, _RELEASED_RUNS, profile="paper",
+                    text=" > ".join(f"{b:.1f}%" for b in bins))
+    return read
+
+
+def _not_measured() -> Ours | None:
+    """Our networks: this finding is read from the released networks only."""
+    return None
+
+
+_PCFGSET_TESTS = {
+    "task": "the task itself (accuracy)",
+    "systematicity": "systematicity (accuracy)",
+    "productivity": "productivity (accuracy)",
+    "substitutivity_equally_distributed": "substitutivity, equally distributed (consistency)",
+    "substitutivity_primitive": "substitutivity, primitive (consistency)",
+    "localism": "localism (agreement with the unrolled input)",
+    "overgeneralisation": "overgeneralisation (peak)",
+}
+
+
+def _paper_order(values: dict[str, float]) -> str:
+    return " > ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in values.items())
+
+
+def claims() -> list[Claim]:
+    paper = pcfgset_experiments.PAPER
+    names = pcfgset_experiments.ARCHITECTURE_NAMES
+    chapter, key = "pcfgset/12_pcfgset_tests", "hupkes2020compositionality"
+    claims = []
+    for test, published in paper.items():
+        for network in names:
+            claims.append(Claim(
+                "PCFG SET", chapter, key,
+                f"{_PCFGSET_TESTS.get(test, test.replace('_', ' '))}: {network}",
+                published[network], "%", _pcfgset(test, network), experiment="pcfgset",
+                released=_released(test, network)))
+    ranked = sorted(names, key=lambda n: -paper["task"][n])
+    claims.append(Claim(
+        "PCFG SET", chapter, key, f"on the task, {' > '.join(ranked)}", 1.0, "order",
+        _pcfgset_order(["task"], ranked), ORDER, "pcfgset",
+        published_text=_paper_order({n: paper["task"][n] for n in ranked}),
+        released=_released_order(["task"], ranked)))
+    ranked = sorted(names, key=lambda n: -paper["systematicity"][n])
+    claims.append(Claim(
+        "PCFG SET", chapter, key, f"Sec. 4.1: on systematicity, {' > '.join(ranked)}", 1.0,
+        "order", _pcfgset_order(["systematicity"], ranked), ORDER, "pcfgset",
+        published_text=_paper_order({n: paper["systematicity"][n] for n in ranked}),
+        released=_released_order(["systematicity"], ranked)))
+    for network in names:
+        tests = ("task", "systematicity", "productivity")
+        claims.append(Claim(
+            "PCFG SET", chapter, key, f"{network}: task > systematicity > productivity", 1.0,
+            "order", _pcfgset_order(tests, [network]), ORDER, "pcfgset",
+            published_text=_paper_order({t: paper[t][network] for t in tests}),
+            released=_released_order(tests, [network])))
+    for network in names:
+        tests = ("substitutivity_equally_distributed", "substitutivity_primitive")
+        claims.append(Claim(
+            "PCFG SET", chapter, key,
+            f"{network}: more consistent on equally distributed synonyms than on primitive ones",
+            1.0, "order", _pcfgset_order(tests, [network]), ORDER, "pcfgset",
+            published_text=" > ".join(f"{paper[t][network]:g}" for t in tests),
+            released=_released_order(tests, [network])))
+    # Findings the paper states in words beyond Table 1, read from its released networks only
+    only = "read from the paper's released networks only; our networks: not measured"
+    for network in names:
+        architecture = {v: k for k, v in released.NAMES.items()}[network]
+        claims.append(Claim(
+            "PCFG SET", chapter, key,
+            f"Sec. 4.2, Fig. 3: {network}'s task accuracy falls with input length", 1.0, "order",
+            _not_measured, ORDER, note=only, published_text="shortest > middle > longest third",
+            released=_released_length_trend(network)))
+        claims.append(Claim(
+            "PCFG SET", chapter, key,
+            f"Sec. 4.2, Fig. 3: {network}'s productivity score is below its task accuracy at "
+            f"the same input length", 1.0, "share", _not_measured, close_to(0.2), note=only + (
+                "; the share of input lengths (20 or more inputs in both test sets); "
+                "\u201calmost all\u201d read as at least 80%"),
+            published_text="at almost all lengths",
+            released=_released_per_run(
+                lambda a=architecture: released.productivity_below_task_by_run(a))))
+        claims.append(Claim(
+            "PCFG SET", chapter, key,
+            f"Sec. 4.5: {network} hardly overgeneralises with 0.5% exceptions (peak)", 0.0, "%",
+            _not_measured, close_to(10), note=only + "; \u201chardly any\u201d read as a peak "
+            "within 10 points of none", published_text="hardly any",
+            released=_released_per_run(
+                lambda a=architecture: [released.overgeneralisation(a, 0.005, r)
+                                        for r in released.RUNS], percent=True)))
+    claims.append(Claim(
+        "PCFG SET", chapter, key,
+        "Sec. 4.4: LSTMS2S's localism mistakes are mostly unrolled steps applied to strings of "
+        "more than five symbols", 1.0, "share", _not_measured, close_to(0.5), note=only + (
+            "; the share of the inputs whose unrolled prediction differs that have such a step; "
+            "\u201cmost common\u201d read as above half"),
+        published_text="most of them",
+        released=_released_per_run(
+            lambda: [released.localism_mistakes_with_long_strings(r) for r in released.RUNS])))
+    return claims
+
+
+__all__ = ["claims"]
