@@ -69,6 +69,10 @@ table = claims.table()
 # %% tags=["remove-input"]
 pd.DataFrame({"what holds": claims.what_holds(table)}).rename_axis("part")
 
+# %% tags=["remove-cell"]
+# the introduction's two sentences on what the book tests (glued into book/intro.md)
+glue("claims_intro", claims.tested_sentences(table), display=False)
+
 # %% [markdown]
 # ## How a verdict is reached
 #

@@ -324,3 +324,24 @@ def test_each_part_s_claims_live_beside_the_part():
     # the engine holds no part's claims
     import tutorlib.verdicts as verdicts
     assert not hasattr(verdicts, "CLAIMS")
+
+
+def test_the_introduction_says_which_parts_test_their_claims():
+    import pandas as pd
+
+    frame = pd.DataFrame({
+        "part": ["SCAN", "SCAN", "PCFG SET", "PCFG SET", "TRE"],
+        "paper": ["lake2018generalization"] * 2 + ["hupkes2020compositionality"] * 2
+        + ["andreas2019measuring"],
+        "claim": list("abcde"),
+        "verdict": ["reproduced", "not reproduced, partial", claims.UNTESTED, claims.NOT_MEASURED,
+                    "stand-in: effect shown"],
+        "released verdict": ["", "", "reproduced", "partly", ""]})
+    text = claims.tested_sentences(frame)
+    assert text.startswith("On the committed results, 2 of the book's 5 published claims are "
+                           "tested on networks of ours that learned their task, and 1 more with "
+                           "a stand-in: SCAN (2 of 2 claims tested); TRE (1 with a stand-in).")
+    assert text.endswith("PCFG SET tests none of its paper's claims on our own networks, because "
+                         "none we could train here learned its tasks (PCFG SET's claims are "
+                         "checked instead on the paper's own released networks: 1 of 2 "
+                         "reproduced).")

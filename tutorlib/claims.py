@@ -298,6 +298,42 @@ def what_holds(frame=None) -> dict[str, str]:
     return sentences
 
 
+def tested_sentences(frame=None) -> str:
+    """Two sentences for the book's introduction, from the verdicts: which parts test their
+    paper's claims on networks of ours that learned their task, and which test none (and where
+    the paper's own released networks stand in for ours)."""
+    frame = _claims_frame(frame, "tested_sentences")
+    verdicts = frame["verdict"].str.replace(", partial", "", regex=False)
+    tested = verdicts.isin(["reproduced", "partly", "not reproduced"])
+    effect = verdicts.str.startswith("stand-in")
+    parts = list(dict.fromkeys(frame["part"]))
+    some, none = [], []
+    for part in parts:
+        mine = frame["part"] == part
+        count, stand_ins = int((tested & mine).sum()), int((effect & mine).sum())
+        if count or stand_ins:
+            bits = [f"{count} of {int(mine.sum())} claims tested"] if count else []
+            bits += [f"{stand_ins} with a stand-in"] if stand_ins else []
+            some.append(f"{part} ({', '.join(bits)})")
+        else:
+            none.append(part)
+    first = (f"On the committed results, {int(tested.sum())} of the book's {len(frame)} published "
+             f"claims are tested on networks of ours that learned their task, and "
+             f"{int(effect.sum())} more with a stand-in: " + "; ".join(some) + ".")
+    second = ""
+    if none:
+        theirs = frame["released verdict"] if "released verdict" in frame else None
+        checked = "" if theirs is None or "PCFG SET" not in none else (
+            f" (PCFG SET's claims are checked instead on the paper's own released networks: "
+            f"{int((theirs == 'reproduced').sum())} of "
+            f"{int(theirs.isin(['reproduced', 'partly', 'not reproduced']).sum())} reproduced)")
+        verb = "tests none of its paper's" if len(none) == 1 else "test none of their papers'"
+        second = (f" {' and '.join(none)} {verb} claims on our own networks, because none we "
+                  f"could train here learned {'its' if len(none) == 1 else 'their'} "
+                  f"tasks{checked}.")
+    return first + second
+
+
 def coverage(claims: list[Claim] | None = None):
     """For each experiment the claims read: the full-profile runs committed, the runs the profile
     plans, and the command that runs (or completes) it, a row an experiment."""
@@ -322,9 +358,10 @@ __all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRE
            "MIN_POINTS", "NOT_MEASURED", "ORDER", "RELATIVE_BELOW", "RELEASED_COLUMN",
            "RELEASED_VERDICT_COLUMN", "UNTESTED", "VERDICTS", "Claim", "Ours", "Rule", "close_to",
            "coverage", "formatted", "order_reading", "planned_seeds", "same_sign", "stand_in",
-           "summary", "table", "what_holds", "within"]
+           "summary", "table", "tested_sentences", "what_holds", "within"]
 
 
 from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
 
-_guard_exports(globals(), ["coverage", "formatted", "summary", "table", "what_holds"])
+_guard_exports(globals(), ["coverage", "formatted", "summary", "table", "tested_sentences",
+                          "what_holds"])
