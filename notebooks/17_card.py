@@ -168,7 +168,7 @@ pd.Series({key: settings[key] for key in (
 live_records = [exps.run_one(config, seed)
                 for config, seed in tqdm(exps.runs(settings)[:1], desc="live card")]
 live = card.card_table([row for record in live_records for row in record["rows"]])
-live.round(3)
+live.round(3).fillna("—")  # one seed: no interval (low, high)
 
 # %% [markdown]
 # ## The committed card
