@@ -369,13 +369,8 @@ report.fit_table(by_profile).round(1)
 #
 # {glue:text}`gpu_runs` gpu-profile runs are committed, {glue:text}`gpu_fitted` of which fit
 # ({glue:text}`gpu_variants`): {glue:text}`gpu_fit_summary`. Runs that do not fit:
-# {glue:text}`gpu_unfitted`. The other runs did not finish on the GPU lent so far: with all 36
-# at once, {glue:text}`gpu_oom` ran out of the GPU's memory (each process held
-# {glue:text}`gpu_memory` GiB of an H100's 80). The 18 Transformer runs, run again alone, kept
-# the GPU busy at about {glue:text}`gpu_transformer_pairs` training pairs a second each, against
-# {glue:text}`gpu_lstm_pairs` for an LSTM, and after one epoch they got both trees right on
-# {glue:text}`gpu_transformer_epoch1` of the validation examples, when the lent time ran
-# out (`results/orchard/gpu-sweeps.json`). So no comparison between the two models has fitted
+# {glue:text}`gpu_unfitted`. No Transformer run of this profile finished in the GPU time lent so
+# far (why: the section before the recap), so no comparison between the two models has fitted
 # networks behind it yet: the claims that need one stay untested.
 
 # %% tags=["remove-output"]
@@ -403,33 +398,6 @@ if gpu_records:
 
 # %%
 report.fitted_by_depth(by_profile).round(1)
-
-# %% [markdown]
-# ## Without a GPU: the recipe on one core
-#
-# Can one CPU core train both models to fit a hard variant? The gpu profile's recipe, scaled
-# down (an LSTM of 1 × 128 with attention and a pre-LN Transformer of 2 × 128, 40,000 training
-# examples of minmax_hard), trained on one thread each with a fixed budget of time
-# (`benchmarks/orchard_pilot.py`, committed to `results/orchard/pilot-cpu*.json`):
-
-# %% tags=["remove-output"]
-pilots = report.cpu_pilots()
-glue_facts(report.pilot_facts(pilots))
-fig = report.plot_pilot_curves(pilots, "Fit over training on one CPU core (minmax_hard)")
-glue_figure("fig-14-pilots", fig)
-
-# %% [markdown]
-# ```{glue:figure} fig-14-pilots
-# :name: fig-14-pilots
-#
-# The CPU pilots of the gpu profile's recipe: the share of training
-# examples (faint) and of validation examples of depths 3 to 6 (solid) with both trees right,
-# over the minutes trained (dotted: 90%), and, in the table below, each pilot's accuracy per
-# tree on training and validation examples and at depth 12. {glue:text}`pilot_text`
-# ```
-
-# %%
-report.pilot_table(pilots).set_index(["budget", "model"]).drop(columns="variant").round(1)
 
 # %% [markdown]
 # ## What the paper claimed, beside our runs
@@ -481,7 +449,43 @@ report.setting_table(settings, paper_settings, records, PROFILE)
 # {glue:text}`presentation_ratio` times fewer training examples than the paper's 500 epochs of
 # 500,000. Their accuracy *inside* the training range is therefore far below the paper's; what
 # this run can show is the shape of the curves beyond depth 6, not the paper's levels.
+
+# %% [markdown]
+# ## How the runs were sized: the GPU and one core
 #
+# The logistics behind the results above. On the GPU lent so far, the gpu profile's other runs
+# did not finish: with all 36 at once, {glue:text}`gpu_oom` ran out of the GPU's memory (each
+# process held {glue:text}`gpu_memory` GiB of an H100's 80). The 18 Transformer runs, run again
+# alone, kept the GPU busy at about {glue:text}`gpu_transformer_pairs` training pairs a second
+# each, against {glue:text}`gpu_lstm_pairs` for an LSTM, and after one epoch they got both trees
+# right on {glue:text}`gpu_transformer_epoch1` of the validation examples, when the lent time ran
+# out (`results/orchard/gpu-sweeps.json`).
+#
+# Can one CPU core train both models to fit a hard variant? The gpu profile's recipe, scaled
+# down (an LSTM of 1 × 128 with attention and a pre-LN Transformer of 2 × 128, 40,000 training
+# examples of minmax_hard), trained on one thread each with a fixed budget of time
+# (`benchmarks/orchard_pilot.py`, committed to `results/orchard/pilot-cpu*.json`):
+
+# %% tags=["remove-output"]
+pilots = report.cpu_pilots()
+glue_facts(report.pilot_facts(pilots))
+fig = report.plot_pilot_curves(pilots, "Fit over training on one CPU core (minmax_hard)")
+glue_figure("fig-14-pilots", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig-14-pilots
+# :name: fig-14-pilots
+#
+# The CPU pilots of the gpu profile's recipe: the share of training
+# examples (faint) and of validation examples of depths 3 to 6 (solid) with both trees right,
+# over the minutes trained (dotted: 90%), and, in the table below, each pilot's accuracy per
+# tree on training and validation examples and at depth 12. {glue:text}`pilot_text`
+# ```
+
+# %%
+report.pilot_table(pilots).set_index(["budget", "model"]).drop(columns="variant").round(1)
+
+# %% [markdown]
 # ## Recap
 #
 # - An ORCHARD input is two trees; `COPY k` in the second refers to the k-th item of the first in
