@@ -171,3 +171,12 @@ def test_overgeneralisation_facts_say_whether_the_fall_is_observed():
     runs = pd.DataFrame({"split": ["overgeneralisation_0.001"] * 2, "curve": [rising, falling]})
     assert "in 1 of 2 runs the rule's share falls" in report.overgeneralisation_facts(runs)["over_reading"]
     assert report.overgeneralisation_facts(runs.iloc[0:0])["over_reading"].startswith("No ")
+
+
+def test_the_two_trainers_are_told_apart_in_the_legend():
+    fig = report.fit_figure()
+    if fig is None:
+        pytest.skip("no gpu-profile curves committed")
+    handles = fig.axes[1].get_legend().legend_handles
+    styles = {(h.get_linestyle(), h.get_marker()) for h in handles}
+    assert len(styles) == 2  # one look per trainer, whatever the network's colour

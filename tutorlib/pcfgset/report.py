@@ -288,8 +288,9 @@ COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
 
 def fit_figure(title: str = "Learning curves on the GPU"):
     """Validation accuracy against training seconds: left, every run of the gpu profile's
-    sweep (27 processes sharing the GPU); right, the pilots (six runs sharing the GPU), today's trainer
-    (dashed) against the convergence recipe (solid). None when nothing is committed."""
+    sweep (27 processes sharing the GPU); right, the pilots (six runs sharing the GPU), today's
+    trainer (dashed, crosses) against the early-stopping recipe (solid, dots). None when nothing
+    is committed."""
     import matplotlib.pyplot as plt
 
     sweep, pilots = fit_curves("gpu"), pilot_curves()
@@ -304,8 +305,10 @@ def fit_figure(title: str = "Learning curves on the GPU"):
     axes[0].set_title("gpu profile: 54 runs sharing the GPU", fontsize=10)
     for (network, trainer), run in (pilots.groupby(["network", "trainer"], sort=False)
                                     if not pilots.empty else []):
+        # the two trainers differ in line and marker, so that the legend tells them apart
         axes[1].plot(run["seconds"], run["validation_accuracy"], color=COLOURS[network],
-                     linestyle="-" if trainer == "new" else "--", marker=".",
+                     linestyle="-" if trainer == "new" else (0, (4, 2)),
+                     marker="o" if trainer == "new" else "x", markersize=3,
                      label=f"{network}, {'recipe' if trainer == 'new' else 'today'}")
     axes[1].set_title("base task, six runs on the GPU: today's trainer against the recipe",
                       fontsize=10)
@@ -313,7 +316,7 @@ def fit_figure(title: str = "Learning curves on the GPU"):
         ax.set_xlabel("training time (s)")
         ax.axhline(FIT_THRESHOLD, color="grey", linewidth=0.8, linestyle=":")
         ax.set_ylim(-0.03, 1.03)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, handlelength=3.5)
     axes[0].set_ylabel("validation accuracy (exact match)")
     fig.suptitle(title)
     fig.tight_layout()
