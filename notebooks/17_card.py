@@ -234,12 +234,15 @@ glue_figure("fig-17-card", fig)
 # release holds no training accuracy, so no fit is claimed for them and they enter none of the
 # comparisons below. Their overgeneralisation row is the last logged epoch at the card's 0.5%
 # exceptions, as the card measures it after training; the release has localism for LSTMS2S only.
+# In the fit table (second), a cell whose task was not fitted on every seed says how many
+# seeds passed the fit gate: the card counts a cell only when all of them did, so a high mean
+# fit can sit beside a bracketed score.
 
 # %%
 report.card_pivot(pd.concat([table, pd.DataFrame(report.released_rows())], ignore_index=True))
 
 # %%
-report.fit_pivot(table)
+report.fit_pivot(table, rows)
 
 # %% [markdown]
 # In short, how many of each benchmark's tasks each network fitted on every seed:

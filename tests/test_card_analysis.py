@@ -248,3 +248,23 @@ def test_fit_summary_and_the_divergence_scale_come_from_the_card():
         "div_scan_random": "0.05", "div_pcfgset_random": "0.45", "div_scan_mcd": "0.71",
         "div_orchard_low": "0.06", "div_orchard_high": "0.16"}
     assert set(report.divergence_scale_facts([]).values()) == {"not measured"}
+
+
+def test_the_fit_table_shows_the_per_seed_rule_where_it_decides():
+    import pandas as pd
+
+    from tutorlib.card import report
+
+    rows = [{"model": "lstm", "benchmark": "scan", "task": "x", "test": "x", "score": "accuracy",
+             "seed": seed, "value": 0.5, "train_accuracy": fit, "validation_accuracy": fit,
+             "fitted": fit >= 0.9} for seed, fit in enumerate((0.99, 0.98, 0.91))]
+    rows += [{**rows[0], "task": "y", "test": "y", "seed": seed, "train_accuracy": fit,
+              "validation_accuracy": fit, "fitted": fit >= 0.9}
+             for seed, fit in enumerate((1.0, 1.0, 0.88))]
+    table = card.card_table(rows)
+    assert list(table["fitted"]) == [True, False]
+    shown = report.fit_pivot(table, rows)
+    assert shown.loc["scan x", "LSTM"] == 96.0
+    assert shown.loc["scan y", "LSTM"] == "96.0 (2 of 3 seeds)"  # a high mean, not fitted
+    assert report.fit_pivot(table).loc["scan y", "LSTM"] == 96.0
+    assert isinstance(shown, pd.DataFrame)

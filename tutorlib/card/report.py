@@ -151,9 +151,12 @@ def card_pivot(table, value: str = "mean"):
     return pd.DataFrame.from_dict(cells, orient="index")[models].fillna("—")
 
 
-def fit_pivot(table):
+def fit_pivot(table, rows: Sequence[dict] | None = None):
     """Each cell's fit: the lower of the mean training and validation fit (%), a row per task
-    (its scores share one run), a column per network; "—" where a network has no run."""
+    (its scores share one run), a column per network; "—" where a network has no run. With the
+    card's per-seed ``rows`` (:func:`committed_rows`), a task not fitted on every seed says how
+    many seeds passed the fit gate, e.g. "96.0 (2 of 3 seeds)": the card counts a cell only when
+    every seed fits, so a high mean can still be a bracketed cell."""
     import pandas as pd
 
     if table is None or len(table) == 0:
@@ -163,8 +166,18 @@ def fit_pivot(table):
     frame["fit"] = frame[["train fit", "validation fit"]].min(axis=1)
     wide = frame.groupby(["task", "model"], sort=False)["fit"].first().unstack("model")
     models = list(dict.fromkeys(frame["model"]))
-    return wide.reindex(index=list(dict.fromkeys(frame["task"])), columns=models).round(
-        1).astype(object).where(wide.notna(), "—")
+    shown = wide.reindex(index=list(dict.fromkeys(frame["task"])), columns=models).round(1)
+    cells = shown.astype(object).where(shown.notna(), "—")
+    if rows:
+        seeds = named(pd.DataFrame(list(rows)))
+        seeds["task"] = seeds["benchmark"] + " " + seeds["task"]
+        per_seed = seeds.groupby(["task", "model", "seed"], sort=False)["fitted"].first()
+        counts = per_seed.groupby(level=["task", "model"]).agg(["sum", "size"])
+        for (task, model), row in counts.iterrows():
+            if row["sum"] < row["size"] and task in cells.index and model in cells.columns:
+                cells.loc[task, model] = (f"{shown.loc[task, model]:.1f} "
+                                          f"({int(row['sum'])} of {int(row['size'])} seeds)")
+    return cells
 
 
 def _fitted_tasks(frame):
