@@ -76,6 +76,18 @@ def _check(value, name: str, known) -> None:
 
 
 @functools.cache
+def _frame(test: str) -> pd.DataFrame:
+    _check(test, "test", TESTS)
+    text = lzma.decompress((DATA / f"{test}.tsv.xz").read_bytes()).decode("utf-8")
+    lines = text.rstrip("\n").split("\n")
+    header = lines[0].split("\t")
+    table = pd.DataFrame([line.split("\t") for line in lines[1:]], columns=header)
+    for column in header[2:]:
+        same = table[column] == "="
+        table.loc[same, column] = table.loc[same, "target"]
+    return table
+
+
 def frame(test: str) -> pd.DataFrame:
     """One released test set with every network's predictions: columns ``source``, ``target``
     and one per architecture and run (``lstms2s_1`` ... ``transformer_3``), a row per example in
@@ -89,18 +101,9 @@ def frame(test: str) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Do not modify it: it is cached (copy it first).
+        A copy: changing it changes nothing else.
     """
-    _check(test, "test", TESTS)
-    text = lzma.decompress((DATA / f"{test}.tsv.xz").read_bytes()).decode("utf-8")
-    lines = text.rstrip("\n").split("\n")
-    header = lines[0].split("\t")
-    rows = [line.split("\t") for line in lines[1:]]
-    table = pd.DataFrame(rows, columns=header)
-    for column in header[2:]:
-        same = table[column] == "="
-        table.loc[same, column] = table.loc[same, "target"]
-    return table
+    return _frame(test).copy()
 
 
 def examples(architecture: str, test: str, run: int) -> list[Example]:
@@ -122,7 +125,7 @@ def examples(architecture: str, test: str, run: int) -> list[Example]:
     """
     _check(architecture, "architecture", ARCHITECTURES)
     _check(run, "run", RUNS)
-    table = frame(test)
+    table = _frame(test)
     column = f"{architecture}_{run}"
     return [Example(s, t, p) for s, t, p in zip(table["source"], table["target"], table[column])]
 
@@ -130,12 +133,12 @@ def examples(architecture: str, test: str, run: int) -> list[Example]:
 def _predictions(architecture: str, test: str, run: int) -> list[str]:
     _check(architecture, "architecture", ARCHITECTURES)
     _check(run, "run", RUNS)
-    return frame(test)[f"{architecture}_{run}"].tolist()
+    return _frame(test)[f"{architecture}_{run}"].tolist()
 
 
 def score(architecture: str, test: str, run: int) -> float:
     """Sequence accuracy of one released run on one test set (our :func:`~.scores.accuracy`)."""
-    return accuracy(_predictions(architecture, test, run), frame(test)["target"].tolist())
+    return accuracy(_predictions(architecture, test, run), _frame(test)["target"].tolist())
 
 
 def substitutivity(architecture: str, condition: str, run: int, *,
@@ -275,7 +278,7 @@ def run_scores(row: str, architecture: str) -> list[float] | None:
 
 
 def _mean_accuracy(test: str, architecture: str, mask) -> tuple[float, int]:
-    table = frame(test)
+    table = _frame(test)
     rows = table[mask]
     hits = [(rows[f"{architecture}_{r}"].str.split() == rows["target"].str.split()).mean()
             for r in RUNS]
@@ -286,7 +289,7 @@ def by_pair() -> pd.DataFrame:
     """Systematicity by held-out function pair: for each of the four pairs, the examples that
     contain it (an example with two pairs counts under both) and each architecture's accuracy
     on them, mean over the three runs (%)."""
-    table = frame("systematicity")
+    table = _frame("systematicity")
     padded = " " + table["source"] + " "
     records = []
     for first, second in HELD_OUT_PAIRS:
@@ -309,7 +312,7 @@ PROPERTIES = {
 
 @functools.cache
 def _properties(test: str, by: str) -> tuple[int, ...]:
-    table = frame(test)
+    table = _frame(test)
     return tuple(PROPERTIES[by](s, t) for s, t in zip(table["source"], table["target"]))
 
 
@@ -363,7 +366,7 @@ def productivity_below_task_by_run(architecture: str, by: str = "input length", 
     least ``min_examples`` examples in both test sets) at which its productivity score is below
     its task accuracy: the paper's Fig. 3 control, one number a run."""
     _check(architecture, "architecture", ARCHITECTURES)
-    task, productive = frame("pcfgset"), frame("productivity")
+    task, productive = _frame("pcfgset"), _frame("productivity")
     task_values = pd.Series(_properties("pcfgset", by))
     productive_values = pd.Series(_properties("productivity", by))
     common = [v for v in sorted(set(task_values) & set(productive_values))
@@ -383,7 +386,7 @@ def productivity_below_task_by_run(architecture: str, by: str = "input length", 
 def length_terciles(architecture: str, run: int, test: str = "pcfgset") -> list[float]:
     """Accuracy (%) of one run on the shortest, middle and longest third of a test set's inputs
     (by number of tokens; ties kept together)."""
-    table = frame(test)
+    table = _frame(test)
     lengths = pd.Series(_properties(test, "input length"))
     cuts = lengths.quantile([1 / 3, 2 / 3]).to_numpy()
     bins = np.digitize(lengths.to_numpy(), cuts, right=True)
@@ -403,8 +406,8 @@ def by_synonym(condition: str) -> pd.DataFrame:
     """Substitutivity by synonym: for each of the four words given a synonym, the twin pairs
     whose twin uses it and each architecture's consistency on them (%, mean over the runs)."""
     _check(condition, "condition", CONDITIONS)
-    original = frame(f"substitutivity_{condition}")
-    twin = frame(f"substitutivity_{condition}_twin")
+    original = _frame(f"substitutivity_{condition}")
+    twin = _frame(f"substitutivity_{condition}_twin")
     records = []
     for synonym, word in TWINS.items():
         mask = (" " + twin["source"] + " ").str.contains(f" {synonym} ", regex=False).to_numpy()
@@ -474,7 +477,7 @@ def _longest_argument(step: str) -> int:
 
 def failures(test: str) -> pd.DataFrame:
     """The examples of a released test set that every run of every architecture gets wrong."""
-    table = frame(test)
+    table = _frame(test)
     wrong = np.ones(len(table), dtype=bool)
     target = table["target"].str.split()
     for architecture in ARCHITECTURES:
