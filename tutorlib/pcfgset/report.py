@@ -832,7 +832,13 @@ def released_facts() -> dict[str, str]:
                             if all(abs(v * n - round(v * n)) < 1e-6 for v in curve))
     two = {ratio: int(exceptions[ratio]["source"].map(num_functions).eq(2).sum())
            for ratio in released.RATIOS}
+    tops = []
+    for test in ("pcfgset", "productivity"):
+        for by in ("functions", "depth", "output length"):
+            sizes = released.by_property(test, by)
+            tops.append(float((sizes[list(ARCHITECTURE_NAMES)].idxmax(axis=1) == "Transformer").mean()))
     return {
+        "rel_transformer_top": f"{number(100 * min(tops), 0)}% to {number(100 * max(tops), 0)}%",
         "rel_cells": str(len(cells)),
         "rel_close": str(close),
         "rel_largest": f"{number(largest['difference'])} points ({largest['network']}, "
