@@ -20,13 +20,14 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from tutorlib.checks import check_seed
+
 T = TypeVar("T")
 
 
 def seed_everything(seed: int) -> torch.Generator:
     """Seed Python, NumPy and PyTorch; return a ``torch.Generator`` seeded the same way."""
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = check_seed(seed)
     random.seed(int(seed))
     np.random.seed(int(seed) % 2**32)
     torch.manual_seed(int(seed))
