@@ -58,8 +58,8 @@ def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
         runs = max(f["runs"] for f in found.values())
         names = {f"{m}/{v}": f"{_ORCHARD_NAMES[m]} {v.replace('_', ' ')}" for m, v in keys}
         return order_reading(means, [f"{m}/{v}" for m, v in keys], fits, runs,
-                              planned_seeds("orchard"), profile, names,
-                              fitted=all(f["fitted"] for f in found.values()))
+                             planned_seeds("orchard"), profile, names,
+                             fitted=all(f["fitted"] for f in found.values()))
     return read
 
 

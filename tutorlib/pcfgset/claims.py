@@ -63,7 +63,7 @@ def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[]
         order = list(tests) if len(networks) == 1 else list(networks)
         passed = all(all(pcfgset_report.claim_passes(t, n, profile)) for t, n in readings)
         return order_reading(means, order, fits, runs, planned_seeds("pcfgset"), profile,
-                              {t: t.replace("_", " ") for t in tests}, fitted=passed)
+                             {t: t.replace("_", " ") for t in tests}, fitted=passed)
     return read
 
 
@@ -98,7 +98,7 @@ def _released_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[
                 means[test if len(networks) == 1 else network] = float(np.mean(values))
         order = list(tests) if len(networks) == 1 else list(networks)
         return order_reading(means, order, [], _RELEASED_RUNS, _RELEASED_RUNS, "paper",
-                              {t: t.replace("_", " ") for t in tests})
+                             {t: t.replace("_", " ") for t in tests})
     return read
 
 

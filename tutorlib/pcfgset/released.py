@@ -397,8 +397,8 @@ def length_terciles(architecture: str, run: int, test: str = "pcfgset") -> list[
 def localism_mistakes_with_long_strings(run: int, longer_than: int = 5) -> float:
     """Of the LSTMS2S inputs whose unrolled prediction differs from the whole one, the share with
     an unrolled step applied to a string of more than ``longer_than`` symbols."""
-    mistakes = [any(_longest_argument(step) > longer_than for step, _ in block.steps[:-1])
-                for block in localism_blocks(run) if block.whole.split() != block.unrolled.split()]
+    mistakes = [_has_long_step(block, longer_than) for block in localism_blocks(run)
+                if block.whole.split() != block.unrolled.split()]
     return float(np.mean(mistakes))
 
 
@@ -456,11 +456,17 @@ def localism_long_strings(run: int, longer_than: int = 5) -> dict[str, float]:
     argument has more than ``longer_than`` symbols and among the others."""
     groups: dict[bool, list[bool]] = {True: [], False: []}
     for block in localism_blocks(run):
-        long = any(_longest_argument(step) > longer_than for step, _ in block.steps[:-1])
+        long = _has_long_step(block, longer_than)
         groups[long].append(block.whole.split() == block.unrolled.split())
     return {"long": float(np.mean(groups[True])) if groups[True] else float("nan"),
             "short": float(np.mean(groups[False])) if groups[False] else float("nan"),
             "long inputs": len(groups[True]), "short inputs": len(groups[False])}
+
+
+def _has_long_step(block: LocalismBlock, longer_than: int) -> bool:
+    """Whether an unrolled step of ``block`` applies a function to a string of more than
+    ``longer_than`` symbols."""
+    return any(_longest_argument(step) > longer_than for step, _ in block.steps[:-1])
 
 
 def _longest_argument(step: str) -> int:
