@@ -101,7 +101,7 @@ report.released_table1()
 # 95% interval over the runs and the paper's ± are in the table below (the paper's ± is the
 # standard deviation of the three runs, taken over the runs themselves rather than as a
 # sample's). The release has no localism outputs of ConvS2S or the Transformer, so their
-# localism scores (59 and 54) cannot be checked.
+# published localism scores ({glue:text}`rel_localism_unreleased`) cannot be checked.
 
 # %% tags=["hide-output"]
 report.released_scores().drop(columns="row").round(2)

@@ -838,6 +838,9 @@ def released_facts() -> dict[str, str]:
             sizes = released.by_property(test, by)
             tops.append(float((sizes[list(ARCHITECTURE_NAMES)].idxmax(axis=1) == "Transformer").mean()))
     return {
+        "rel_localism_unreleased": " and ".join(
+            f"{PAPER['localism'][name]:g} for {name}" for name in ARCHITECTURE_NAMES
+            if pd.isna(table.set_index(["row", "network"]).loc[("localism", name), "mean"])),
         "rel_transformer_top": f"{number(100 * min(tops), 0)}% to {number(100 * max(tops), 0)}%",
         "rel_cells": str(len(cells)),
         "rel_close": str(close),
