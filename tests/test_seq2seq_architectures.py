@@ -356,7 +356,9 @@ def test_fairseq_embedding_initialisation_puts_embeddings_on_the_positions_scale
     torch.manual_seed(0)
     small = s2s.init_embeddings(s2s.build_model(config, 300, 300), "fairseq")
     for name in ("source_embedding", "target_embedding"):
-        assert getattr(plain, name).weight[1:].std().item() == pytest.approx(1.0, rel=0.05)
+        # built, the embeddings are already on the positions' scale; "fairseq" redraws them so
+        assert getattr(plain, name).weight[1:].std().item() == pytest.approx(64 ** -0.5,
+                                                                             rel=0.05)
         weight = getattr(small, name).weight
         assert weight[1:].std().item() == pytest.approx(64 ** -0.5, rel=0.05)
         assert weight[PAD].abs().sum().item() == 0  # padding stays zero
@@ -366,6 +368,19 @@ def test_fairseq_embedding_initialisation_puts_embeddings_on_the_positions_scale
         s2s.init_embeddings(s2s.build_model(Seq2SeqConfig("lstm", 8, 1, 0.0), 5, 5), "fairseq")
     with pytest.raises(ValueError, match="embedding_init must be one of pytorch, fairseq"):
         s2s.init_embeddings(plain, "xavier")
+    # a Transformer with relative positions adds none: it keeps PyTorch's draw
+    relative = s2s.build_model(Seq2SeqConfig("transformer", 64, 1, 0.0, positions="relative"),
+                               300, 300)
+    assert relative.source_embedding.weight[1:].std().item() == pytest.approx(1.0, rel=0.05)
+    # the scaling draws nothing: the layers after the embeddings are drawn as before
+    torch.manual_seed(0)
+    torch.nn.Embedding(300, 64, padding_idx=PAD)
+    unscaled = torch.nn.Embedding(300, 64, padding_idx=PAD)
+    torch.manual_seed(0)
+    built = s2s.build_model(config, 300, 300)
+    torch.testing.assert_close(built.target_embedding.weight * 8, unscaled.weight)
+    lstm = s2s.build_model(Seq2SeqConfig("lstm", 8, 1, 0.0), 5, 5)
+    assert s2s.init_embeddings(lstm, "pytorch") is lstm
 
 
 def test_pre_layer_norm_transformers_normalise_before_each_sublayer():

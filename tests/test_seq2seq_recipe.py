@@ -218,3 +218,37 @@ def test_predict_gives_what_evaluate_predicts_without_targets():
         s2s.predict(model, ["a"], vocab, vocab, max_length=0)
     with pytest.raises(ValueError, match="token 'zz'"):
         s2s.predict(model, ["zz"], vocab, vocab, max_length=3)
+
+
+def test_a_transformer_with_the_default_embeddings_learns_to_reverse_short_strings(one_thread):
+    # built and trained with every default, a small Transformer with sinusoidal positions must
+    # learn an order-sensitive task in a few epochs; with PyTorch's embedding draw (standard
+    # deviation 1, scaled by sqrt(64)) the positions are drowned and it does not
+    rng = np.random.default_rng(0)
+    symbols = "a b c d e f g h".split()
+
+    def reversals(count):
+        pairs = []
+        for _ in range(count):
+            tokens = list(rng.choice(symbols, size=rng.integers(2, 6)))
+            pairs.append((" ".join(tokens), " ".join(reversed(tokens))))
+        return pairs
+
+    train, validation = reversals(1500), reversals(100)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    config = s2s.Seq2SeqConfig("transformer", 64, 2, 0.0, num_heads=4, positions="sinusoidal",
+                               norm_first=True)
+    recipe = recipes.Recipe(batch_size=32, learning_rate=1e-3, max_epochs=6, patience=6,
+                            fit_size=100)
+    accuracy = {}
+    for draw in ("as built", "standard deviation 1"):
+        torch.manual_seed(0)
+        model = s2s.build_model(config, len(vocab), len(vocab))
+        if draw == "standard deviation 1":  # PyTorch's draw of nn.Embedding, unscaled
+            with torch.no_grad():
+                for embedding in (model.source_embedding, model.target_embedding):
+                    embedding.weight.mul_(64 ** 0.5)
+        fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe, seed=0)
+        accuracy[draw] = fit.validation_accuracy
+    assert accuracy["as built"] >= 0.9, accuracy
+    assert accuracy["standard deviation 1"] < accuracy["as built"] - 0.2, accuracy

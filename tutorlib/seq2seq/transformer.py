@@ -84,6 +84,13 @@ class TransformerSeq2Seq(nn.Module):
             dropout=config.dropout, batch_first=True, custom_encoder=encoder,
             norm_first=config.norm_first)
         self.output = nn.Linear(hidden, target_size)
+        if not self.relative:
+            # token embeddings start on the scale of the positions added to them: drawn with
+            # standard deviation 1 they are sqrt(hidden) times larger once scaled and drown the
+            # positions (scaled in place, so the generator's later draws are unchanged)
+            with torch.no_grad():
+                for embedding in (self.source_embedding, self.target_embedding):
+                    embedding.weight.mul_(hidden ** -0.5)
 
     def _embed(self, embedding: nn.Embedding, tokens: torch.Tensor) -> torch.Tensor:
         if self.relative:  # nothing to balance the embeddings against: not scaled (as T5)
