@@ -79,16 +79,17 @@ def reduced_pairs(candidate: dict, seed: int = 0) -> tuple[list, list]:
     return pairs[cut:], pairs[:cut]
 
 
-def run(candidate_name: str, network: str, max_seconds: float, seed: int = 0) -> dict:
+def run(candidate_name: str, network: str, max_seconds: float, seed: int = 0,
+        architecture: dict | None = None, recipe_changes: dict | None = None) -> dict:
     candidate = CANDIDATES[candidate_name]
     tick = time.perf_counter()
     train, validation = reduced_pairs(candidate)
     data_seconds = time.perf_counter() - tick
     vocabs = pe.vocabularies(candidate["alphabet"])
-    options = dict(NETWORKS[network])
+    options = {**NETWORKS[network], **(architecture or {})}
     config = pe.architecture_config(network, options.pop("hidden_size"),
                                     options.pop("num_layers"), 0.0, **options)
-    recipe = s2s.Recipe(**RECIPES[network], max_epochs=1000, patience=1000,
+    recipe = s2s.Recipe(**{**RECIPES[network], **(recipe_changes or {})}, max_epochs=1000, patience=1000,
                         evaluations_per_epoch=2, fit_size=500, max_seconds=max_seconds,
                         precision="fp32")
     seed_everything(seed)
@@ -134,6 +135,10 @@ def main() -> None:
     parser.add_argument("--architecture", choices=sorted(NETWORKS))
     parser.add_argument("--max-seconds", type=float, default=600.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--architecture-changes", type=json.loads, default={},
+                        help="JSON: fields of the network to change, e.g. '{\"num_layers\": 6}'")
+    parser.add_argument("--recipe-changes", type=json.loads, default={},
+                        help="JSON: recipe fields to change, e.g. '{\"learning_rate\": 0.003}'")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--summary", type=Path)
@@ -147,7 +152,8 @@ def main() -> None:
     if not (args.candidate and args.architecture and args.out):
         parser.error("--candidate, --architecture and --out are needed")
     torch.set_num_threads(int(os.environ.get("THREADS", "1")))
-    record = run(args.candidate, args.architecture, args.max_seconds, args.seed)
+    record = run(args.candidate, args.architecture, args.max_seconds, args.seed,
+                 args.architecture_changes, args.recipe_changes)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, indent=1) + "\n")
     print(f"{args.candidate} {args.architecture}: {record['pairs_per_second']:.0f} pairs/s, "
