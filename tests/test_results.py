@@ -385,20 +385,34 @@ def test_workers_exit_when_the_sweep_that_started_them_is_killed(tmp_path):
     assert not any(alive(pid) for pid in workers)
 
 
+HOLDER = """
+import sys, time
+from filelock import FileLock
+lock = FileLock(sys.argv[1], timeout=0)
+lock.acquire()
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
 def test_a_claimed_run_is_left_to_its_process_and_a_dead_claim_is_taken_over(tmp_path,
                                                                             monkeypatch):
-    import json
     import subprocess
     import sys
 
     store = results.RunStore(tmp_path / "demo" / "runs", "demo")
     assert store.claim({"size": 1}, 0) and store.claim({"size": 1}, 0)  # ours: held
-    # a living process of this machine holds another run
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # a second store in this process (another sweep's view) cannot take it either
+    assert not results.RunStore(tmp_path / "demo" / "runs", "demo").claim({"size": 1}, 0)
+    store.release({"size": 1}, 0)
+    store.release({"size": 1}, 0)  # releasing twice is harmless
+    # a living process holds another run
+    lock = store.lock_path({"size": 2}, 0)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(lock)], stdout=subprocess.PIPE,
+                              text=True)
     try:
-        lock = store.lock_path({"size": 2}, 0)
-        lock.write_text(json.dumps({"pid": sleeper.pid, "host": __import__("socket").gethostname(),
-                                    "time": 0}))
+        assert holder.stdout.readline().strip() == "held"
         assert not store.claim({"size": 2}, 0)
         monkeypatch.syspath_prepend(str(tmp_path))
         (tmp_path / "claim_demo.py").write_text(DEMO)
@@ -409,15 +423,15 @@ def test_a_claimed_run_is_left_to_its_process_and_a_dead_claim_is_taken_over(tmp
                                           progress=False)
         assert sorted(claim_demo.CALLS) == [(1, 0), (1, 1), (2, 1)]  # (2, 0) left to its holder
         assert not results.read_results(path)["data"]["complete"]
-        assert lock.exists() and not store.lock_path({"size": 1}, 1).exists()  # released
+        assert store.claim({"size": 1}, 1)  # the sweep released what it claimed
+        store.release({"size": 1}, 1)
     finally:
-        sleeper.kill()
-        sleeper.wait()
+        holder.kill()  # killed: no clean-up of its own, the system frees its lock
+        holder.wait()
     # its holder died: the claim is taken over and the run done
     claim_demo.CALLS.clear()
     path = results.run_experiment("claim_demo:EXPERIMENT", "ci", tmp_path, progress=False)
     assert claim_demo.CALLS == [(2, 0)] and results.read_results(path)["data"]["complete"]
-    assert not list((tmp_path / "demo" / "runs").glob("*.lock"))
 
 
 def test_an_output_that_cannot_be_written_fails_before_any_work(tmp_path, monkeypatch):

@@ -218,17 +218,6 @@ def check_seed(seed: Any) -> int:
 RECORD_FIELDS = frozenset({"experiment", "settings", "seed", "result"})
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs on this machine."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 class RunStore:
     """One JSON file per finished (run settings, seed), so a stopped sweep loses nothing finished.
 
@@ -243,6 +232,7 @@ class RunStore:
     def __init__(self, directory: str | os.PathLike, experiment: str):
         self.directory = Path(directory)
         self.experiment = check_name(experiment, "experiment name")
+        self._claims: dict[Path, Any] = {}  # lock path -> the lock this process holds
 
     def path(self, settings: Any, seed: int) -> Path:
         """The file of ``(settings, seed)``'s record."""
@@ -306,35 +296,30 @@ class RunStore:
         return self.path(settings, seed).with_suffix(".lock")
 
     def claim(self, settings: Any, seed: int) -> bool:
-        """Claim ``(settings, seed)`` for this process (an atomic lock file beside its record);
-        False when another living process on this machine holds it, or a process on another
-        machine does. A lock left by a process that died here is taken over."""
-        import socket
+        """Claim ``(settings, seed)`` for this process: an operating-system lock on a file beside
+        its record (:class:`filelock.FileLock`, taken without waiting). False while another
+        process holds it; True when this process does (or now does). The system releases the
+        lock when its process ends, however it ends, so a dead sweep's runs are free at once;
+        the lock file itself may stay behind, unlocked and harmless (git ignores it)."""
+        from filelock import FileLock, Timeout
 
-        path = self.lock_path(settings, seed)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        me = {"pid": os.getpid(), "host": socket.gethostname(), "time": time.time()}
-        for _ in range(2):
-            try:
-                descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                try:
-                    holder = json.loads(path.read_text())
-                    pid, host = int(holder["pid"]), holder["host"]
-                except (OSError, ValueError, KeyError, TypeError):
-                    pid, host = None, me["host"]  # unreadable: half-written by a dead process
-                if host != me["host"] or (pid is not None and _alive(pid)):
-                    return pid == me["pid"] and host == me["host"]
-                path.unlink(missing_ok=True)  # stale: its process is gone
-                continue
-            with os.fdopen(descriptor, "w") as handle:
-                json.dump(me, handle)
+        key = self.lock_path(settings, seed)
+        if key in self._claims:
             return True
-        return False
+        key.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(key, timeout=0, is_singleton=False)
+        try:
+            lock.acquire()
+        except Timeout:
+            return False
+        self._claims[key] = lock
+        return True
 
     def release(self, settings: Any, seed: int) -> None:
         """Give up the claim on ``(settings, seed)`` (its record saved, or the run abandoned)."""
-        self.lock_path(settings, seed).unlink(missing_ok=True)
+        lock = self._claims.pop(self.lock_path(settings, seed), None)
+        if lock is not None:
+            lock.release()
 
     def record(self, settings: Any, seed: int) -> dict[str, Any]:
         """The saved record of ``(settings, seed)``: ``settings``, ``seed``, ``result``, ``seconds``."""
@@ -665,9 +650,9 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
     Each record is saved by this process, atomically, the moment its run finishes, and the
     summary is rewritten; a run started again skips the pairs already saved. A worker that dies
     loses only the run it was doing, which is started again. Before it starts, a sweep claims
-    its runs with lock files beside their records (:meth:`RunStore.claim`), so a second sweep
-    of the same runs on this machine leaves them to the first; the locks of a sweep that was
-    killed are taken over.
+    its runs with operating-system locks on files beside their records (:meth:`RunStore.claim`),
+    so a second sweep of the same runs leaves them to the first; the system releases the locks
+    of a sweep that was killed, and the next sweep takes its runs.
     """
     spec = experiment(name)
     settings, profile = _settings_at(spec, name, profile)
