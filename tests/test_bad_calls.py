@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,3 +70,39 @@ def test_the_guard_keeps_names_documentation_and_pickling():
     assert pickle.loads(pickle.dumps(scan.split)) is scan.split
     # ORCHARD's tree nodes, built by the million by its parser, are left unguarded
     assert not getattr(orchard.Digit.__init__, "__tutorlib_guarded__", False)
+
+
+@pytest.mark.parametrize("call,message", [
+    # bad calls outside the battery's generic values, tried as a careful new user would (issue 51)
+    (lambda: __import__("tutorlib.pcfgset").pcfgset.apply("reverse", "A1 B2"),
+     r"must be a string value, a tuple of symbols.*tuple\('A1 B2'.split\(\)\)"),
+    (lambda: __import__("tutorlib.pcfgset").pcfgset.sample_inputs(5, target_depth={1: 0.0}),
+     "the fractions must not all be 0"),
+    (lambda: __import__("tutorlib.pcfgset").pcfgset.sample_inputs(5, target_depth={}),
+     "target_depth must be a non-empty dict"),
+    (lambda: __import__("tutorlib.pcfgset").pcfgset.sample_inputs(
+        5, target_depth={1: float("nan")}), "fraction of depth 1 must be a finite number"),
+    (lambda: __import__("tutorlib.pcfgset").pcfgset.peak([float("nan"), 0.5]),
+     r"no number at epoch\(s\) \[1\]"),
+    (lambda: __import__("tutorlib.tre").tre.entropy([float("nan")] * 3), "got NaN"),
+    (lambda: __import__("tutorlib.stats").stats.pearson([1, 2, float("nan")], [1, 2, 3]),
+     "must be finite numbers"),
+    (lambda: __import__("tutorlib.tre").tre.l1_distance(torch.zeros(3, 2), torch.zeros(4, 2)),
+     r"l1_distance: predicted and target must have the same shape"),
+    (lambda: __import__("tutorlib.seq2seq").seq2seq.build_model(
+        __import__("tutorlib.seq2seq").seq2seq.Seq2SeqConfig("lstm", 8, 1, 0.0), -1, 5),
+     "source_size must be an integer"),
+    (lambda: __import__("tutorlib.seq2seq").seq2seq.Vocabulary(["a b", "c"]),
+     "one non-empty symbol without spaces"),
+    (lambda: __import__("tutorlib.scan").scan.parse_line("IN: jump OUT: I_JUMP OUT: I_WALK"),
+     "more than one IN: or OUT: field"),
+    (lambda: __import__("tutorlib.results").results.write_results(
+        "unused.json", {}, profile="ci", seeds=[1.7], wall_time=1.0),
+     "every seed must be a non-negative integer, got 1.7"),
+    (lambda: __import__("tutorlib.results").results.write_results(
+        "unused.json", {}, profile="ci", seeds=[-3], wall_time=1.0),
+     "every seed must be a non-negative integer, got -3"),
+])
+def test_a_careful_users_mistakes_get_a_clear_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -126,6 +126,9 @@ def provenance(*, profile: str, seeds: Iterable[int], wall_time: float,
                command: str | None = None) -> dict[str, Any]:
     """How a result was produced; see :data:`PROVENANCE_KEYS`."""
     profile = check_profile(profile)
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
+        raise ValueError(f"seeds must be a list of non-negative integers, got {seeds!r}")
+    seeds = [_check_seed(s, "every seed") for s in seeds]
     if not (isinstance(wall_time, (int, float)) and math.isfinite(wall_time) and wall_time >= 0):
         raise ValueError(f"wall_time must be a finite number of seconds >= 0, got {wall_time!r}")
     if command is None:
@@ -136,7 +139,7 @@ def provenance(*, profile: str, seeds: Iterable[int], wall_time: float,
     return {
         "command": command,
         "profile": profile,
-        "seeds": [int(s) for s in seeds],
+        "seeds": seeds,
         "tutorlib_version": __version__,
         "git_commit": git_commit(),
         "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),

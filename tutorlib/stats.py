@@ -31,6 +31,9 @@ def label_codes(values, name: str) -> tuple[np.ndarray, int]:
                          f"{array.shape}")
     if array.size == 0:
         raise ValueError(f"{name} must contain at least one label, got an empty sequence")
+    if array.dtype.kind in "fc" and not np.isfinite(array).all():
+        raise ValueError(f"{name} must be labels, got NaN or infinite values (at positions "
+                         f"{np.flatnonzero(~np.isfinite(array))[:5].tolist()})")
     uniques, codes = np.unique(array, return_inverse=True)
     return codes.reshape(-1), len(uniques)
 
@@ -294,6 +297,9 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     y = np.asarray(y, dtype=np.float64).ravel()
     if x.shape != y.shape:
         raise ValueError(f"x and y must have the same length, got {x.size} and {y.size}")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("x and y must be finite numbers (a NaN would make the correlation NaN); "
+                         "drop the pairs that have none")
     if x.size < 2 or np.ptp(x) < 1e-12 or np.ptp(y) < 1e-12:
         return None
     return float(_scipy_stats().pearsonr(x, y).statistic)

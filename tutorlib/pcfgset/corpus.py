@@ -29,6 +29,7 @@ The base corpus has the paper's 97,203 pairs (its "about 100,000"), split 85 / 5
 from __future__ import annotations
 
 import bisect
+import math
 import random
 import statistics as stats
 from collections import Counter
@@ -239,6 +240,18 @@ def sample_inputs(n: int, seed: int = 0, settings: SamplerSettings = SamplerSett
     """
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
+    if not isinstance(target_depth, dict) or not target_depth:
+        raise ValueError(f"target_depth must be a non-empty dict of depth -> fraction, got "
+                         f"{target_depth!r}")
+    for key, fraction in target_depth.items():
+        if isinstance(key, bool) or not isinstance(key, int) or key < 1:
+            raise ValueError(f"target_depth: every depth must be a positive integer, got {key!r}")
+        if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) \
+                or not math.isfinite(fraction) or fraction < 0:
+            raise ValueError(f"target_depth: the fraction of depth {key} must be a finite "
+                             f"number >= 0, got {fraction!r}")
+    if not sum(target_depth.values()) > 0:
+        raise ValueError(f"target_depth: the fractions must not all be 0, got {target_depth!r}")
     rng = random.Random(f"pcfgset-sampler-{seed}")
     strings = strings or StringSource(random.Random(f"pcfgset-strings-{seed}"), settings.symbols,
                                       settings.string_lengths)

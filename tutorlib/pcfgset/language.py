@@ -255,6 +255,15 @@ def apply(function: str, *arguments: tuple[str, ...]) -> tuple[str, ...]:
     >>> apply("prepend", ("A1",), ("B2",))
     ('B2', 'A1')
     """
+    for position, argument in enumerate(arguments, 1):
+        if isinstance(argument, str) or not isinstance(argument, (tuple, list)) or not all(
+                isinstance(symbol, str) for symbol in argument):
+            hint = (f" (for the symbols of {argument!r}, give tuple({argument!r}.split()))"
+                    if isinstance(argument, str) else "")
+            raise ValueError(f"apply: argument {position} of {function!r} must be a string value, "
+                             f"a tuple of symbols such as ('A1', 'B2'), got "
+                             f"{type(argument).__name__} {argument!r}{hint}")
+    arguments = tuple(tuple(argument) for argument in arguments)
     if function in UNARY:
         if len(arguments) != 1:
             raise ValueError(f"{function!r} takes one argument, got {len(arguments)}")

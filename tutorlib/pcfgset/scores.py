@@ -11,6 +11,8 @@ batch of input strings to a batch of predictions.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Sequence
 
 from tutorlib.checks import check_outputs
@@ -218,5 +220,11 @@ def peak(curve: Sequence[float]) -> tuple[float, int]:
     """
     if not curve:
         raise ValueError("the curve is empty: give one value per epoch")
+    missing = [i + 1 for i, value in enumerate(curve)
+               if isinstance(value, bool) or not isinstance(value, numbers.Real)
+               or not math.isfinite(value)]
+    if missing:
+        raise ValueError(f"the curve has no number at epoch(s) {missing[:5]}: its peak would be "
+                         f"undefined; drop those epochs or give their values")
     best = max(range(len(curve)), key=lambda i: (curve[i], -i))
     return float(curve[best]), best + 1

@@ -51,6 +51,12 @@ def parse_line(line: str) -> Pair:
     if not text.startswith("IN: ") or " OUT: " not in text:
         raise ValueError(f"not a SCAN line (expected 'IN: <command> OUT: <actions>'): {line!r}")
     command, actions = text[4:].split(" OUT: ", 1)
+    if "IN:" in command.split() or "OUT:" in actions.split() or "IN:" in actions.split():
+        raise ValueError(f"not one SCAN line: it has more than one IN: or OUT: field "
+                         f"(two lines run together?): {line!r}")
+    if not command.strip() or not actions.strip():
+        raise ValueError(f"a SCAN line needs a command and actions, one of them is empty: "
+                         f"{line!r}")
     return command, actions
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.config import Seq2SeqConfig
 from tutorlib.seq2seq.convolutional import ConvSeq2Seq
 from tutorlib.seq2seq.recurrent import RNNSeq2Seq
 from tutorlib.seq2seq.transformer import TransformerSeq2Seq
+from tutorlib.seq2seq.vocab import SPECIALS
 from tutorlib.train import resolve_device
 
 
@@ -32,6 +34,12 @@ def build_model(config: Seq2SeqConfig, source_size: int, target_size: int,
         A :class:`RNNSeq2Seq`, :class:`TransformerSeq2Seq` or
         :class:`ConvSeq2Seq`.
     """
+    if not isinstance(config, Seq2SeqConfig):
+        raise TypeError(f"build_model: config must be a Seq2SeqConfig, got "
+                        f"{type(config).__name__}")
+    for name, size in (("source_size", source_size), ("target_size", target_size)):
+        # at least the three specials (padding, start, end) and one symbol
+        check_scalar(size, name, int, min_val=len(SPECIALS) + 1)
     device = resolve_device(device)
     if config.cell == "transformer":
         model: nn.Module = TransformerSeq2Seq(config, source_size, target_size)

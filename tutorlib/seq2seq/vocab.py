@@ -35,6 +35,11 @@ class Vocabulary:
     """
 
     def __init__(self, tokens: Sequence[str]):
+        bad = [t for t in tokens if not isinstance(t, str) or not t or t != t.strip()
+               or len(t.split()) != 1]
+        if bad:
+            raise ValueError(f"Vocabulary: every token must be one non-empty symbol without "
+                             f"spaces (split sequences into tokens first), got {bad[0]!r}")
         extra = sorted(set(tokens) - set(SPECIALS))
         self.itos: list[str] = [*SPECIALS, *extra]
         self.stoi: dict[str, int] = {t: i for i, t in enumerate(self.itos)}

@@ -68,6 +68,15 @@ def _flat(x: torch.Tensor) -> torch.Tensor:
     return x.reshape(x.shape[0], -1)
 
 
+def _same_shape(predicted: torch.Tensor, target: torch.Tensor, name: str) -> None:
+    if predicted.shape != target.shape:
+        raise ValueError(f"{name}: predicted and target must have the same shape (one "
+                         f"representation per row), got {tuple(predicted.shape)} and "
+                         f"{tuple(target.shape)}")
+    if predicted.dim() == 0:
+        raise ValueError(f"{name}: give batches (one representation per row), got scalars")
+
+
 def cosine_distance(predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """1 − cosine similarity per row (a zero vector is at distance 1 from everything).
 
@@ -81,6 +90,7 @@ def cosine_distance(predicted: torch.Tensor, target: torch.Tensor) -> torch.Tens
     torch.Tensor
         One distance per row.
     """
+    _same_shape(predicted, target, "cosine_distance")
     return 1.0 - torch.nn.functional.cosine_similarity(_flat(predicted), _flat(target), dim=1,
                                                        eps=1e-8)
 
@@ -98,6 +108,7 @@ def l1_distance(predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     torch.Tensor
         One distance per row.
     """
+    _same_shape(predicted, target, "l1_distance")
     return (_flat(predicted) - _flat(target)).abs().sum(dim=1)
 
 
@@ -114,6 +125,7 @@ def l2_distance(predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     torch.Tensor
         One distance per row.
     """
+    _same_shape(predicted, target, "l2_distance")
     return torch.linalg.vector_norm(_flat(predicted) - _flat(target), dim=1)
 
 
