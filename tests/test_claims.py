@@ -123,9 +123,10 @@ def test_every_claim_resolves_against_the_committed_results():
             expected = "not yet run" if claim.experiment or claim.released is None else claims.NOT_MEASURED
             assert row["verdict"] == expected, claim.claim
         elif committed["data"].get("complete"):
-            # a complete full-profile run has a number for every claim it covers
+            # a complete full-profile run has a number for every claim it covers; a partial
+            # reading comes from another profile, read because its runs fit where these did not
             assert row["ours"] is not None and not math.isnan(row["ours"]), claim.claim
-            assert not row["verdict"].endswith("partial"), claim.claim
+            assert not row["verdict"].endswith("partial") or row["profile"] != "full", claim.claim
 
 
 @pytest.mark.slow

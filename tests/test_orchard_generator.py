@@ -322,7 +322,7 @@ def test_registry_and_parts():
     ({"min_depth": 0}, "min_depth must be an integer between 1"),
     ({"min_depth": 5, "max_depth": 4}, "max_depth must be an integer between 5"),
     ({"seed": -1}, "seed must be an integer at least 0"),
-    ({"max_depth": 6.0}, "max_depth must be an integer"),
+    ({"max_depth": 6.0}, "max_depth=6.0 violates type hint"),
 ])
 def test_generate_checks_its_arguments(kwargs, words):
     with pytest.raises(ValueError, match=words):

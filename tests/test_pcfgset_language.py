@@ -212,7 +212,7 @@ def test_interpret_refuses_a_tree_parse_could_not_have_made():
         pcfgset.interpret(("A1", "B2"))
     with pytest.raises(ValueError, match="'append' at position 0 takes 2 argument"):
         pcfgset.interpret(("append", ("A1",)))
-    with pytest.raises(ValueError, match="source must be a string or a non-empty tuple, got None"):
+    with pytest.raises(ValueError, match="source=\"None\" violates type hint"):
         pcfgset.interpret(None)
     # a deep tree is checked without recursion
     deep = ("A1",)

@@ -27,7 +27,7 @@ def test_scores_refuse_what_is_not_a_sequence_of_outputs():
         pcfgset.accuracy("A1 B2", "A1 B2")
     with pytest.raises(TypeError, match=r"predictions\[0\] must be a string"):
         pcfgset.accuracy([1], ["A1"])
-    with pytest.raises(TypeError, match="got None"):
+    with pytest.raises(TypeError, match="predictions=\"None\" violates type hint"):
         pcfgset.token_accuracy(None, ["A1"])
     # an empty target is no output: it is refused, never counted as right
     with pytest.raises(ValueError, match=r"targets\[0\] is empty"):

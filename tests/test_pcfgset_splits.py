@@ -45,7 +45,7 @@ def test_unknown_names_and_bad_arguments_are_refused():
         pcfgset.overgeneralisation_split(0.01)
     with pytest.raises(ValueError, match="condition must be one of"):
         pcfgset.substitutivity_split("secondary")
-    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+    with pytest.raises(ValueError, match="seed='0' violates type hint"):
         pcfgset.split("pcfgset", seed="0")
 
 

@@ -24,7 +24,7 @@ def test_glue_figure_refuses_a_missing_label_or_something_else_than_a_figure():
     fig, _ = plt.subplots()
     with pytest.raises(ValueError, match="name must be a non-empty string"):
         plotting.glue_figure("  ", fig)
-    with pytest.raises(TypeError, match="fig must be"):
+    with pytest.raises(TypeError, match="fig=.* violates type hint"):
         plotting.glue_figure("fig-x", fig.axes[0])
     plt.close(fig)
 

@@ -265,7 +265,7 @@ def test_topsim_sampling_with_levenshtein_on_strings():
     (dict(meanings=[[0], [1], [2]], messages=["a", "b", "c"], max_pairs=0),
      "max_pairs must be None or an integer >= 2, got 0"),
     (dict(meanings=[[0], [1], [2]], messages=["a", "b", "c"], max_pairs=2.5),
-     "max_pairs must be None or an integer >= 2"),
+     "max_pairs=2.5 violates type hint"),
     (dict(meanings=[[0], [1], [2]], messages=["a", "b", "c"],
           meaning_distance=lambda a, b: float("nan")),
      "not finite"),

@@ -51,7 +51,7 @@ def test_parse_errors_name_the_problem(text, message):
     (("blue",), "at least two children"),
     (("blue", 3), r"tree\[1\]: a derivation is a string or a tuple"),
     (("blue", ""), "non-empty string"),
-    (["blue", "star"], "got list"),
+    (["blue", "star"], r"tree=\['blue', 'star'\] violates type hint"),
     (("blue star", "x"), "without spaces"),
 ])
 def test_invalid_trees_are_rejected(tree, message):

@@ -15,7 +15,7 @@ empty, truncated or not UTF-8) and is sorted by what came back:
 
 Run ``python tools/bad_calls.py`` for the table per subpackage (``--list`` prints every call
 that was not clear); ``tests/test_bad_calls.py`` holds the counts to the issue's bound (raw and
-accepted together at most 5% of the calls, none in the results store or the command line).
+accepted together at most 1% of the calls, none in the results store or the command line).
 """
 
 from __future__ import annotations
@@ -90,6 +90,18 @@ ACCEPTABLE = {
     ("tutorlib.facts.number", "fraction"): "1.5 is a number",
     ("tutorlib.claims.within", "fraction"): "a tolerance of 1.5 points is a tolerance",
     ("tutorlib.claims.close_to", "fraction"): "a tolerance of 1.5 is a tolerance",
+    ("tutorlib.verdicts.within", "fraction"): "a tolerance of 1.5 points is a tolerance",
+    ("tutorlib.verdicts.close_to", "fraction"): "a tolerance of 1.5 is a tolerance",
+    ("tutorlib.fit.passes", "None"): "documented: a training accuracy not measured fails",
+    ("tutorlib.fit.reason", "None"): "documented: says the training accuracy was not measured",
+    # "" is an empty sequence to Python: the answer for no items, as for []
+    ("tutorlib.orchard.tokenize", "empty text"): "an empty line has no tokens",
+    ("tutorlib.pcfgset.statistics", "empty text"): "the statistics of no pairs (as for [])",
+    ("tutorlib.dbca.atom_counts", "empty text"): "counts over no items (as for [])",
+    ("tutorlib.dbca.compound_weights", "empty text"): "weights over no items (as for [])",
+    ("tutorlib.dbca.weight_table", "empty text"): "a table of no items (as for [])",
+    ("tutorlib.compositionality.atoms", "empty text"): "counts over no objects (as for [])",
+    ("tutorlib.compositionality.compounds", "empty text"): "counts over no objects (as for [])",
     ("tutorlib.textfiles.check_field", "empty text"): "an empty field still fills one line",
     ("tutorlib.textfiles.read_text", "empty file"): "an empty file holds the empty text",
     ("tutorlib.textfiles.read_text", "truncated JSON"): "any UTF-8 file holds text",
@@ -139,6 +151,8 @@ def _is_clear(error: BaseException) -> bool:
         return False
     if not isinstance(error, (TypeError, ValueError, LookupError, OSError, RuntimeError)):
         return False
+    if type(error).__name__ == "ArgumentTypeError":  # beartype's refusal: names both
+        return True
     frames = traceback.extract_tb(error.__traceback__)
     if not frames:
         return False

@@ -70,7 +70,7 @@ def path_for(name: str, config: Any, directory: str | os.PathLike | None = None,
         raise ValueError(f"cache name must be a non-empty plain name without '/', got {name!r}")
     if not isinstance(format, int) or isinstance(format, bool) or format < 1:
         raise ValueError(f"format must be a positive integer, got {format!r}")
-    base = Path(directory) if directory is not None else cache_dir()
+    base = _directory(directory, "path_for")
     return base / name / f"{config_hash(name, config, format)}.pkl"
 
 
@@ -168,9 +168,18 @@ def cached(name: str, config: Any, compute: Callable[[], T],
     return value
 
 
+def _directory(directory: str | os.PathLike | None, function: str) -> Path:
+    """The cache folder ``directory`` names (None: :func:`cache_dir`); an empty string is no
+    folder (``Path("")`` would silently be the current one)."""
+    if isinstance(directory, str) and not directory.strip():
+        raise ValueError(f"{function}: directory must be a folder's path, got an empty string "
+                         f"(None: the cache folder)")
+    return Path(directory) if directory is not None else cache_dir()
+
+
 def clear(directory: str | os.PathLike | None = None) -> int:
     """Delete every cache entry; return how many files were removed."""
-    base = Path(directory) if directory is not None else cache_dir()
+    base = _directory(directory, "clear")
     removed = 0
     for path in sorted(base.glob("*/*")):
         if path.suffix in {".pkl", ".json", ".tmp"}:
@@ -179,6 +188,6 @@ def clear(directory: str | os.PathLike | None = None) -> int:
     return removed
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

@@ -22,10 +22,14 @@ ValueError: num_colours must be an integer from 2 to 12, got 13
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import sys
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Annotated, Any, Protocol, runtime_checkable
+
+import numpy as np
 
 _BOUNDARIES = ("both", "left", "right", "neither")
 
@@ -162,13 +166,13 @@ def check_outputs(values: Any, name: str, *, allow_empty_items: bool = True) -> 
 
 # --- one type-checking path for every public entry point -----------------------------------
 #
-# Each subpackage (and flat module) ends with ``guard_exports(globals(), __all__)``: every public
-# function, and the ``__init__`` of every public class, then checks each argument a caller gives
-# against its annotation before any work, so ``None`` or a value of the wrong type is a
-# ``TypeError`` naming the function and the argument, not an ``AttributeError`` three frames
-# down. Only what the annotation says is checked (the kind of value, finite numbers, no bool for
-# an int, no single string for a sequence); the meaning of a value (a seed that is not negative,
-# a name that exists) stays with the function, which says so in its own words.
+# Each subpackage (and flat module) ends with ``type_check(globals(), __all__)``: every public
+# function and class is then checked by beartype against its annotations on every call, deeply
+# (one item of each container, at every level, so at constant cost), both where the package
+# exports it and in the module that defines it (``scan.split`` and ``scan.splits.split`` alike).
+# A refusal is an :class:`ArgumentTypeError` naming the function, the argument, its value and
+# the annotation. The meaning of a value (a seed that is not negative, a name that exists, a
+# finite learning rate) stays with the function, which says so in its own words.
 
 
 class ArgumentTypeError(TypeError, ValueError):
@@ -177,190 +181,58 @@ class ArgumentTypeError(TypeError, ValueError):
     raised before its arguments were checked at the boundary still catches it."""
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+@runtime_checkable
+class _ArrayLike(Protocol):
+    """What NumPy reads as an array: anything with ``__array__`` (a pandas column, a tensor)."""
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
-def _type_name(value: Any) -> str:
-    if value is None or isinstance(value, (bool, int, float)):
-        return repr(value)
-    return f"{type(value).__name__} {_short(value)}"
+#: An argument that may be a sequence or an array: a list, a tuple, a NumPy array, a pandas
+#: column or anything else NumPy reads as an array (its elements are the function's to check).
+ArrayLike = Sequence | np.ndarray | _ArrayLike
 
 
-_UNREADABLE = object()  # an annotation that names something the module does not import
+@functools.cache
+def _beartype_conf():
+    """One beartype configuration for the package (built on first use: beartype is imported
+    with the first module that checks its names).
+
+    It reads the annotations as Python's numbers and NumPy's arrays are used: an ``int`` is any
+    integer but a bool (NumPy's too: ``np.int64`` is no subclass of ``int``), a ``float`` any
+    real number but a bool, a sequence of numbers may be an array, and a sequence of strings or
+    numbers is never one string (``"abc"`` is a sequence of its characters to Python, and a
+    mistake to a caller who meant a list).
+    """
+    from beartype import BeartypeConf, FrozenDict
+    from beartype.vale import IsInstance
+
+    not_bool, not_text = ~IsInstance[bool], ~IsInstance[str]
+    return BeartypeConf(
+        # containers: one item checked per call, the same one every time (the first), so that
+        # the same bad call always gets the same answer
+        is_random=False,
+        hint_overrides=FrozenDict({
+            int: Annotated[numbers.Integral, not_bool],
+            float: Annotated[numbers.Real, not_bool],
+            Sequence[str]: Annotated[Sequence[str], not_text],
+            Iterable[str]: Annotated[Iterable[str], not_text],
+            Sequence[float]: Annotated[Sequence[float], not_text] | np.ndarray | _ArrayLike,
+            Sequence[int]: Annotated[Sequence[int], not_text] | np.ndarray | _ArrayLike}),
+        violation_param_type=ArgumentTypeError, violation_return_type=ArgumentTypeError,
+        is_color=False)
 
 
-def _resolve(annotation: Any, namespace: dict) -> Any:
-    if isinstance(annotation, str):
-        try:
-            return eval(annotation, namespace)  # noqa: S307 - the package's own annotations
-        except Exception:  # noqa: BLE001 - an annotation only a type checker can read
-            return _UNREADABLE
-    return annotation
-
-
-def _kind_check(tp: Any, allow_nonfinite: bool = False):
-    """``(test, words)`` for an annotation, or ``None`` when it cannot be checked at run time."""
-    import collections.abc as abc
-    import os
-    import types
-    import typing
-    from pathlib import PurePath
-
-    if tp is None or tp is type(None):
-        return (lambda v: v is None), "None"
-    if tp is Any or tp is object or isinstance(tp, (typing.TypeVar, typing.ForwardRef)):
-        return None
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin is typing.Union or origin is types.UnionType:
-        if any(isinstance(a, type) and (issubclass(a, PurePath) or a is os.PathLike) for a in args):
-            # str | Path: a path, which is never an empty string
-            args = tuple(a for a in args if a is not str)
-        parts = [_kind_check(a, allow_nonfinite) for a in args]
-        if any(p is None for p in parts):
-            return None
-        tests = [p[0] for p in parts]
-        words = " or ".join(dict.fromkeys(p[1] for p in parts))
-        return (lambda v: any(t(v) for t in tests)), words
-    if origin is typing.Literal:
-        return (lambda v: any(v == a and type(v) is type(a) for a in args)), \
-            "one of " + ", ".join(repr(a) for a in args)
-    if origin is typing.Annotated:
-        return _kind_check(args[0], allow_nonfinite)
-    base = origin or tp
-    if base is bool:
-        return (lambda v: isinstance(v, bool) or type(v).__name__ == "bool_"), "True or False"
-    if base is int:
-        return (lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bool)
-                and type(v).__name__ != "bool_"), "an integer"
-    if base is float:
-        if allow_nonfinite:
-            return (lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool)), "a number"
-        return (lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool)
-                and math.isfinite(float(v))), "a finite number"
-    if base is str:
-        return (lambda v: isinstance(v, str)), "a string"
-    if base is bytes:
-        return (lambda v: isinstance(v, bytes)), "bytes"
-    if isinstance(base, type) and (issubclass(base, PurePath) or base is os.PathLike):
-        return (lambda v: isinstance(v, os.PathLike) or (isinstance(v, str) and v.strip() != "")), \
-            "a path (a non-empty string or a Path)"
-    if base is tuple and args and args[-1] is not Ellipsis:
-        # a fixed shape, e.g. a (command, actions) pair: its length and each element
-        parts = [_kind_check(a) for a in args]
-
-        def shaped(v, parts=parts):
-            return (isinstance(v, (tuple, list)) and len(v) == len(parts)
-                    and all(p is None or p[0](x) for p, x in zip(parts, v)))
-        return shaped, f"a tuple of {len(parts)} (" + ", ".join(
-            "any" if p is None else p[1] for p in parts) + ")"
-    if tp is tuple:  # a bare tuple: the package's trees and compounds, never empty
-        return (lambda v: isinstance(v, tuple) and len(v) > 0), "a non-empty tuple"
-    if base is abc.Sequence and not args:  # any sequence, a string included (of characters)
-        return (lambda v: isinstance(v, (abc.Sequence, str)) or (
-            hasattr(v, "__len__") and hasattr(v, "__getitem__") and not isinstance(v, abc.Mapping))
-        ), "a sequence"
-    if base in (list, tuple, abc.Sequence, abc.MutableSequence):
-        return (lambda v: isinstance(v, abc.Iterable) and not isinstance(v, (str, bytes))
-                and not isinstance(v, abc.Mapping) and hasattr(v, "__len__")), \
-            "a sequence (a list or tuple, not a string)"
-    if base in (abc.Iterable, abc.Collection, abc.Iterator, abc.Generator, set, frozenset,
-                abc.Set, abc.MutableSet, abc.Reversible):
-        return (lambda v: isinstance(v, abc.Iterable) and not isinstance(v, (str, bytes))), \
-            "an iterable (a list, tuple or set, not a string)"
-    if base in (dict, abc.Mapping, abc.MutableMapping):
-        return (lambda v: isinstance(v, abc.Mapping)), "a mapping (a dict)"
-    if base is abc.Callable:
-        return callable, "callable"
-    if base is type:
-        return (lambda v: isinstance(v, type)), "a class"
-    if isinstance(base, type):
-        if getattr(base, "_is_protocol", False):
-            return None
-        module = getattr(base, "__module__", "")
-        if module.startswith("numpy") and base.__name__ == "ndarray":
-            return (lambda v: hasattr(v, "__len__") and not isinstance(v, (str, bytes))
-                    and not isinstance(v, abc.Mapping)), "an array (or a list of numbers)"
-        return (lambda v: isinstance(v, base)), f"a {base.__name__}"
-    return None
-
-
-def _argument_checks(function: Any, hints_of: Any, skip_first: bool = False):
-    """Per positional index and per name, ``(name, test, words)`` for ``function``'s arguments."""
-    import inspect
-
-    try:
-        signature = inspect.signature(function)
-    except (TypeError, ValueError):
-        return [], {}
-    # the names the annotations use: the defining module's (a decorator such as torch.no_grad
-    # gives the function object other globals)
-    home = sys.modules.get(getattr(function, "__module__", ""), None)
-    namespace = {**getattr(inspect.unwrap(function), "__globals__", {}),
-                 **(vars(home) if home is not None else {})}
-    annotations = getattr(hints_of, "__annotations__", {}) or {}
-    by_index, by_name = [], {}
-    parameters = list(signature.parameters.values())
-    if skip_first:
-        parameters = parameters[1:]
-    for parameter in parameters:
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            if parameter.kind is parameter.VAR_POSITIONAL:
-                break
-            continue
-        annotation = _resolve(annotations.get(parameter.name, parameter.annotation), namespace)
-        default = parameter.default
-        nonfinite = isinstance(default, float) and not math.isfinite(default)
-        check = (None if annotation is inspect.Parameter.empty or annotation is _UNREADABLE
-                 else _kind_check(annotation, nonfinite))
-        entry = (parameter.name, *check) if check else None
-        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
-            by_index.append(entry)
-        if entry and parameter.kind is not parameter.POSITIONAL_ONLY:
-            by_name[parameter.name] = entry
-    return by_index, by_name
-
-
-def _fail(owner: str, name: str, words: str, value: Any) -> None:
-    if words == "an integer" and (name == "seed" or name.endswith("_seed")):
-        words = "a non-negative integer"  # what every seed is
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) and "finite" in words:
-        raise ValueError(f"{owner}: {name} must be {words}, got {value!r}")
-    raise ArgumentTypeError(f"{owner}: {name} must be {words}, got {_type_name(value)}")
-
-
-def _guard(function: Any, owner: str, by_index: list, by_name: dict, offset: int = 0):
-    import functools
-
-    @functools.wraps(function)
-    def guarded(*args, **kwargs):
-        for entry, value in zip(by_index, args[offset:]):
-            if entry is not None and not entry[1](value):
-                _fail(owner, entry[0], entry[2], value)
-        for key, value in kwargs.items():
-            entry = by_name.get(key)
-            if entry is not None and not entry[1](value):
-                _fail(owner, entry[0], entry[2], value)
-        return function(*args, **kwargs)
-
-    guarded.__tutorlib_guarded__ = True
-    return guarded
-
-
-def guard_exports(namespace: dict, names: Any = None, *, unchecked: tuple[str, ...] = ()) -> None:
-    """Check the arguments of every public function and class named in ``names`` (see above).
-
-    Functions are replaced in ``namespace`` by a checking wrapper that keeps their name,
-    signature and documentation; a class keeps its identity and has its ``__init__`` checked.
+def type_check(namespace: dict, names: Any = None, *, unchecked: tuple[str, ...] = ()) -> None:
+    """Check every public function and class named in ``names`` with beartype, here and in the
+    module that defines it.
 
     Parameters
     ----------
     namespace
         The module's ``globals()``.
     names
-        The public names to guard (the module's ``__all__``); by default every public name
+        The public names to check (the module's ``__all__``); by default every public name
         the module defines itself.
     unchecked
         Classes left as they are because the package builds them by the million on a hot path
@@ -370,57 +242,33 @@ def guard_exports(namespace: dict, names: Any = None, *, unchecked: tuple[str, .
     -------
     None
     """
-    import dataclasses
     import inspect
 
-    if not isinstance(namespace, dict) or "__name__" not in namespace:
-        raise TypeError(f"guard_exports: namespace must be a module's globals(), got "
-                        f"{type(namespace).__name__}")
+    from beartype import beartype
+
+    if not isinstance(namespace, dict) or not isinstance(namespace.get("__name__"), str):
+        raise ValueError(f"type_check: namespace must be a module's globals(), got "
+                         f"{type(namespace).__name__}")
     module = namespace["__name__"]
     if names is None:
         names = [n for n, o in list(namespace.items())
                  if not n.startswith("_") and getattr(o, "__module__", None) == module]
+    conf = _beartype_conf()
     for name in list(names):
         obj = namespace.get(name)
-        if name in unchecked:
+        if name in unchecked or not (inspect.isclass(obj) or inspect.isfunction(obj)):
             continue
-        if inspect.isclass(obj):
-            init = obj.__dict__.get("__init__")
-            if init is None or getattr(init, "__tutorlib_guarded__", False):
-                continue
-            if dataclasses.is_dataclass(obj):
-                by_index, by_name = _dataclass_checks(obj, vars(sys.modules[obj.__module__]))
-            else:
-                by_index, by_name = _argument_checks(init, init, skip_first=True)
-            if any(by_index) or by_name:
-                obj.__init__ = _guard(init, obj.__name__, by_index, by_name, offset=1)
-        elif inspect.isfunction(obj) and not getattr(obj, "__tutorlib_guarded__", False):
-            by_index, by_name = _argument_checks(obj, obj)
-            if any(by_index) or by_name:
-                wrapper = _guard(obj, obj.__name__, by_index, by_name)
-                if obj.__module__ != module:
-                    # exported from another module: pickle finds the wrapper through the
-                    # function it wraps (module.name._checked), and doctest, which looks where
-                    # __module__ says, runs the examples once, in the defining module
-                    obj._checked = wrapper
-                    wrapper.__qualname__ = f"{obj.__qualname__}._checked"
-                namespace[name] = wrapper
-
-
-def _dataclass_checks(cls: type, module_globals: dict):
-    """The checks of a dataclass's generated ``__init__``, from its fields' annotations."""
-    import dataclasses
-
-    by_index, by_name = [], {}
-    for field in dataclasses.fields(cls):
-        if not field.init:
+        # checked once, where it is first exported (a class's mark is its own, not inherited)
+        if "__tutorlib_checked__" in (vars(obj) if inspect.isclass(obj) else obj.__dict__):
             continue
-        annotation = _resolve(field.type, {**module_globals, **vars(cls)})
-        default = field.default
-        nonfinite = isinstance(default, float) and not math.isfinite(default)
-        check = _kind_check(annotation, nonfinite) if annotation is not _UNREADABLE else None
-        entry = (field.name, *check) if check else None
-        by_index.append(entry)
-        if entry:
-            by_name[field.name] = entry
-    return by_index, by_name
+        if inspect.isgeneratorfunction(getattr(obj, "__wrapped__", None)):
+            continue  # a context manager: its annotation describes the generator it wraps
+        if getattr(obj, "__module__", "").split(".")[0] != "tutorlib":
+            continue
+        checked = beartype(conf=conf)(obj)
+        type.__setattr__(checked, "__tutorlib_checked__", True) if inspect.isclass(checked) \
+            else setattr(checked, "__tutorlib_checked__", True)
+        namespace[name] = checked
+        home = sys.modules.get(obj.__module__)
+        if home is not None and getattr(home, obj.__name__, None) is obj:
+            setattr(home, obj.__name__, checked)

@@ -361,7 +361,7 @@ __all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRE
            "summary", "table", "tested_sentences", "what_holds", "within"]
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals(), ["coverage", "formatted", "summary", "table", "tested_sentences",
+_type_check(globals(), ["coverage", "formatted", "summary", "table", "tested_sentences",
                           "what_holds"])

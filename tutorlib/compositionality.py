@@ -146,6 +146,9 @@ def atom_split(world: World, atom: str) -> tuple[list, list]:
 
 def split_summary(train: list[Object], test: list[Object]) -> dict[str, float]:
     """Sizes, and the fractions of test atoms and test compounds never seen in training."""
+    if not train or not test:
+        raise ValueError(f"split_summary needs objects in both parts, got {len(train)} training "
+                         f"and {len(test)} test objects")
     train_atoms, train_compounds = set(atoms(train)), set(compounds(train))
     test_atoms = atoms(test)
     return {
@@ -280,6 +283,6 @@ def summarise(settings: CompositionalitySettings, finished: list[dict]) -> dict:
 EXPERIMENT = Experiment(name="compositionality", runs=runs, run=run_one, summarise=summarise)
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

@@ -61,6 +61,6 @@ def glue_facts(facts: Mapping[str, object]) -> None:
         glue(name, value, display=False)
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

@@ -83,6 +83,8 @@ def passes(training: float | None, in_distribution: float | None = None, *,
 def reason(training: float | None, in_distribution: float | None = None, *,
            paper: float | None = None) -> str:
     """Why a network passes or fails the gate, in words (for tables and captions)."""
+    training = _share(training, "training")
+    in_distribution = _share(in_distribution, "in_distribution")
     bar = in_distribution_bar(paper)
     source = "the paper's own minus 5 points" if paper is not None else "no published number"
     if training is None:

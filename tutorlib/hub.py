@@ -67,6 +67,6 @@ def to_hf_dataset(splits: Mapping[str, Sequence[tuple[str, str]]],
 
 __all__ = ["PCFGSET_FIELDS", "SCAN_FIELDS", "to_hf_dataset"]
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals(), __all__)
+_type_check(globals(), __all__)

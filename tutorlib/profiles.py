@@ -184,6 +184,6 @@ def settings(experiment: str, profile: str) -> Settings:
     return copy.deepcopy(table[profile])
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

@@ -45,6 +45,11 @@ class Entry:
     description: str
     runnable: bool = True
 
+    def __post_init__(self) -> None:
+        for name in ("module", "description"):
+            if not getattr(self, name).strip():
+                raise ValueError(f"Entry: {name} must be a non-empty string")
+
 
 EXPERIMENTS: dict[str, Entry] = {
     "compositionality": Entry("tutorlib.compositionality",
@@ -100,6 +105,6 @@ def module(name: str) -> ModuleType:
     return importlib.import_module(entry(name).module)
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

@@ -784,6 +784,6 @@ def committed_runs(name: str, profile: str = "full", columns: list[str] | None =
     return pd.DataFrame(runs)
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

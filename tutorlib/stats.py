@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tutorlib.checks import check_scalar
+from tutorlib.checks import ArrayLike, check_scalar
 
 # --------------------------------------------------------------------------------------------
 # Information-theoretic helpers
@@ -84,7 +84,7 @@ def mutual_information_of_codes(x: np.ndarray, y: np.ndarray, num_y: int) -> flo
     return max(0.0, float(np.sum(joint * np.log(ratio)) / n))
 
 
-def entropy(values: Sequence, *, base: float | None = None) -> float:
+def entropy(values: ArrayLike, *, base: float | None = None) -> float:
     """Plug-in Shannon entropy of a sample of discrete labels.
 
     ``H(X) = -Σ_x p(x) log p(x)`` with ``p(x)`` the fraction of the sample equal to ``x``.
@@ -115,7 +115,7 @@ def entropy(values: Sequence, *, base: float | None = None) -> float:
     return entropy_of_codes(codes) / unit
 
 
-def mutual_information(x: Sequence, y: Sequence, *, base: float | None = None) -> float:
+def mutual_information(x: ArrayLike, y: ArrayLike, *, base: float | None = None) -> float:
     """Plug-in mutual information of two samples of discrete labels.
 
     ``I(X; Y) = Σ_{x,y} p(x, y) log(p(x, y) / (p(x) p(y)))`` with every probability the
@@ -156,7 +156,7 @@ def mutual_information(x: Sequence, y: Sequence, *, base: float | None = None) -
 # Distances and rank correlation
 
 
-def levenshtein(a: Sequence, b: Sequence) -> int:
+def levenshtein(a: ArrayLike, b: ArrayLike) -> int:
     """Levenshtein distance: the fewest insertions, deletions and substitutions from a to b.
 
     Parameters
@@ -186,7 +186,7 @@ def levenshtein(a: Sequence, b: Sequence) -> int:
     return levenshtein_python(a, b)
 
 
-def _rapid_is_exact(a: Sequence, b: Sequence) -> bool:
+def _rapid_is_exact(a: ArrayLike, b: ArrayLike) -> bool:
     """Whether rapidfuzz compares these symbols as ``==`` does: two strings (character by
     character), or symbols that are all integers (compared by value) or all strings. It compares
     anything else by hash, and ``hash(-1.0) == hash(-2.0)``, so floats and tuples stay in Python."""
@@ -197,7 +197,7 @@ def _rapid_is_exact(a: Sequence, b: Sequence) -> bool:
     return kinds <= _BY_VALUE or kinds <= _STRINGS
 
 
-def edit_distances_are_compiled(items: Sequence) -> bool:
+def edit_distances_are_compiled(items: ArrayLike) -> bool:
     """Whether the edit distances between ``items`` (messages) are computed by rapidfuzz: it is
     installed and every item is a string, or every symbol of every item is an integer, or every
     one a string (see :func:`levenshtein`).
@@ -229,7 +229,7 @@ except ImportError:  # an optional speed-up
     _rapid_levenshtein = None
 
 
-def levenshtein_python(a: Sequence, b: Sequence) -> int:
+def levenshtein_python(a: ArrayLike, b: ArrayLike) -> int:
     """:func:`levenshtein` in pure Python (the reference the rapidfuzz path is tested against).
 
     Parameters
@@ -534,6 +534,6 @@ def correlation_interval(r: float, n: int, level: float = 0.95) -> tuple[float |
     return math.tanh(z - half), math.tanh(z + half)
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

@@ -100,6 +100,6 @@ def output_directory(path: str | os.PathLike) -> Path:
 __all__ = ["check_field", "check_name", "output_directory", "read_lines", "read_text"]
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

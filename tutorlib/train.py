@@ -188,6 +188,6 @@ def fit(model: torch.nn.Module, optimizer: torch.optim.Optimizer, loss_on_batch,
     return log
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

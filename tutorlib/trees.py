@@ -241,6 +241,6 @@ def _edit_distance(first: Tree, second: Tree) -> int:
     return 1
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals())
+_type_check(globals())

@@ -325,6 +325,6 @@ __all__ = ["ACCURACY", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "MIN_POINTS", "
            "same_sign", "stand_in", "within"]
 
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals(), __all__)
+_type_check(globals(), __all__)

@@ -71,6 +71,6 @@ __all__ = ["BENCHMARKS", "DIAL_TARGETS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTH
            "score_orchard", "score_pcfgset", "score_scan", "split_divergences", "states_tre",
            "train_and_score", "tre_against_behaviour"]
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals(), __all__)
+_type_check(globals(), __all__)

@@ -55,6 +55,6 @@ __all__ = [
     "scan_divergences", "scan_pool", "to_tree", "weight_table", "write_index_split",
 ]
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals(), __all__)
+_type_check(globals(), __all__)

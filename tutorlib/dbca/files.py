@@ -55,6 +55,9 @@ def _parse_line(line: str, number: int, path: Path) -> Pair:
 
 
 def _read_utf8(path: Path) -> str:
+    if path.is_dir():
+        raise ValueError(f"{str(path) if str(path) != '.' else 'the current folder'} is a folder, "
+                         f"not a file (give the file's path)")
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:

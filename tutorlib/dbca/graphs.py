@@ -53,8 +53,8 @@ class RuleGraph:
         cycle (naming the node).
     """
 
-    labels: tuple[str, ...]
-    children: tuple[tuple[int, ...], ...]
+    labels: tuple[str, ...] | list[str]
+    children: tuple[tuple[int, ...], ...] | list[Sequence[int]]
 
     def __post_init__(self) -> None:
         # Lists are accepted and stored as tuples, so that graphs can be hashed and compared.

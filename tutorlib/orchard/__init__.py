@@ -138,6 +138,6 @@ def plot_lengths_by_depth(rows: list, ax=None, **kwargs):
 
     return _plot(rows, ax, **kwargs)
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals(), __all__, unchecked=("Digit", "Copy", "Operator"))
+_type_check(globals(), __all__, unchecked=("Digit", "Copy", "Operator"))

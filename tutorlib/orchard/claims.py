@@ -37,8 +37,9 @@ _ORCHARD_NAMES = {"lstm": "LSTM", "transformer": "Transformer"}
 def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
                    depths: tuple[int, ...]) -> Callable[[], Ours | None]:
     """An ORCHARD ordering over (model, variant) pairs on ``tree`` at ``depths``, every member
-    read from one profile (the committed profile that has runs of all of them and whose
-    least-fitted member fits best): every run behind it must fit for it to be tested."""
+    read from one profile (of the committed profiles that have runs of all of them: one whose
+    runs all fit, then the most complete, then the one whose least-fitted member fits best):
+    every run behind it must fit for it to be tested."""
     def read() -> Ours | None:
         best = None
         for profile, records in orchard_report.committed_by_profile().items():
@@ -47,9 +48,13 @@ def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
                      for key in keys}
             if any(f is None for f in found.values()):
                 continue
-            lowest = min(f["fit"] for f in found.values())
-            if best is None or lowest > best[0]:
-                best = (lowest, profile, found)
+            # every member fitted first, then the fewest runs of a member (a finished profile
+            # before a begun one), then the least-fitted member's fit
+            rank = (all(f["fitted"] for f in found.values()),
+                    min(f["runs"] for f in found.values()),
+                    min(f["fit"] for f in found.values()))
+            if best is None or rank > best[0]:
+                best = (rank, profile, found)
         if best is None:
             return None
         _, profile, found = best

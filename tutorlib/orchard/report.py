@@ -205,15 +205,21 @@ def fit_gate(records: list[dict], models, variants, tree: str = "both") -> str |
 def best_profile(model: str, variant: str,
                  by_profile: dict[str, list[dict]] | None = None,
                  tree: str = "both") -> tuple[str, list[dict]] | None:
-    """The committed profile whose runs of ``model`` on ``variant`` fit best on ``tree``
-    (highest mean :func:`run_fit`; ties go to the first of :data:`CLAIM_PROFILES`), and those
-    runs; ``None`` when no profile has one."""
+    """The committed profile to read ``model`` on ``variant`` from, and its runs: one whose runs
+    all pass the fit gate on ``tree`` before one whose runs do not, then the one with more runs
+    (a finished profile before one a sweep has only begun), then the best mean
+    :func:`run_fit` (ties go to the first of :data:`CLAIM_PROFILES`); ``None`` when no profile
+    has a run."""
     by_profile = committed_by_profile() if by_profile is None else by_profile
     best = None
     for profile, records in by_profile.items():
         runs = [r for r in records if r["model"] == model and r["variant"] == variant]
-        if runs and (best is None or np.mean([run_fit(r, tree) for r in runs]) > best[0]):
-            best = (np.mean([run_fit(r, tree) for r in runs]), profile, runs)
+        if not runs:
+            continue
+        rank = (all(fits(r, tree) for r in runs), len(runs),
+                float(np.mean([run_fit(r, tree) for r in runs])))
+        if best is None or rank > best[0]:
+            best = (rank, profile, runs)
     return None if best is None else (best[1], best[2])
 
 

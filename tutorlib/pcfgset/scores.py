@@ -15,7 +15,7 @@ import math
 import numbers
 from collections.abc import Callable, Sequence
 
-from tutorlib.checks import check_outputs
+from tutorlib.checks import ArrayLike, check_outputs
 from tutorlib.pcfgset.language import substitute, unroll
 
 
@@ -28,7 +28,7 @@ def _same(first, second, *, non_empty: bool = True) -> bool:
     return tokens == _text(second).split() and (bool(tokens) or not non_empty)
 
 
-def _check_lengths(first: Sequence, second: Sequence, names: str) -> None:
+def _check_lengths(first: ArrayLike, second: ArrayLike, names: str) -> None:
     first_name, second_name = names.split(" and ")
     check_outputs(first, first_name)
     check_outputs(second, second_name, allow_empty_items=second_name != "targets")
@@ -38,7 +38,7 @@ def _check_lengths(first: Sequence, second: Sequence, names: str) -> None:
         raise ValueError(f"{names} are empty: a score needs at least one prediction")
 
 
-def accuracy(predictions: Sequence, targets: Sequence) -> float:
+def accuracy(predictions: ArrayLike, targets: ArrayLike) -> float:
     """The fraction of predictions equal to their target (sequence accuracy).
 
     Parameters
@@ -58,7 +58,7 @@ def accuracy(predictions: Sequence, targets: Sequence) -> float:
     return hits / len(predictions)
 
 
-def token_accuracy(predictions: Sequence, targets: Sequence) -> float:
+def token_accuracy(predictions: ArrayLike, targets: ArrayLike) -> float:
     """The share of output positions a model gets right, over all predictions: the symbols
     equal to the target's at the same position, divided by the longer of the prediction and
     the target, summed over the pairs. Unlike sequence accuracy (:func:`accuracy`) it rises as
@@ -90,7 +90,7 @@ def token_accuracy(predictions: Sequence, targets: Sequence) -> float:
     return right / total
 
 
-def consistency(predictions_a: Sequence, predictions_b: Sequence) -> float:
+def consistency(predictions_a: ArrayLike, predictions_b: ArrayLike) -> float:
     """Substitutivity: the fraction of pairs (an input and its twin) whose two
     predictions are identical and non-empty, correct or not.
 
@@ -154,7 +154,7 @@ def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], 
     return [steps[-1] for steps in outputs]
 
 
-def localism_score(whole: Sequence, unrolled: Sequence) -> float:
+def localism_score(whole: ArrayLike, unrolled: ArrayLike) -> float:
     """Localism: the fraction of inputs whose unrolled prediction (from
     :func:`unrolled_predictions`) equals the model's prediction for the whole input.
 
@@ -176,7 +176,7 @@ def localism_score(whole: Sequence, unrolled: Sequence) -> float:
     return same / len(whole)
 
 
-def overgeneralisation_rates(predictions: Sequence, exceptions: Sequence[tuple[str, str]],
+def overgeneralisation_rates(predictions: ArrayLike, exceptions: Sequence[tuple[str, str]],
                              originals: Sequence[tuple[str, str]]) -> tuple[float, float]:
     """Overgeneralisation: for predictions on the exception inputs, the fraction that
     match the exception outputs (memorisation) and the fraction that match the rule-following

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,7 +32,7 @@ from tutorlib.train import TrainLog, seed_everything
 Pairs = Sequence[tuple[str, str]]
 
 
-def pinned_threads(count: int) -> Iterator[None]:
+def pinned_threads(count: int) -> AbstractContextManager[None]:
     """Run the block on ``count`` PyTorch CPU threads, and restore the count after it.
 
     Models this small gain nothing from more threads, and on a busy machine two threads are

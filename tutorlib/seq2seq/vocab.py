@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from tutorlib.checks import ArrayLike
 from tutorlib.train import resolve_device
 
 PAD, SOS, EOS = 0, 1, 2
@@ -60,7 +61,7 @@ class Vocabulary:
             raise ValueError(f"token {error.args[0]!r} is not in the vocabulary "
                              f"({len(self)} tokens: {' '.join(self.itos[3:13])} ...)") from None
 
-    def decode(self, ids: Sequence[int]) -> list[str]:
+    def decode(self, ids: ArrayLike) -> list[str]:
         """Tokens up to the first EOS, without PAD and SOS."""
         out = []
         for i in map(token_id, ids):

@@ -53,6 +53,6 @@ __all__ = [
     "topographic_similarity", "tre",
 ]
 
-from tutorlib.checks import guard_exports as _guard_exports  # noqa: E402
+from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_guard_exports(globals(), __all__)
+_type_check(globals(), __all__)

@@ -36,12 +36,13 @@ first attribute followed by the symbol ``5 + b`` for the second.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from tutorlib.checks import ArrayLike
 from tutorlib.profiles import Settings
 from tutorlib.stats import (
     as_symbols,
@@ -75,7 +76,7 @@ def _check_distance(distance: object, name: str) -> None:
                          f"(a, b) -> float")
 
 
-def _as_matrix(values: Sequence, name: str, distance: str) -> np.ndarray:
+def _as_matrix(values: ArrayLike, name: str, distance: str) -> np.ndarray:
     """Equal-length items as the rows of a 2-D array (strings become rows of characters)."""
     if isinstance(values, np.ndarray) and values.ndim == 2:
         return values
@@ -123,7 +124,7 @@ def _pair_chunks(n: int, max_pairs: int | None, seed: int | None
     return max_pairs, sampled_pairs()
 
 
-def _pair_distances(values: Sequence, distance: Distance, name: str, total: int,
+def _pair_distances(values: ArrayLike, distance: Distance, name: str, total: int,
                     chunks: Iterator[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
     out = np.empty(total, dtype=float)
     if distance in ("hamming", "cosine", "euclidean"):
@@ -183,7 +184,7 @@ def _pair_distances(values: Sequence, distance: Distance, name: str, total: int,
     return out
 
 
-def topographic_similarity(meanings: Sequence, messages: Sequence,
+def topographic_similarity(meanings: ArrayLike, messages: ArrayLike,
                            meaning_distance: Distance = "hamming",
                            message_distance: Distance = "edit",
                            max_pairs: int | None = None, seed: int | None = 0) -> float:
@@ -415,7 +416,7 @@ def bosdis(attributes, messages, vocab_size: int | None = None) -> float:
     return _disentanglement(_columns_as_codes(attributes), list(counts.T))
 
 
-def context_independence(attributes, messages: Sequence) -> float:
+def context_independence(attributes, messages: ArrayLike) -> float:
     """Context independence (Bogin, Geva & Berant 2018).
 
     A *concept* is an ``(attribute index, value)`` pair; item ``x`` has one concept per
