@@ -29,8 +29,6 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, Protocol, runtime_checkable
 
-import numpy as np
-
 _BOUNDARIES = ("both", "left", "right", "neither")
 
 
@@ -183,14 +181,15 @@ class ArgumentTypeError(TypeError, ValueError):
 
 @runtime_checkable
 class _ArrayLike(Protocol):
-    """What NumPy reads as an array: anything with ``__array__`` (a pandas column, a tensor)."""
+    """What NumPy reads as an array: anything with ``__array__`` (a NumPy array, a pandas
+    column, a tensor), told without importing NumPy."""
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
 #: An argument that may be a sequence or an array: a list, a tuple, a NumPy array, a pandas
 #: column or anything else NumPy reads as an array (its elements are the function's to check).
-ArrayLike = Sequence | np.ndarray | _ArrayLike
+ArrayLike = Sequence | _ArrayLike
 
 
 @functools.cache
@@ -217,8 +216,8 @@ def _beartype_conf():
             float: Annotated[numbers.Real, not_bool],
             Sequence[str]: Annotated[Sequence[str], not_text],
             Iterable[str]: Annotated[Iterable[str], not_text],
-            Sequence[float]: Annotated[Sequence[float], not_text] | np.ndarray | _ArrayLike,
-            Sequence[int]: Annotated[Sequence[int], not_text] | np.ndarray | _ArrayLike}),
+            Sequence[float]: Annotated[Sequence[float], not_text] | _ArrayLike,
+            Sequence[int]: Annotated[Sequence[int], not_text] | _ArrayLike}),
         violation_param_type=ArgumentTypeError, violation_return_type=ArgumentTypeError,
         is_color=False)
 
