@@ -79,6 +79,17 @@ def reduced_pairs(candidate: dict, seed: int = 0) -> tuple[list, list]:
     return pairs[cut:], pairs[:cut]
 
 
+def _processor() -> str:
+    """The processor's model name (Linux), else what the platform module says."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def run(candidate_name: str, network: str, max_seconds: float, seed: int = 0,
         architecture: dict | None = None, recipe_changes: dict | None = None) -> dict:
     candidate = CANDIDATES[candidate_name]
@@ -113,20 +124,21 @@ def run(candidate_name: str, network: str, max_seconds: float, seed: int = 0,
             "train_seconds": round(result.train_seconds, 1),
             "pairs_per_second": round(result.pairs_per_second, 1),
             "data_seconds": round(data_seconds, 1), "threads": torch.get_num_threads(),
-            "machine": platform.node(), "processor": platform.processor() or platform.machine(),
+            "machine": platform.node(), "processor": _processor(),
+            "architecture_changes": architecture or {}, "recipe_changes": recipe_changes or {},
             "history": [{k: row[k] for k in ("epoch", "seconds", "train_accuracy",
                                              "validation_accuracy")} for row in history]}
 
 
 def summary(folder: Path) -> None:
-    rows = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
-    print(f"{'candidate':<12} {'network':<12} {'pairs/s':>8} {'to fit (s)':>10} "
-          f"{'best train':>10} {'best val':>9} {'gate':>5} machine")
-    for r in rows:
+    print(f"{'run':<28} {'pairs/s':>8} {'trained (s)':>11} {'to fit (s)':>10} "
+          f"{'best train':>10} {'best val':>9} {'gate':>5} where")
+    for path in sorted(folder.glob("*.json")):
+        r = json.loads(path.read_text())
         fit_time = "-" if r["seconds_to_fit"] is None else f"{r['seconds_to_fit']:.0f}"
-        print(f"{r['candidate']:<12} {r['network']:<12} {r['pairs_per_second']:>8.0f} "
+        print(f"{path.stem:<28} {r['pairs_per_second']:>8.0f} {r['train_seconds']:>11.0f} "
               f"{fit_time:>10} {r['best_train']:>10.3f} {r['best_validation']:>9.3f} "
-              f"{r['gate_in_distribution']:>5.2f} {r['machine']}")
+              f"{r['gate_in_distribution']:>5.2f} {r.get('ran_on', r['machine'])}")
 
 
 def main() -> None:
