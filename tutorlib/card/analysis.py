@@ -18,7 +18,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from tutorlib.card.tasks import UNSCALED
-from tutorlib.checks import ArrayLike
 
 
 def measure_label(benchmark: str, task: str, test: str, score: str) -> str:
@@ -328,7 +327,7 @@ def _orchard_tree(line: str):
     return ("X", convert(first), convert(second))
 
 
-def split_divergences(tasks: ArrayLike, *, sample: int | None = 2000, seed: int = 0):
+def split_divergences(tasks: Sequence, *, sample: int | None = 2000, seed: int = 0):
     """Atom and compound divergence (Keysers et al. 2020) between each task's training pairs
     and each of its test sets, on one scale for every benchmark.
 

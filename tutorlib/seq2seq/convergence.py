@@ -41,7 +41,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tutorlib.checks import ArrayLike, check_scalar
+from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.evaluation import evaluate
 from tutorlib.seq2seq.models import EMBEDDING_INITS
 from tutorlib.seq2seq.recurrent import RNNSeq2Seq
@@ -295,7 +295,7 @@ class FitResult:
         return asdict(self)
 
 
-def _sample(pairs: ArrayLike, size: int, label: str) -> list:
+def _sample(pairs: Sequence, size: int, label: str) -> list:
     pairs = list(pairs)
     if size >= len(pairs):
         return pairs
