@@ -47,6 +47,7 @@ CANDIDATES = {
     "f3-o16-20k": {"functions": 3, "output": 16, "pairs": 20_000, "alphabet": 26},
     "f4-o24-30k": {"functions": 4, "output": 24, "pairs": 30_000, "alphabet": 26},
     "f2-o16-10k": {"functions": 2, "output": 16, "pairs": 10_000, "alphabet": 26},
+    "f3-o24-50k": {"functions": 3, "output": 24, "pairs": 50_000, "alphabet": 26},
 }
 VALIDATION = 1000
 # The networks: small, one size for all (hidden 128); the Transformer pre-LN as in the issue.
