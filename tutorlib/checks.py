@@ -265,8 +265,7 @@ def type_check(namespace: dict, names: Any = None, *, unchecked: tuple[str, ...]
         if getattr(obj, "__module__", "").split(".")[0] != "tutorlib":
             continue
         checked = beartype(conf=conf)(obj)
-        type.__setattr__(checked, "__tutorlib_checked__", True) if inspect.isclass(checked) \
-            else setattr(checked, "__tutorlib_checked__", True)
+        checked.__tutorlib_checked__ = True
         namespace[name] = checked
         home = sys.modules.get(obj.__module__)
         if home is not None and getattr(home, obj.__name__, None) is obj:

@@ -33,25 +33,20 @@ def _scan_runs(split: str | None, network: str, training: str = "batched"):
     return runs[chosen]
 
 
-def _scan(split: str, network: str = "overall_best",
-          training: str = "batched") -> Callable[[], Ours | None]:
+def _scan(split: str, network: str = "overall_best", training: str = "batched",
+          column: str = "accuracy") -> Callable[[], Ours | None]:
     def read() -> Ours | None:
         runs = _scan_runs(split, network, training)
         if runs.empty:
             return None
-        return Ours.mean_of(100 * runs["accuracy"].to_numpy(), planned_seeds("scan"),
+        return Ours.mean_of(100 * runs[column].to_numpy(), planned_seeds("scan"),
                             fit=float(runs["train_accuracy"].mean()))
     return read
 
 
 def _scan_oracle(network: str) -> Callable[[], Ours | None]:
-    def read() -> Ours | None:
-        runs = _scan_runs("length", network)
-        if runs.empty:
-            return None
-        return Ours.mean_of(100 * runs["oracle_accuracy"].to_numpy(), planned_seeds("scan"),
-                            fit=float(runs["train_accuracy"].mean()))
-    return read
+    """SCAN length with the oracle's output lengths."""
+    return _scan("length", network, column="oracle_accuracy")
 
 
 def _scan_composed_jump(num: int) -> Callable[[], Ours | None]:
