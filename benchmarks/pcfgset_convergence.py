@@ -1,24 +1,28 @@
-"""PCFG SET training, today's trainer against the convergence recipe, for the three architectures.
+"""PCFG SET training, the fixed-presentation recipe against the convergence recipe, per architecture.
 
-Two measurements, each old against new in the same run:
+Both are recipes of the one trainer, :func:`tutorlib.seq2seq.fit`. Each measurement compares
+them, "old" against "new", in the same run:
 
 - ``--mode fit`` (the CPU, one thread, a reduced task: 8,000 training pairs of at most 3
-  functions over 26 symbols, outputs of at most 12; hidden 64): each trainer trains until the
+  functions over 26 symbols, outputs of at most 12; hidden 64): each recipe trains until the
   new one's stopping rule stops it (the old one for as many epochs), with the validation
   accuracy measured twice an epoch, and the script prints pairs/s, the share of padded
   positions, the final fit and the *time to fit*: training seconds until the validation
   accuracy first reaches 0.9 of its best.
 - ``--mode throughput`` (any device; on a GPU, at the ``gpu`` profile's sizes on the full
-  task): ``--steps`` steps of each trainer from the same start, pairs/s and padded share.
-- ``--mode pilot`` (one ``--architectures`` and one ``--trainer``; on a GPU the full task at
-  the ``gpu`` profile's sizes): train for ``--max-seconds`` (or until the stopping rule), the
-  fit curve and time to fit; run old and new side by side to compare them.
-- ``--mode precision``: pairs/s of the new trainer in bf16 autocast against fp32.
+  task): ``--steps`` steps of each recipe from the same start, pairs/s and padded share.
+- ``--mode pilot`` (one ``--architectures`` and one ``--trainer``, which picks the recipe; on a
+  GPU the full task at the ``gpu`` profile's sizes): train for ``--max-seconds`` (or until the
+  stopping rule), the fit curve and time to fit; run old and new side by side to compare them.
+- ``--mode precision``: pairs/s of the new recipe in bf16 autocast against fp32.
 
-Today's trainer is :func:`tutorlib.seq2seq.fit_seq2seq` as the full profile runs it: batches of
-16 from pools of 20 sorted batches, teacher forcing on half the batches, a loss read back every
-step. The new one is :func:`tutorlib.seq2seq.fit_to_convergence` with the ``gpu``
-profile's recipe (batches of 128; bf16 on CUDA for ConvS2S and the Transformer).
+The old recipe is the fixed number of presentations the full profile trains with
+(:meth:`tutorlib.seq2seq.Recipe.fixed`): batches of 16 from pools of 20 batches sorted by length
+(``bucket_pool=20``), the rate decaying linearly to a tenth, teacher forcing on half the
+batches. The new one is the convergence recipe of the ``gpu`` profile (a
+:class:`~tutorlib.seq2seq.Recipe` without ``presentations``: batches of 128 bucketed by length
+over the whole epoch, the paper's stopping rule, the best model on validation kept; fp32 with
+TF32 on CUDA unless the recipe says ``precision="bf16"``).
 
     .venv/bin/python benchmarks/pcfgset_convergence.py --mode fit [--out results/pcfgset/convergence-cpu.json]
     python3 benchmarks/pcfgset_convergence.py --mode throughput --device cuda
@@ -30,9 +34,8 @@ import argparse
 import json
 import math
 import os
-import random
 import sys
-import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -43,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tutorlib import profiles  # noqa: E402
 from tutorlib import seq2seq as s2s  # noqa: E402
 from tutorlib.pcfgset import experiments as pe  # noqa: E402
-from tutorlib.seq2seq import convergence as recipes  # noqa: E402
 from tutorlib.train import resolve_device, seed_everything  # noqa: E402
 
 REDUCED = {"train_size": 8_000, "max_output_length": 12, "max_functions": 3, "alphabet_size": 26}
+# the old recipe's fields (Recipe.fixed's arguments after the presentations)
 OLD = {"batch_size": 16, "learning_rate": 1e-3, "final_lr_fraction": 0.1}
 
 
@@ -60,8 +63,13 @@ def architecture(name: str, reduced: bool) -> dict:
     return pe.architecture_config(name, 64, dropout=0.0, **options)
 
 
-def new_recipe(name: str, **changes) -> recipes.Recipe:
-    return recipes.Recipe.from_dict({**pe.GPU_RECIPES[name], **changes})
+def new_recipe(name: str, **changes) -> s2s.Recipe:
+    return s2s.Recipe.from_dict({**pe.GPU_RECIPES[name], **changes})
+
+
+def old_recipe(presentations: int, **changes) -> s2s.Recipe:
+    """The old recipe for ``presentations`` (at least one), with other fields changed."""
+    return replace(s2s.Recipe.fixed(max(1, presentations), **OLD), **changes)
 
 
 def data(reduced: bool):
@@ -72,70 +80,47 @@ def data(reduced: bool):
     return train, validation, pe.vocabularies(options.get("alphabet_size"))
 
 
-def fresh_model(config: dict, vocabs, recipe: recipes.Recipe, seed: int = 0):
+def fresh_model(config: dict, vocabs, recipe: s2s.Recipe, seed: int = 0):
     seed_everything(seed)
     model = s2s.build_model(s2s.Seq2SeqConfig(**config), len(vocabs[0]), len(vocabs[1]))
     return s2s.init_embeddings(model, recipe.embedding_init)
 
 
+def _padded_share(recipe: s2s.Recipe, encoded: s2s.EncodedPairs) -> float:
+    """Padding in an epoch (seed 0) of the recipe's batches."""
+    source, target = encoded.source_lengths.numpy(), encoded.target_lengths.numpy()
+    batches = s2s.epoch_batches(recipe, target, source, rng=np.random.default_rng(0), seed=0)
+    return s2s.padded_share(batches, source, target)
+
+
 def old_padded_share(encoded: s2s.EncodedPairs, batch_size: int) -> float:
-    """Padding in an epoch of today's batches (pools of 20 batches sorted by target length)."""
-    batches = [b.numpy() for b in s2s.epoch_batches(encoded, batch_size, seed=0)]
-    return recipes.padded_share(batches, encoded.source_lengths.numpy(),
-                                encoded.target_lengths.numpy())
+    """Padding in an epoch of the old recipe's batches (pools of 20 batches sorted by length)."""
+    return _padded_share(old_recipe(1, batch_size=batch_size), encoded)
 
 
 def new_padded_share(encoded: s2s.EncodedPairs, batch_size: int) -> float:
-    """Padding in an epoch of the recipe's length-bucketed batches."""
-    source, target = encoded.source_lengths.numpy(), encoded.target_lengths.numpy()
-    batches = recipes.bucketed_batches(target, source, batch_size, np.random.default_rng(0))
-    return recipes.padded_share(batches, source, target)
+    """Padding in an epoch of the convergence recipe's length-bucketed batches."""
+    return _padded_share(s2s.Recipe(batch_size=batch_size), encoded)
 
 
 def train_old(model, train, validation, vocabs, epochs: float, device, evaluations_per_epoch=2,
               fit_size=300, warmup_steps=0, max_seconds: float | None = None):
-    """Today's trainer for ``epochs`` epochs (or ``max_seconds`` of training), validation
-    accuracy twice an epoch."""
-    device = resolve_device(device)
-    encoded = s2s.encode_pairs(train, *vocabs)
-    size = OLD["batch_size"]
-    per_epoch = math.ceil(len(train) / size)
-    settings = s2s.TrainSettings(presentations=int(epochs * len(train)), seed=0, **OLD)
-    check = random.Random("bench-validation").sample(validation, min(fit_size, len(validation)))
-    train_check = random.Random("bench-train").sample(train, min(fit_size, len(train)))
-    history, clock = [], {"eval": 0.0, "trained": 0.0}
-    start = time.perf_counter()
-
-    def evaluate() -> float:
-        if device.type == "cuda":
-            torch.cuda.synchronize()
-        tick = time.perf_counter()
-        clock["trained"] = tick - start - clock["eval"]
-        row = {"seconds": round(clock["trained"], 2),
-               "validation_accuracy": recipes.exact_match(model, check, *vocabs, device),
-               "train_accuracy": recipes.exact_match(model, train_check, *vocabs, device)}
-        history.append(row)
-        model.train()
-        clock["eval"] += time.perf_counter() - tick
-        return row["validation_accuracy"]
-
-    log = s2s.fit_seq2seq(model, encoded, settings, evaluate=evaluate,
-                          eval_every=max(1, per_epoch // evaluations_per_epoch), device=device,
-                          desc="old trainer", warmup_steps=warmup_steps,
-                          stop=lambda score: (max_seconds is not None
-                                                and clock["trained"] >= max_seconds))
-    seconds = time.perf_counter() - start - clock["eval"]
-    epochs = round(log.steps_done / per_epoch, 3)
-    presented = min(log.steps_done * size, settings.presentations)
-    best = max(r["validation_accuracy"] for r in history)
-    kept = max(history, key=lambda r: r["validation_accuracy"])
-    return {"pairs_per_second": round(presented / seconds, 1),
-            "padded_share": round(old_padded_share(encoded, size), 4),
-            "train_seconds": round(seconds, 1), "epochs": epochs,
-            "validation_accuracy": best, "train_accuracy": kept["train_accuracy"],
-            "seconds_to_fit": next(r["seconds"] for r in history
-                                   if r["validation_accuracy"] >= recipes.FIT_SHARE * best),
-            "history": history}
+    """The old recipe for ``epochs`` epochs (or ``max_seconds`` of training), the validation
+    accuracy ``evaluations_per_epoch`` times an epoch; the best evaluation's accuracies."""
+    per_epoch = math.ceil(len(train) / min(OLD["batch_size"], len(train)))
+    recipe = old_recipe(int(epochs * len(train)), warmup_steps=warmup_steps,
+                        evaluate_every=max(1, per_epoch // evaluations_per_epoch),
+                        fit_size=fit_size, max_seconds=max_seconds or None)
+    log = s2s.fit(model, train, *vocabs, recipe, seed=0, validation=validation, device=device,
+                  desc="old recipe")
+    # the recipe keeps the last model: report its best evaluation, as the new one does
+    kept = max(log.history, key=lambda r: r["validation_accuracy"])
+    return {"pairs_per_second": log.pairs_per_second, "padded_share": log.padded_share,
+            "train_seconds": round(log.train_seconds, 1),
+            "epochs": round(log.steps / per_epoch, 3), "stopped": log.stopped,
+            "validation_accuracy": kept["validation_accuracy"],
+            "train_accuracy": kept["train_accuracy"], "seconds_to_fit": log.seconds_to_fit,
+            "history": log.history}
 
 
 def mode_fit(args) -> dict:
@@ -146,8 +131,8 @@ def mode_fit(args) -> dict:
         config = architecture(name, reduced=True)
         recipe = new_recipe(name, batch_size=64, max_seconds=args.max_seconds, fit_size=300)
         model = fresh_model(config, vocabs, recipe)
-        new = recipes.fit_to_convergence(model, train, validation, *vocabs, recipe, seed=0,
-                                         device="cpu", desc=f"new {name}").to_dict()
+        new = s2s.fit(model, train, *vocabs, recipe, seed=0, validation=validation,
+                      device="cpu", desc=f"new {name}").to_dict()
         model = fresh_model(config, vocabs, recipe)
         old = train_old(model, train, validation, vocabs, new["epochs"], "cpu",
                         warmup_steps=recipe.warmup_steps)
@@ -171,7 +156,7 @@ def mode_fit(args) -> dict:
 
 
 def mode_pilot(args) -> dict:
-    """One trainer of one architecture at the gpu profile's size on the full task, for
+    """One recipe of one architecture at the gpu profile's size on the full task, for
     ``--max-seconds`` of training (or until its stopping rule): the fit curve and time to fit."""
     device = resolve_device(args.device)
     reduced = device.type != "cuda"
@@ -182,8 +167,8 @@ def mode_pilot(args) -> dict:
                                  **json.loads(args.recipe)})
     model = fresh_model(config, vocabs, recipe)
     if args.trainer == "new":
-        row = recipes.fit_to_convergence(model, train, validation, *vocabs, recipe, seed=0,
-                                         device=device, desc=f"new {name}").to_dict()
+        row = s2s.fit(model, train, *vocabs, recipe, seed=0, validation=validation,
+                      device=device, desc=f"new {name}").to_dict()
     else:
         row = train_old(model, train, validation, vocabs, recipe.max_epochs, device,
                         evaluations_per_epoch=4, fit_size=500, warmup_steps=recipe.warmup_steps,
@@ -200,10 +185,10 @@ def mode_pilot(args) -> dict:
 def timed_recipe(config, vocabs, recipe, subset, validation, warmup: int, device):
     """The recipe over ``subset`` from a fresh model, after a warm-up run over its first
     ``warmup`` pairs (CUDA context, kernels, cuDNN plans), so its pairs/s are the steady ones."""
-    recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset[:warmup], validation,
-                               *vocabs, recipe, seed=0, device=device)
-    return recipes.fit_to_convergence(fresh_model(config, vocabs, recipe), subset, validation,
-                                      *vocabs, recipe, seed=0, device=device)
+    s2s.fit(fresh_model(config, vocabs, recipe), subset[:warmup], *vocabs, recipe, seed=0,
+            validation=validation, device=device)
+    return s2s.fit(fresh_model(config, vocabs, recipe), subset, *vocabs, recipe, seed=0,
+                   validation=validation, device=device)
 
 
 def mode_precision(args) -> dict:
@@ -235,16 +220,12 @@ def mode_throughput(args) -> dict:
         recipe = new_recipe(name, max_epochs=1, evaluations_per_epoch=1, fit_size=64)
         subset = train[: args.steps * recipe.batch_size]
         new = timed_recipe(config, vocabs, recipe, subset, validation[:64], 512, device)
+        pairs = subset[: args.steps * OLD["batch_size"]]
+        old = old_recipe(len(pairs))
+        s2s.fit(fresh_model(config, vocabs, recipe), pairs, *vocabs, old, seed=0,
+                device=device)  # warm-up
         model = fresh_model(config, vocabs, recipe)
-        encoded = s2s.encode_pairs(subset[: args.steps * OLD["batch_size"]], *vocabs)
-        settings = s2s.TrainSettings(presentations=len(encoded), seed=0, **OLD)
-        s2s.fit_seq2seq(model, encoded, settings, device=device)  # warm-up
-        model = fresh_model(config, vocabs, recipe)
-        start = time.perf_counter()
-        s2s.fit_seq2seq(model, encoded, settings, device=device)
-        if device.type == "cuda":
-            torch.cuda.synchronize()
-        old_rate = len(encoded) / (time.perf_counter() - start)
+        old_rate = s2s.fit(model, pairs, *vocabs, old, seed=0, device=device).pairs_per_second
         everything = s2s.encode_pairs(train, *vocabs)  # padding over a whole epoch
         row = {"old_pairs_per_second": round(old_rate, 1),
                "new_pairs_per_second": new.pairs_per_second,
@@ -264,10 +245,11 @@ def main() -> None:
     parser.add_argument("--mode", choices=["fit", "throughput", "pilot", "precision"],
                         default="fit")
     parser.add_argument("--trainer", choices=["old", "new"], default="new",
-                        help="pilot: which trainer")
+                        help="pilot: which recipe (old: fixed presentations, new: to "
+                             "convergence)")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--architectures", default=",".join(pe.ARCHITECTURE_NAMES))
-    parser.add_argument("--steps", type=int, default=40, help="throughput: steps per trainer")
+    parser.add_argument("--steps", type=int, default=40, help="throughput: steps per recipe")
     parser.add_argument("--max-seconds", type=float, default=240.0,
                         help="fit and pilot: the training budget per architecture (pilot: 0 "
                              "for none)")

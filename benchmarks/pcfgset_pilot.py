@@ -6,8 +6,9 @@ A *reduction* samples the task's inputs from the package's PCFG sampler
 and outputs of at most ``output`` symbols, the published depth distribution cut at that many
 functions (a depth needs as many functions), ``pairs`` pairs in all, and folds the 520 symbols
 onto ``alphabet`` (:func:`tutorlib.pcfgset.experiments.fold_symbols`). A tenth of the pairs
-(at most 1,000) is the in-distribution validation set. Each run trains one architecture with the convergence
-recipe for at most ``--max-seconds`` of training (one thread) and records, at every
+(at most 1,000) is the in-distribution validation set. Each run trains one architecture with the
+convergence recipe (:func:`tutorlib.seq2seq.fit`, a :class:`~tutorlib.seq2seq.Recipe` without
+``presentations``) for at most ``--max-seconds`` of training (one thread) and records, at every
 evaluation, its accuracy on a sample of its training pairs and on the validation pairs; its
 *time to fit* is the training seconds until it first passes :func:`tutorlib.fit.passes` with
 the paper's in-distribution accuracy for that architecture (Hupkes et al. 2020, Table 1).
@@ -106,8 +107,8 @@ def run(candidate_name: str, network: str, max_seconds: float, seed: int = 0,
                         precision="fp32")
     seed_everything(seed)
     model = s2s.build_model(s2s.Seq2SeqConfig(**config), len(vocabs[0]), len(vocabs[1]))
-    result = s2s.fit_to_convergence(model, train, validation, *vocabs, recipe, seed=seed,
-                                    desc=f"{candidate_name} {network}")
+    result = s2s.fit(model, train, *vocabs, recipe, seed=seed, validation=validation,
+                     desc=f"{candidate_name} {network}")
     paper = pe.published_fraction("task", network)
     history = result.history
     gate = next((row for row in history

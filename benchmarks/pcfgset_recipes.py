@@ -21,7 +21,6 @@ import os
 os.environ.setdefault("TQDM_DISABLE", "1")  # before tqdm is imported
 
 import argparse  # noqa: E402
-import time  # noqa: E402
 
 import torch  # noqa: E402
 
@@ -78,35 +77,28 @@ def train_once(network: str, recipe: str, seed: int, eval_every: int) -> dict:
                                       options["dropout"])
     if options.get("norm_first") and network == "Transformer":
         config["norm_first"] = True
-    settings = s2s.TrainSettings(presentations=options["presentations"],
-                                 batch_size=options["batch_size"],
-                                 learning_rate=options["learning_rate"],
-                                 final_lr_fraction=options["final_lr_fraction"],
-                                 teacher_forcing=options["teacher_forcing"], seed=seed)
+    # a point of the learning curve every ``eval_every`` presentations, and after the last step
+    training = s2s.Recipe.fixed(options["presentations"], options["batch_size"],
+                                options["learning_rate"], options["final_lr_fraction"],
+                                teacher_forcing=options["teacher_forcing"],
+                                warmup_steps=options["warmup_steps"],
+                                embedding_init=options["embedding_init"],
+                                evaluate_every=max(1, eval_every // options["batch_size"]))
     seed_everything(seed)
     model = s2s.init_embeddings(s2s.build_model(s2s.Seq2SeqConfig(**config), len(source_vocab),
-                                                len(target_vocab)), options["embedding_init"])
+                                                len(target_vocab)), training.embedding_init)
     length = FULL.max_output_length + 10
-    curve: list[dict] = []
-    clock = {"eval": 0.0}
 
-    def evaluate() -> float:
-        start = time.perf_counter()
+    def evaluate(model) -> dict:
         result = s2s.evaluate(model, test, source_vocab, target_vocab, max_length=length)
         token = pcfgset.token_accuracy(result.predictions, [t for _, t in test])
-        model.train()
-        curve.append({"accuracy": result.accuracy, "token_accuracy": token})
-        clock["eval"] += time.perf_counter() - start
-        return result.accuracy
+        return {"accuracy": result.accuracy, "token_accuracy": token}
 
-    steps_between = max(1, eval_every // settings.batch_size)
-    start = time.perf_counter()
-    log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, source_vocab, target_vocab), settings,
-                          evaluate=evaluate, eval_every=steps_between,
-                          warmup_steps=options["warmup_steps"])
-    seconds = time.perf_counter() - start - clock["eval"]
-    for point, (step, _) in zip(curve, log.evaluations, strict=True):
-        point["presentations"] = step * settings.batch_size
+    # the trainer's clock counts training alone (not the evaluations)
+    log = s2s.fit(model, train, source_vocab, target_vocab, training, seed=seed,
+                  on_evaluation=evaluate)
+    curve = [{"accuracy": row["accuracy"], "token_accuracy": row["token_accuracy"],
+              "presentations": row["step"] * training.batch_size} for row in log.history]
     check = exps._sample(train, TEST_SIZE, "train-check")
     fitted = s2s.evaluate(model, check, source_vocab, target_vocab, max_length=length)
     final = s2s.evaluate(model, test, source_vocab, target_vocab, max_length=length)
@@ -116,8 +108,8 @@ def train_once(network: str, recipe: str, seed: int, eval_every: int) -> dict:
             "token_accuracy": pcfgset.token_accuracy(final.predictions, [t for _, t in test]),
             "train_accuracy": fitted.accuracy,
             "final_loss": float(sum(log.losses[-50:]) / len(log.losses[-50:])),
-            "train_seconds": round(seconds, 1),
-            "pairs_per_second": round(options["presentations"] / seconds, 1),
+            "train_seconds": round(log.train_seconds, 1),
+            "pairs_per_second": round(log.pairs_per_second, 1),
             "curve": curve}
 
 

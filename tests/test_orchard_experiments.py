@@ -97,20 +97,16 @@ def test_fairseq_embeddings_are_small_and_warmup_zero_is_plain_training(one_thre
         exps.build({**exps.run_settings("minmax_hard", "lstm", ci), "embedding_init": "fairseq"})
     with pytest.raises(ValueError, match="embedding_init must be one of"):
         exps.build({**config, "embedding_init": "xavier"})
-    # warmup_steps=0 trains exactly as fit_seq2seq does
+    # warmup_steps=0 trains exactly as no warm-up does
     source, target = exps.vocabularies()
-    data = exps.s2s.encode_pairs(exps.model_pairs(orchard.generate_part("minmax_hard", "train", 16)),
-                                 source, target)
-    settings = exps.s2s.TrainSettings.from_mapping({**config, "presentations": 32,
-                                                    "batch_size": 8}, 0)
+    pairs = exps.model_pairs(orchard.generate_part("minmax_hard", "train", 16))
     logs = []
     for warmup in (0, 0, 3):
         torch.manual_seed(0)
         model = exps.build(config)
-        logs.append(exps.s2s.fit_seq2seq(model, data, settings, warmup_steps=warmup).losses)
-    torch.manual_seed(0)
-    model = exps.build(config)
-    assert exps.s2s.fit_seq2seq(model, data, settings).losses == logs[0] == logs[1]
+        recipe = exps.s2s.Recipe.fixed(32, 8, config["learning_rate"], warmup_steps=warmup)
+        logs.append(exps.s2s.fit(model, pairs, source, target, recipe, seed=0).losses)
+    assert logs[0] == logs[1]
     assert logs[2][0] == logs[0][0] and logs[2] != logs[0]  # same first batch, smaller steps
 
 

@@ -147,8 +147,37 @@ def test_the_seq2seq_package_keeps_one_file_per_architecture():
     edges = graph()
     for name in ["tutorlib.seq2seq.recurrent", "tutorlib.seq2seq.transformer",
                  "tutorlib.seq2seq.convolutional"]:  # each reads on its own
-        assert edges[name] <= {"tutorlib.seq2seq.config", "tutorlib.seq2seq.layers",
-                               "tutorlib.seq2seq.vocab"}, name
+        assert edges[name] <= {"tutorlib.seq2seq.config", "tutorlib.seq2seq.interface",
+                               "tutorlib.seq2seq.layers", "tutorlib.seq2seq.vocab"}, name
+
+
+def test_no_module_asks_which_architecture_a_model_is():
+    """Adding an architecture is its file and one registry line: outside the architectures'
+    own files and the package's exports, no module imports their classes or tests a model
+    against them; every registered class meets the written interface."""
+    from tutorlib.seq2seq import config, interface
+
+    classes = {"RNNSeq2Seq", "TransformerSeq2Seq", "ConvSeq2Seq"}
+    own = {"recurrent.py", "transformer.py", "convolutional.py", "__init__.py"}
+    found = []
+    for path in sorted((ROOT / "tutorlib").rglob("*.py")):
+        if path.parent.name == "seq2seq" and path.name in own:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = set()
+            if isinstance(node, ast.ImportFrom):
+                names = {alias.name for alias in node.names}
+            elif isinstance(node, ast.Attribute):
+                names = {node.attr}
+            elif isinstance(node, ast.Name):
+                names = {node.id}
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names & classes]
+    assert found == []
+    assert config.CELLS == tuple(config.ARCHITECTURES)
+    for cell in config.ARCHITECTURES:
+        model = config.architecture_class(cell)(config.Seq2SeqConfig(cell, 8, 1, 0.0,
+                                                                     num_heads=2), 6, 6)
+        assert isinstance(model, interface.Seq2SeqModel), cell
 
 
 def test_the_command_line_starts_without_torch():

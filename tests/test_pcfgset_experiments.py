@@ -6,7 +6,7 @@ import pytest
 
 from tutorlib import pcfgset, profiles, results
 from tutorlib.pcfgset import experiments as exps
-from tutorlib.seq2seq import convergence as recipes
+from tutorlib.seq2seq import training as recipes
 
 TINY = {"train_size": 40, "max_output_length": 6, "presentations": 96, "batch_size": 16,
         "learning_rate": 3e-3, "final_lr_fraction": 1.0, "max_test": 6}

@@ -1,5 +1,6 @@
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -449,6 +450,7 @@ def test_an_output_that_cannot_be_written_fails_before_any_work(tmp_path, monkey
 
 FAILING_SUMMARY = """
 import os
+from pathlib import Path
 import pathlib
 import time
 
@@ -488,3 +490,36 @@ def test_a_summary_that_fails_stops_the_sweep_instead_of_training_every_run(tmp_
                                progress=False)
     assert len(list(marks.iterdir())) < 10  # of 40
     assert len(list((tmp_path / "out" / "failing" / "runs").glob("*.json"))) == 1
+
+
+def test_a_checkpointing_sweep_gives_each_run_its_folder_and_status_reads_them(monkeypatch,
+                                                                               tmp_path):
+    seen = []
+
+    def run(config, seed, device="cpu"):
+        folder = Path(os.environ[results.CHECKPOINTS_VARIABLE])
+        seen.append(folder)
+        if config["size"] == 2:  # cut: its checkpoint stays behind
+            folder.mkdir(parents=True)
+            (folder / "net.pt").write_bytes(b"state")
+            raise KeyboardInterrupt
+        return config["size"]
+
+    spec = results.Experiment(
+        name="ckpt", runs=lambda s: [({"size": size}, 0) for size in s["sizes"]], run=run,
+        settings={"gpu": {"sizes": [1, 2, 3]}})
+    monkeypatch.setattr(results, "experiment", lambda name: spec)
+    monkeypatch.setenv(results.CHECKPOINTS_VARIABLE, str(tmp_path / "ckpt"))
+    store = results.RunStore(tmp_path / "out" / "ckpt" / "runs", "ckpt")
+    store.save({"size": 1}, 0, results.execute_run("ckpt", {"size": 1}, 0)["result"])
+    with pytest.raises(KeyboardInterrupt):
+        results.execute_run("ckpt", {"size": 2}, 0)
+    assert os.environ[results.CHECKPOINTS_VARIABLE] == str(tmp_path / "ckpt")  # restored
+    assert seen == [results.checkpoint_folder(tmp_path / "ckpt", "ckpt", {"size": s}, 0)
+                    for s in (1, 2)]
+    assert seen[0] != seen[1] and seen[0].parent == tmp_path / "ckpt" / "ckpt"
+    states = results.sweep_status("ckpt", "gpu", tmp_path / "out")
+    assert [row["state"] for row in states] == ["done", "partial", "left"]
+    monkeypatch.delenv(results.CHECKPOINTS_VARIABLE)
+    assert [row["state"] for row in results.sweep_status("ckpt", "gpu", tmp_path / "out")] == [
+        "done", "left", "left"]

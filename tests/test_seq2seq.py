@@ -1,3 +1,4 @@
+import dataclasses
 import random
 
 import pytest
@@ -71,29 +72,43 @@ def test_config_validation_names_the_setting():
     with pytest.raises(ValueError, match="divisible by num_heads"):
         Seq2SeqConfig(cell="transformer", hidden_size=10, num_heads=4)
     with pytest.raises(ValueError, match="batch_size"):
-        s2s.TrainSettings(batch_size=0)
+        s2s.Recipe(batch_size=0)
     with pytest.raises(ValueError, match="final_lr_fraction"):
-        s2s.TrainSettings(final_lr_fraction=0.0)
+        s2s.Recipe(schedule="linear", final_lr_fraction=0.0)
+    with pytest.raises(ValueError, match="final_lr_fraction is for schedule 'linear'"):
+        s2s.Recipe(final_lr_fraction=0.5)
+    with pytest.raises(ValueError, match="presentations decays linearly"):
+        s2s.Recipe(presentations=100)
 
 
 def test_learning_rate_schedule():
-    constant = s2s.TrainSettings(learning_rate=1e-3)
-    assert [s2s.learning_rate_at(constant, step, 11) for step in (0, 5, 10)] == [1e-3] * 3
-    decayed = s2s.TrainSettings(learning_rate=3e-3, final_lr_fraction=0.1)
-    rates = [s2s.learning_rate_at(decayed, step, 11) for step in range(11)]
+    constant = s2s.Recipe.fixed(100, 8, 1e-3)
+    assert [constant.learning_rate_at(step, 11) for step in (0, 5, 10)] == [1e-3] * 3
+    decayed = s2s.Recipe.fixed(100, 8, 3e-3, 0.1)
+    rates = [decayed.learning_rate_at(step, 11) for step in range(11)]
     assert rates[0] == pytest.approx(3e-3) and rates[-1] == pytest.approx(3e-4)
     assert rates[5] == pytest.approx(1.65e-3)
+    warm = s2s.Recipe(warmup_steps=4, schedule="inverse_sqrt", learning_rate=1.0)
+    assert [warm.learning_rate_at(step, 100) for step in (0, 3, 15)] == [0.25, 1.0, 0.5]
 
 
-def test_epoch_batches_cover_every_example_once():
-    pairs = [(" ".join("a" * (i % 5 + 1)), " ".join("b" * (i % 7 + 1))) for i in range(103)]
-    vocab = s2s.Vocabulary(["a", "b"])
-    data = s2s.encode_pairs(pairs, vocab, vocab)
-    batches = s2s.epoch_batches(data, 10, seed=0)
-    assert sorted(torch.cat(batches).tolist()) == list(range(103))
+@pytest.mark.parametrize("recipe", [s2s.Recipe(batch_size=10), s2s.Recipe(batch_size=10,
+                                    bucketed=False), s2s.Recipe.fixed(100, 10, 1e-3)])
+def test_epoch_batches_cover_every_example_once(recipe):
+    import numpy as np
+
+    targets = np.array([i % 7 + 1 for i in range(103)])
+    sources = np.array([i % 5 + 1 for i in range(103)])
+    batches = s2s.epoch_batches(recipe, targets, sources, rng=np.random.default_rng(0))
+    assert sorted(np.concatenate(batches).tolist()) == list(range(103))
     assert [len(b) for b in batches].count(10) == 10
-    again = s2s.epoch_batches(data, 10, seed=0)
+    again = s2s.epoch_batches(recipe, targets, sources, rng=np.random.default_rng(0))
     assert [b.tolist() for b in again] == [b.tolist() for b in batches]
+    if recipe.bucketed:  # sorted by length: fewer padded positions than at random
+        shuffled = s2s.epoch_batches(s2s.Recipe(batch_size=10, bucketed=False), targets, sources,
+                                     rng=np.random.default_rng(0))
+        assert s2s.padded_share(batches, sources, targets) < s2s.padded_share(
+            shuffled, sources, targets)
 
 
 def _reverse_task(n, seed):
@@ -114,8 +129,7 @@ def test_a_small_model_learns_to_reverse_sequences(config):
     train, test = _reverse_task(600, 0), _reverse_task(200, 1)
     vocab = s2s.Vocabulary(["a", "b", "c", "d"])
     model = s2s.build_model(config, len(vocab), len(vocab))
-    log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, vocab, vocab),
-                          s2s.TrainSettings(presentations=32 * 500, batch_size=32, seed=0))
+    log = s2s.fit(model, train, vocab, vocab, s2s.Recipe.fixed(32 * 500, 32, 1e-3), seed=0)
     result = s2s.evaluate(model, test, vocab, vocab)
     assert log.losses[-1] < log.losses[0] / 5
     assert result.accuracy > 0.9, result.accuracy
@@ -153,17 +167,19 @@ def test_training_with_a_coin_per_example():
     pairs = [("a b", "b a"), ("b c", "c b"), ("c a", "a c")] * 4
     source_vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in pairs])
     target_vocab = s2s.Vocabulary.from_sequences([t.split() for _, t in pairs])
-    data = s2s.encode_pairs(pairs, source_vocab, target_vocab)
     logs = []
-    for per in ("batch", "example", "example"):
+    for per, pool in (("batch", True), ("example", True), ("example", True), ("example", False)):
         torch.manual_seed(0)
         model = s2s.build_model(Seq2SeqConfig("gru", 8, 1, 0.0), len(source_vocab),
                                 len(target_vocab))
-        settings = s2s.TrainSettings(presentations=48, batch_size=4, teacher_forcing_per=per)
-        logs.append(s2s.fit_seq2seq(model, data, settings).losses)
+        recipe = s2s.Recipe.fixed(48, 4, 1e-3, teacher_forcing_per=per)
+        if not pool:
+            recipe = dataclasses.replace(recipe, bucket_pool=None)
+        logs.append(s2s.fit(model, pairs, source_vocab, target_vocab, recipe, seed=0).losses)
     assert logs[1] == logs[2] and logs[0] != logs[1]  # seeded, and a different training
-    with pytest.raises(ValueError, match="teacher_forcing_per must be 'batch' or 'example'"):
-        s2s.TrainSettings(teacher_forcing_per="token")
+    assert logs[3] != logs[1]
+    with pytest.raises(ValueError, match="teacher_forcing_per must be one of batch, example"):
+        s2s.Recipe(teacher_forcing_per="token")
 
 
 def test_token_ids_are_checked_where_they_enter():
@@ -181,31 +197,34 @@ def test_token_ids_are_checked_where_they_enter():
     assert batch.tolist() == [[3, 4], [5, 0]] and lengths.tolist() == [2, 1]
 
 
-def test_train_settings_refuse_infinite_or_missing_numbers():
+def test_recipes_refuse_infinite_or_missing_numbers():
     with pytest.raises(ValueError, match="learning_rate"):
-        s2s.TrainSettings(learning_rate=float("inf"))
+        s2s.Recipe(learning_rate=float("inf"))
     with pytest.raises(ValueError, match="clip_norm"):
-        s2s.TrainSettings(clip_norm=float("nan"))
+        s2s.Recipe(clip_norm=float("nan"))
+    with pytest.raises(ValueError, match="unknown recipe field.*presentation;"):
+        s2s.Recipe.from_dict({"presentation": 100})
 
 
 @pytest.mark.parametrize("embedding_init,config", [
     ("pytorch", Seq2SeqConfig("gru", 16, 1, 0.1, attention=True)),
     ("fairseq", Seq2SeqConfig("transformer", 16, 1, 0.1, num_heads=2)),
 ])
-def test_train_once_is_the_pipeline_each_experiment_used_to_write(embedding_init, config):
+def test_train_once_is_the_pipeline_written_out(embedding_init, config):
     train, test = _reverse_task(40, 0), _reverse_task(10, 1)
     vocabs = (s2s.Vocabulary.from_sequences([s.split() for s, _ in train + test]),
               s2s.Vocabulary.from_sequences([t.split() for _, t in train + test]))
-    settings = s2s.TrainSettings(presentations=96, batch_size=8, seed=3)
+    recipe = s2s.Recipe.fixed(96, 8, 1e-3, warmup_steps=2, embedding_init=embedding_init)
     with s2s.pinned_threads(1):
-        trained = s2s.train_once(config, train, vocabs, settings, 3, tests={"test": test},
-                                 embedding_init=embedding_init, warmup_steps=2, loss_window=5)
-        # the same steps written out, as each experiment wrote them before
+        trained = s2s.train_once(config, train, vocabs, recipe, 3, tests={"test": test},
+                                 loss_window=5)
+        # the same steps written out
         seed_everything(3)
         model = s2s.init_embeddings(s2s.build_model(config, *map(len, vocabs)), embedding_init)
-        log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, *vocabs), settings, warmup_steps=2)
+        log = s2s.fit(model, train, *vocabs, recipe, seed=3)
         by_hand = s2s.evaluate(model, test, *vocabs)
-    assert trained.log.losses == log.losses
+    assert trained.log.losses == log.losses and len(log.losses) == 12 == log.steps
+    assert trained.log.stopped == "presentations"
     assert trained.final_loss == pytest.approx(sum(log.losses[-5:]) / 5)
     assert trained.evaluations["test"].predictions == by_hand.predictions
     assert trained.accuracy("test") == by_hand.accuracy
@@ -224,20 +243,20 @@ def test_train_once_with_the_convergence_recipe_and_its_bad_calls():
     config = Seq2SeqConfig("lstm", 16, 1, 0.0, attention=True)
     recipe = s2s.Recipe(batch_size=8, max_epochs=2, patience=1, fit_size=10)
     trained = s2s.train_once(config, train, vocabs, recipe, 0, validation=validation,
-                             tests={"validation": validation})
+                             tests={"validation": validation}, loss_window=3)
     assert trained.log.epochs <= 2 and trained.seconds == trained.log.train_seconds
-    assert trained.final_loss == trained.log.history[-1]["loss"]
+    assert trained.final_loss == pytest.approx(sum(trained.log.losses[-3:]) / 3)
     assert trained.accuracy("validation") == trained.log.validation_accuracy
+    assert trained.log.stopped in ("patience", "max_epochs")
     with pytest.raises(ValueError, match="needs validation pairs"):
         s2s.train_once(config, train, vocabs, recipe, 0)
-    with pytest.raises(TypeError, match="training=.* violates type hint"):
+    with pytest.raises(TypeError, match="recipe=.* violates type hint"):
         s2s.train_once(config, train, vocabs, {"presentations": 8}, 0)
     with pytest.raises(ValueError, match="loss_window"):
-        s2s.train_once(config, train, vocabs, s2s.TrainSettings(presentations=8), 0,
-                       loss_window=0)
+        s2s.train_once(config, train, vocabs, s2s.Recipe.fixed(8, 8, 1e-3), 0, loss_window=0)
 
 
-def test_pinned_threads_restores_the_count_and_train_settings_read_a_mapping():
+def test_pinned_threads_restores_the_count():
     before = torch.get_num_threads()
     with s2s.pinned_threads(1):
         assert torch.get_num_threads() == 1
@@ -245,13 +264,6 @@ def test_pinned_threads_restores_the_count_and_train_settings_read_a_mapping():
     with pytest.raises(ValueError, match="threads"):
         with s2s.pinned_threads(0):
             pass
-    settings = s2s.TrainSettings.from_mapping(
-        {"presentations": 64, "batch_size": 8, "learning_rate": 0.01, "final_lr_fraction": 0.5,
-         "threads": 4, "seed": 99}, seed=2)
-    assert (settings.presentations, settings.batch_size, settings.learning_rate,
-            settings.final_lr_fraction, settings.seed) == (64, 8, 0.01, 0.5, 2)
-    with pytest.raises(ValueError, match="batch_size"):
-        s2s.TrainSettings.from_mapping({"presentations": 64, "batch_size": 0}, seed=0)
 
 
 def test_a_dataloader_over_pairs_gives_what_encode_pairs_gives():

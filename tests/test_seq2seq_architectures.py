@@ -27,10 +27,9 @@ def _train(config, steps, learning_rate=3e-3, seed=0, device="cpu", train=None):
     torch.manual_seed(seed)
     vocab = s2s.Vocabulary(TOKENS)
     model = s2s.build_model(config, len(vocab), len(vocab))
-    data = s2s.encode_pairs(train or _reverse_task(600, 0), vocab, vocab)
-    settings = s2s.TrainSettings(presentations=32 * steps, batch_size=32,
-                                 learning_rate=learning_rate, seed=seed)
-    return model, s2s.fit_seq2seq(model, data, settings, device=device), vocab
+    recipe = s2s.Recipe.fixed(32 * steps, 32, learning_rate)
+    return model, s2s.fit(model, train or _reverse_task(600, 0), vocab, vocab, recipe, seed=seed,
+                          device=device), vocab
 
 
 # --- configuration -----------------------------------------------------------------------------
@@ -66,9 +65,9 @@ def test_bad_configurations_and_devices_are_named():
         s2s.build_model(Seq2SeqConfig("gru", 8, 1, 0.0), 5, 5, device="gpu")
     vocab = s2s.Vocabulary(TOKENS)
     model = s2s.build_model(Seq2SeqConfig("gru", 8, 1, 0.0), len(vocab), len(vocab))
-    data = s2s.encode_pairs([("a b", "b a")], vocab, vocab)
     with pytest.raises(ValueError, match="device must be one of"):
-        s2s.fit_seq2seq(model, data, s2s.TrainSettings(presentations=1), device="tpu")
+        s2s.fit(model, [("a b", "b a")], vocab, vocab, s2s.Recipe.fixed(1, 1, 1e-3), seed=0,
+                device="tpu")
     with pytest.raises(ValueError, match="device must be one of"):
         s2s.evaluate(model, [("a b", "b a")], vocab, vocab, device="cuda0")
 
@@ -317,8 +316,6 @@ def test_encoded_pairs_move_once():
     vocab = s2s.Vocabulary(TOKENS)
     data = s2s.encode_pairs([("a b", "b a"), ("c", "c")], vocab, vocab)
     assert data.to("cpu") is data and data.device == torch.device("cpu")
-    batches = s2s.epoch_batches(data, 1, seed=0)
-    assert all(b.device == data.device for b in batches)
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")

@@ -1,5 +1,5 @@
-"""The convergence recipe: its settings, length-bucketed batches, the stopping rule, the fit it
-records, and a network that learns a small task to the end."""
+"""The one trainer: its recipe, length-bucketed batches, the stopping rule, the fit it records,
+checkpoints a cut run resumes from, and a network that learns a small task to the end."""
 
 import math
 
@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from tutorlib import seq2seq as s2s
-from tutorlib.seq2seq import convergence as recipes
+from tutorlib.seq2seq import training as recipes
 
 
 @pytest.fixture(autouse=True)
@@ -73,26 +73,29 @@ def test_scaling_keeps_the_warmup_over_the_same_examples():
 
 def test_learning_rate_warms_up_then_falls_as_the_inverse_square_root():
     recipe = recipes.Recipe(learning_rate=1.0, warmup_steps=4, schedule="inverse_sqrt")
-    rates = [recipes._learning_rate(recipe, step) for step in range(16)]
+    rates = [recipe.learning_rate_at(step, 16) for step in range(16)]
     assert rates[:4] == [0.25, 0.5, 0.75, 1.0]
     assert rates[15] == pytest.approx(math.sqrt(4 / 16))
     flat = recipes.Recipe(learning_rate=1.0, warmup_steps=4)
-    assert recipes._learning_rate(flat, 100) == 1.0
+    assert flat.learning_rate_at(100, 1000) == 1.0
 
 
 def test_bucketed_batches_hold_every_pair_once_and_little_padding():
     rng = np.random.default_rng(0)
     target = rng.integers(1, 50, size=2000)
     source = target + rng.integers(0, 5, size=2000)
-    batches = recipes.bucketed_batches(target, source, 32, np.random.default_rng(1))
+    batches = recipes.epoch_batches(recipes.Recipe(batch_size=32), target, source,
+                                    rng=np.random.default_rng(1))
     assert sorted(np.concatenate(batches).tolist()) == list(range(2000))
     assert all(len(b) == 32 for b in batches[:-1] if len(b) != 2000 % 32)
     bucketed = recipes.padded_share(batches, source, target)
-    shuffled = recipes.padded_share(recipes.random_batches(2000, 32, np.random.default_rng(1)),
-                                    source, target)
+    shuffled = recipes.padded_share(recipes.epoch_batches(
+        recipes.Recipe(batch_size=32, bucketed=False), target, source,
+        rng=np.random.default_rng(1)), source, target)
     assert bucketed < 0.05 < 0.3 < shuffled
     # the ties are broken at random: another epoch, other batches
-    again = recipes.bucketed_batches(target, source, 32, np.random.default_rng(2))
+    again = recipes.epoch_batches(recipes.Recipe(batch_size=32), target, source,
+                                  rng=np.random.default_rng(2))
     assert {tuple(sorted(b)) for b in again} != {tuple(sorted(b)) for b in batches}
 
 
@@ -118,7 +121,7 @@ def test_a_network_learns_the_copy_task_and_keeps_its_best_model(cell, count, le
                             len(vocab))
     recipe = recipes.Recipe(batch_size=32, learning_rate=learning_rate, max_epochs=25,
                             patience=3, fit_size=100, warmup_steps=20)
-    fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe, seed=0)
+    fit = recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0)
     assert fit.stopped in recipes.STOP_REASONS
     assert fit.validation_accuracy >= 0.9 and fit.train_accuracy >= 0.9
     # the kept model is the best on validation, and it is what the model now holds
@@ -140,7 +143,7 @@ def test_patience_stops_training_and_says_so(one_thread):
     # a learning rate far too small to improve anything: patience ends it
     recipe = recipes.Recipe(batch_size=50, learning_rate=1e-9, max_epochs=50, patience=2,
                             evaluations_per_epoch=2)
-    fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe, seed=0)
+    fit = recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0)
     assert fit.stopped == "patience"
     assert len(fit.history) == 2 * 2 + 1  # the first evaluation, then 2 epochs without gain
     assert fit.epochs == pytest.approx(2.5)
@@ -150,17 +153,17 @@ def test_the_time_budget_stops_training_and_max_epochs_caps_it():
     train, validation = copy_task(200, 0), copy_task(50, 1)
     vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
     model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 8, 1, 0.0), len(vocab), len(vocab))
-    fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab,
-                                     recipes.Recipe(batch_size=20, max_seconds=1e-6,
-                                                    max_epochs=5), seed=0)
+    fit = recipes.fit(model, train, vocab, vocab,
+                      recipes.Recipe(batch_size=20, max_seconds=1e-6, max_epochs=5),
+                      validation=validation, seed=0)
     assert fit.stopped == "max_seconds" and len(fit.history) == 1
     # the budget is checked every step, not only at evaluations: with one evaluation an epoch
     # of 10 steps, a run out of time after its first step stops there (on a GPU sweep, an
     # epoch between evaluations took minutes and the runs overran the sweep's own budget)
     assert fit.steps == 1 and fit.epochs == pytest.approx(0.1)
-    fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab,
-                                     recipes.Recipe(batch_size=100, max_epochs=2,
-                                                    patience=10), seed=0)
+    fit = recipes.fit(model, train, vocab, vocab,
+                      recipes.Recipe(batch_size=100, max_epochs=2, patience=10),
+                      validation=validation, seed=0)
     assert fit.stopped == "max_epochs" and fit.epochs == 2.0 and fit.steps == 4
 
 
@@ -173,8 +176,8 @@ def test_on_evaluation_adds_to_each_row_and_the_run_is_reproducible(one_thread):
         torch.manual_seed(3)
         model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 8, 1, 0.0, attention=True),
                                 len(vocab), len(vocab))
-        return recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe,
-                                          seed=3, on_evaluation=lambda m: {"probe": 1.5})
+        return recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=3,
+                           on_evaluation=lambda m: {"probe": 1.5})
 
     first, second = train_once(), train_once()
     assert all(row["probe"] == 1.5 for row in first.history)
@@ -186,18 +189,18 @@ def test_bad_input_gets_a_clear_error():
     model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 4, 1, 0.0), len(vocab), len(vocab))
     recipe = recipes.Recipe()
     with pytest.raises(ValueError, match="no training pairs"):
-        recipes.fit_to_convergence(model, [], [("a", "a")], vocab, vocab, recipe, seed=0)
-    with pytest.raises(ValueError, match="no validation pairs"):
-        recipes.fit_to_convergence(model, [("a", "a")], [], vocab, vocab, recipe, seed=0)
+        recipes.fit(model, [], vocab, vocab, recipe, validation=[("a", "a")], seed=0)
+    with pytest.raises(ValueError, match="needs validation pairs"):
+        recipes.fit(model, [("a", "a")], vocab, vocab, recipe, validation=[], seed=0)
     with pytest.raises(ValueError, match="recipe=.* violates type hint"):
-        recipes.fit_to_convergence(model, [("a", "a")], [("a", "a")], vocab, vocab,
-                                   {"batch_size": 3}, seed=0)
+        recipes.fit(model, [("a", "a")], vocab, vocab, {"batch_size": 3},
+                    validation=[("a", "a")], seed=0)
     with pytest.raises(ValueError, match="seed"):
-        recipes.fit_to_convergence(model, [("a", "a")], [("a", "a")], vocab, vocab, recipe,
-                                   seed=-1)
+        recipes.fit(model, [("a", "a")], vocab, vocab, recipe, validation=[("a", "a")],
+                    seed=-1)
     with pytest.raises(ValueError, match="token 'b'"):
-        recipes.fit_to_convergence(model, [("b", "a")], [("a", "a")], vocab, vocab, recipe,
-                                   seed=0)
+        recipes.fit(model, [("b", "a")], vocab, vocab, recipe, validation=[("a", "a")],
+                    seed=0)
 
 
 def test_predict_gives_what_evaluate_predicts_without_targets():
@@ -248,7 +251,67 @@ def test_a_transformer_with_the_default_embeddings_learns_to_reverse_short_strin
             with torch.no_grad():
                 for embedding in (model.source_embedding, model.target_embedding):
                     embedding.weight.mul_(64 ** 0.5)
-        fit = recipes.fit_to_convergence(model, train, validation, vocab, vocab, recipe, seed=0)
+        fit = recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0)
         accuracy[draw] = fit.validation_accuracy
     assert accuracy["as built"] >= 0.9, accuracy
     assert accuracy["standard deviation 1"] < accuracy["as built"] - 0.2, accuracy
+
+
+class _Cut(Exception):
+    pass
+
+
+@pytest.mark.parametrize("recipe", [
+    recipes.Recipe(batch_size=16, max_epochs=4, patience=10, evaluations_per_epoch=2,
+                   teacher_forcing=0.5, fit_size=20),
+    recipes.Recipe.fixed(400, 16, 3e-3, 0.1, warmup_steps=3, evaluate_every=5),
+], ids=["to convergence", "presentations"])
+def test_a_run_cut_and_resumed_from_its_checkpoint_ends_as_one_never_cut(recipe, tmp_path,
+                                                                          one_thread):
+    train, validation = copy_task(120, 0), copy_task(20, 1)
+    vocabs = (s2s.Vocabulary.from_sequences([s.split() for s, _ in train]),) * 2
+    config = s2s.Seq2SeqConfig("lstm", 8, 1, 0.1, attention=True)  # dropout: the RNG resumes
+    evaluations = []
+
+    def probe(model, cut_at=None):
+        evaluations.append(1)
+        if len(evaluations) == cut_at:
+            raise _Cut  # the machine is taken back here
+        return {"probe": len(evaluations)}
+
+    whole = s2s.train_once(config, train, vocabs, recipe, 5, validation=validation,
+                           on_evaluation=probe)
+    evaluations.clear()
+    with pytest.raises(_Cut):
+        s2s.train_once(config, train, vocabs, recipe, 5, validation=validation,
+                       on_evaluation=lambda m: probe(m, cut_at=3), checkpoints=tmp_path,
+                       checkpoint_every=0.0)
+    saved = list(tmp_path.glob("*.pt"))
+    assert len(saved) == 1
+    assert saved[0] == s2s.checkpoint_path(config, recipe, 5, train, validation, tmp_path)
+    evaluations[:] = [1, 1]  # the two evaluations the checkpoint holds
+    resumed = s2s.train_once(config, train, vocabs, recipe, 5, validation=validation,
+                             on_evaluation=probe, checkpoints=tmp_path)
+    assert not list(tmp_path.glob("*.pt"))  # removed when the run ends
+
+    def untimed(log):
+        return {k: v for k, v in log.to_dict().items() if "second" not in k} | {
+            "history": [{k: v for k, v in row.items() if k != "seconds"} for row in log.history]}
+
+    assert untimed(resumed.log) == untimed(whole.log)
+    assert resumed.log.losses == whole.log.losses
+    assert all(torch.equal(resumed.state_dict()[k], v) for k, v in whole.state_dict().items())
+
+
+def test_presentations_train_exactly_that_many_examples_and_keep_the_last_model(one_thread):
+    train = copy_task(50, 0)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    torch.manual_seed(0)
+    model = s2s.build_model(s2s.Seq2SeqConfig("gru", 8, 1, 0.0), len(vocab), len(vocab))
+    fit = recipes.fit(model, train, vocab, vocab, recipes.Recipe.fixed(130, 20, 1e-2), seed=0)
+    assert fit.steps == 7 == len(fit.losses) and fit.stopped == "presentations"
+    assert fit.epochs == pytest.approx(7 / 3, abs=1e-3)
+    assert fit.validation_accuracy is None and fit.seconds_to_fit is None
+    assert fit.history[-1]["step"] == 7  # one row at the end, with the loss since the start
+    assert recipes.Recipe.fixed(130, 20, 1e-2).to_dict()["presentations"] == 130
+    assert "presentations" not in recipes.Recipe().to_dict()  # added later: left out of keys

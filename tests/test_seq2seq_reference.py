@@ -117,9 +117,8 @@ def test_cpu_training_and_decoding_match_the_reference(name):
         with torch.no_grad():           # their embeddings to the positions' scale: undo it
             for embedding in (model.source_embedding, model.target_embedding):
                 embedding.weight.mul_(CONFIGS[name].hidden_size ** 0.5)
-    settings = s2s.TrainSettings(presentations=320, batch_size=16, learning_rate=1e-2,
-                                 final_lr_fraction=0.5, seed=3)
-    log = s2s.fit_seq2seq(model, s2s.encode_pairs(train, vocab, vocab), settings)
+    recipe = s2s.Recipe.fixed(320, 16, 1e-2, 0.5)
+    log = s2s.fit(model, train, vocab, vocab, recipe, seed=3)
     evaluation = s2s.evaluate(model, test, vocab, vocab, batch_size=8)
     oracle = s2s.evaluate(model, test, vocab, vocab, oracle_length=True)
     hidden = s2s.encode(model, ["a b c", "e", "d d a b"], vocab)

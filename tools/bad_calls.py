@@ -106,8 +106,6 @@ ACCEPTABLE = {
     ("tutorlib.textfiles.read_text", "empty file"): "an empty file holds the empty text",
     ("tutorlib.textfiles.read_text", "truncated JSON"): "any UTF-8 file holds text",
     ("tutorlib.registry.names(runnable=)", "True"): "a flag",
-    ("tutorlib.train.TrainLog(losses=)", "empty list"): "the log of a run before its first step",
-    ("tutorlib.train.TrainLog(evaluations=)", "empty list"): "a run that was never evaluated",
     ("tutorlib.scan.length_counts", "empty list"): "counts over no pairs are empty counts",
     ("tutorlib.orchard.depth_counts", "empty list"): "counts over no pairs are empty counts",
     ("tutorlib.orchard.input_lengths", "empty list"): "no pairs have no lengths",

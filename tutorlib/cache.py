@@ -53,6 +53,22 @@ def canonical_json(config: Any) -> str:
         ) from None
 
 
+def key_dict(values: dict, added_later: dict) -> dict:
+    """``values`` without the fields added after runs were committed while they hold the
+    default they were added with: the one rule by which a run key stays the same when a setting
+    is added (architectures, recipes, experiments' run settings).
+
+    Examples
+    --------
+    >>> key_dict({"cell": "lstm", "bidirectional": False}, {"bidirectional": False})
+    {'cell': 'lstm'}
+    >>> key_dict({"cell": "lstm", "bidirectional": True}, {"bidirectional": False})
+    {'cell': 'lstm', 'bidirectional': True}
+    """
+    return {key: value for key, value in values.items()
+            if key not in added_later or value != added_later[key]}
+
+
 def config_hash(name: str, config: Any, format: int = 1) -> str:
     """Hex digest identifying ``(name, config, format, tutorlib version)``."""
     if not isinstance(name, str) or not name.strip() or "/" in name or name in (".", ".."):

@@ -81,6 +81,15 @@ def _parser() -> argparse.ArgumentParser:
                      help="cpu (default), cuda, mps, or auto (CUDA or MPS when present)")
     run.add_argument("--quiet", action="store_true", help="no progress bars")
 
+    status = commands.add_parser("status", help="list a profile's runs as done, partial (a "
+                                                 "checkpoint to resume from) or left")
+    status.add_argument("experiment", choices=sorted(EXPERIMENTS), metavar="EXPERIMENT")
+    status.add_argument("--profile", default="gpu", choices=[*PROFILES, *EXTRA_PROFILES],
+                        help="the profile (default: gpu)")
+    status.add_argument("--out", default="results", help="results directory (default: results)")
+    status.add_argument("--checkpoints", help="the sweep's checkpoint folder (default: "
+                                              "$TUTORLIB_CHECKPOINT_DIR)")
+
     export = commands.add_parser("export", help="write a dataset to files in its official format")
     export.add_argument("dataset", choices=sorted(EXPORTS), metavar="DATASET",
                         help="one of: " + ", ".join(sorted(EXPORTS)))
@@ -138,6 +147,17 @@ def main(argv: list[str] | None = None) -> int:
                                           jobs=args.jobs, scheduler=args.scheduler,
                                           device=args.device, progress=not args.quiet)
             print(f"results written to {path}")
+        elif args.command == "status":
+            from tutorlib import results
+
+            rows = results.sweep_status(args.experiment, args.profile, args.out,
+                                        args.checkpoints)
+            for row in rows:
+                print(f"{row['state']:<8} {row['part']} seed {row['seed']}")
+            counts = {state: sum(r["state"] == state for r in rows)
+                      for state in results.RUN_STATES}
+            print(f"{args.experiment} [{args.profile}]: " + ", ".join(
+                f"{count} {state}" for state, count in counts.items()) + f" of {len(rows)}")
         elif args.command == "export":
             from tutorlib.textfiles import output_directory
 

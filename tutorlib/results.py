@@ -424,8 +424,59 @@ def execute_run(name: str, run_settings: dict[str, Any], seed: int, device: str 
 
         torch.set_num_threads(threads)
     start = time.perf_counter()
-    result = experiment(name).run(run_settings, seed, device=device)
+    base = os.environ.get(CHECKPOINTS_VARIABLE)
+    if not base:
+        result = experiment(name).run(run_settings, seed, device=device)
+        return {"result": result, "seconds": time.perf_counter() - start}
+    # a sweep that checkpoints: this run's networks save theirs in the run's own folder, where
+    # the same run started again finds them (tutorlib.seq2seq.train_once)
+    os.environ[CHECKPOINTS_VARIABLE] = str(checkpoint_folder(base, name, run_settings, seed))
+    try:
+        result = experiment(name).run(run_settings, seed, device=device)
+    finally:
+        os.environ[CHECKPOINTS_VARIABLE] = base
     return {"result": result, "seconds": time.perf_counter() - start}
+
+
+# A sweep's checkpoint folder: set, every run's networks save a checkpoint at least once a
+# minute under it (tutorlib.seq2seq.train_once reads the same variable) and resume from it.
+CHECKPOINTS_VARIABLE = "TUTORLIB_CHECKPOINT_DIR"
+
+
+def checkpoint_folder(base: str | os.PathLike, name: str, run_settings: Any, seed: int) -> Path:
+    """The folder under a sweep's checkpoint folder ``base`` that holds one run's checkpoints."""
+    return Path(base) / name / run_key(name, run_settings, seed)
+
+
+RUN_STATES = ("done", "partial", "left")
+
+
+def sweep_status(name: str, profile: str, out_dir: str | os.PathLike = "results",
+                 checkpoints: str | os.PathLike | None = None) -> list[dict[str, Any]]:
+    """Every run of experiment ``name`` at ``profile`` and where it stands: ``done`` (its record
+    is in ``out_dir``), ``partial`` (a checkpoint of it is in ``checkpoints``, default
+    ``$TUTORLIB_CHECKPOINT_DIR``) or ``left``.
+
+    Returns
+    -------
+    list of dict
+        ``{"part", "seed", "state"}`` per run, in the order the sweep runs them.
+    """
+    spec = experiment(name)
+    settings, profile = _settings_at(spec, name, profile)
+    store = RunStore(Path(out_dir) / spec.name / "runs", spec.name)
+    checkpoints = checkpoints or os.environ.get(CHECKPOINTS_VARIABLE) or None
+    rows = []
+    for run_settings, seed in spec.runs(settings):
+        if store.has(run_settings, seed):
+            state = "done"
+        elif checkpoints is not None and any(
+                checkpoint_folder(checkpoints, spec.name, run_settings, seed).glob("*.pt")):
+            state = "partial"
+        else:
+            state = "left"
+        rows.append({"part": spec.part(run_settings, seed), "seed": seed, "state": state})
+    return rows
 
 
 def _one_thread_worker(threads: int = 1) -> None:

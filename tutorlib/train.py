@@ -1,19 +1,18 @@
-"""Training helpers shared by every chapter: seeding, progress bars, the loop, devices.
+"""Training helpers shared by every chapter: seeding, progress bars, the schedule, devices.
 
-The loop itself stays visible in each method's module (PyTorch-examples style); this module
-holds only what every loop needs:
+The sequence models' trainer is :func:`tutorlib.seq2seq.fit`; this module holds what every
+training loop of the book needs:
 
 - :func:`seed_everything` sets Python's, NumPy's and PyTorch's seeds at once;
 - :func:`progress_bar` is tqdm with the book's defaults (``TQDM_DISABLE=1`` silences it);
-- :func:`fit` is the plain loop under every sequence model's trainer;
+- :func:`linear_decay` is the linear learning-rate schedule;
 - :func:`resolve_device` turns ``"cpu"``, ``"cuda"``, ``"mps"`` or ``"auto"`` into a device.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 import numpy as np
@@ -102,90 +101,6 @@ def progress_bar(iterable: Iterable[T] | None = None, *, desc: str | None = None
     if disable:
         options["disable"] = True
     return tqdm(iterable, **options)
-
-
-@dataclass
-class TrainLog:
-    """What :func:`fit` did: the loss of every step, the evaluations, and whether it stopped
-    before ``num_steps``."""
-
-    losses: list[float] = field(default_factory=list)
-    evaluations: list[tuple[int, float]] = field(default_factory=list)
-    steps_done: int = 0
-    stopped_early: bool = False
-
-    def __post_init__(self) -> None:
-        if self.steps_done < 0:
-            raise ValueError(f"steps_done must be a non-negative integer, got {self.steps_done!r}")
-
-
-def fit(model: torch.nn.Module, optimizer: torch.optim.Optimizer, loss_on_batch, *,
-        num_steps: int, evaluate=None, eval_every: int = 100,
-        stop: Callable[[float], bool] | None = None, clip_norm: float | None = None,
-        desc: str = "training") -> TrainLog:
-    """A plain training loop with a progress bar, evaluations and an optional stopping rule.
-
-    Parameters
-    ----------
-    model, optimizer
-        The model to train and its optimiser.
-    loss_on_batch : callable ``step -> torch.Tensor``
-        Returns the (scalar) loss of the batch for ``step``; it owns the data.
-    num_steps : int
-        Number of optimiser steps.
-    evaluate : callable ``() -> float``, optional
-        A validation score, called (in eval mode, without gradients) every ``eval_every``
-        steps and after the last step.
-    eval_every : int
-        Steps between evaluations.
-    stop : callable ``score -> bool``, optional
-        Called with each evaluation's score; training stops when it returns ``True``.
-    clip_norm : float, optional
-        Clip the gradient norm to this value.
-    desc : str
-        The progress bar's label.
-
-    Returns
-    -------
-    TrainLog
-        The loss of every step, the evaluations, and whether ``stop`` ended training.
-
-    Raises
-    ------
-    FloatingPointError
-        When the loss is not finite, naming the step.
-    """
-    if not isinstance(num_steps, int) or num_steps < 0:
-        raise ValueError(f"num_steps must be a non-negative integer, got {num_steps!r}")
-    if not isinstance(eval_every, int) or eval_every < 1:
-        raise ValueError(f"eval_every must be a positive integer, got {eval_every!r}")
-    if stop is not None and evaluate is None:
-        raise ValueError("a stopping rule needs an evaluate function")
-    log = TrainLog()
-    bar = progress_bar(range(num_steps), desc=desc, total=num_steps)
-    for step in bar:
-        model.train()
-        optimizer.zero_grad()
-        loss = loss_on_batch(step)
-        if not torch.isfinite(loss):
-            raise FloatingPointError(f"loss became {loss.item()} at step {step}")
-        loss.backward()
-        if clip_norm is not None:
-            torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm)
-        optimizer.step()
-        log.losses.append(loss.item())
-        log.steps_done = step + 1
-        if evaluate is not None and (log.steps_done % eval_every == 0 or log.steps_done == num_steps):
-            model.eval()
-            with torch.no_grad():
-                score = float(evaluate())
-            log.evaluations.append((log.steps_done, score))
-            bar.set_postfix(loss=f"{loss.item():.3f}", score=f"{score:.3f}")
-            if stop is not None and stop(score):
-                log.stopped_early = True
-                break
-    bar.close()
-    return log
 
 
 from tutorlib.checks import type_check as _type_check  # noqa: E402

@@ -235,11 +235,13 @@ def _train_and_evaluate(config: dict, seed: int, device: str) -> dict:
         test = random.Random(f"dbca-test-{split_at}").sample(test, config["max_test"])
     train_sample = random.Random(seed).sample(split.train, min(len(test), len(split.train)))
     options = TRAINING_DEFAULTS | config
+    recipe = s2s.Recipe.fixed(config["presentations"], config["batch_size"],
+                              config["learning_rate"], config["final_lr_fraction"],
+                              warmup_steps=options["warmup_steps"],
+                              embedding_init=options["embedding_init"])
     trained = s2s.train_once(
-        architecture(config["architecture"]), split.train, vocabularies(),
-        s2s.TrainSettings.from_mapping(config, seed), seed,
+        architecture(config["architecture"]), split.train, vocabularies(), recipe, seed,
         tests={"test": test, "train": train_sample}, device=device,
-        embedding_init=options["embedding_init"], warmup_steps=options["warmup_steps"],
         desc=f"D_C {split.compound_divergence:.2f}, seed {seed}")
     return {
         "target_compound_divergence": config["target_compound_divergence"], "seed": seed,

@@ -15,7 +15,7 @@ predicted label is read back with :func:`tutorlib.orchard.parse_label` and score
 ``python -m tutorlib run orchard --profile full`` runs every (variant, model, seed) of the
 full profile, resumably, into ``results/orchard/``; ``--profile gpu --device cuda`` runs the
 ``gpu`` profile, whose networks are trained by the convergence recipe
-(:mod:`tutorlib.seq2seq.convergence`) and record their fit.
+(:class:`tutorlib.seq2seq.Recipe` without presentations) and record their fit.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import torch
 
 from tutorlib import cache, results
 from tutorlib import seq2seq as s2s
+from tutorlib.cache import key_dict
 from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
 from tutorlib.orchard.language import OPERATORS, parse_label
 from tutorlib.profiles import Settings, check_per_network, check_recipes
@@ -294,13 +295,15 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
     tests["train"] = train[: config["train_check"]]
     tests["valid"] = generate_part(name, "valid", config["train_check"], config["data_seed"])
     options = LATER_DEFAULTS | config
-    recipe = s2s.Recipe.from_dict(config["recipe"]) if "recipe" in config else None
+    converging = "recipe" in config
+    recipe = (s2s.Recipe.from_dict(config["recipe"]) if converging else s2s.Recipe.fixed(
+        config["presentations"], config["batch_size"], config["learning_rate"],
+        config["final_lr_fraction"], warmup_steps=options["warmup_steps"],
+        embedding_init=options["embedding_init"]))
     trained = s2s.train_once(
         s2s.Seq2SeqConfig(**config["architecture"]), model_pairs(train), vocabularies(),
-        recipe or s2s.TrainSettings.from_mapping(config, seed), seed,
-        tests={key: model_pairs(pairs) for key, pairs in tests.items()}, device=device,
-        embedding_init=options["embedding_init"], warmup_steps=options["warmup_steps"],
-        validation=model_pairs(tests["valid"]) if recipe else None,
+        recipe, seed, tests={key: model_pairs(pairs) for key, pairs in tests.items()},
+        device=device, validation=model_pairs(tests["valid"]) if converging else None,
         loss_window=50, eval_batch_size=config["eval_batch_size"],
         desc=f"{name}, {config['model']}, seed {seed}")
     scores = {key: accuracies(trained.evaluations[key].predictions, pairs)
@@ -313,7 +316,7 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
               "train_size": config["train_size"], "presentations": config.get("presentations"),
               "train_seconds": round(trained.seconds, 1), "final_loss": trained.final_loss,
               "train": scores["train"], "valid": scores["valid"], "by_depth": by_depth}
-    if recipe is not None:  # where and why it stopped, and the fit along the way
+    if converging:  # where and why it stopped, and the fit along the way
         fit = trained.log.to_dict()
         where = resolve_device(device)
         result.update(
@@ -340,13 +343,11 @@ def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> di
     keys = ("train_size", "presentations", "batch_size", "learning_rate", "final_lr_fraction",
             "test_depths", "test_size", "train_check", "data_seed", "eval_batch_size", "threads")
     overrides = settings.get("training", {}).get(model, {})
-    config = {"variant": variant_name, "model": model,
-              "architecture": dict(settings["models"][model]),
-              **{k: overrides.get(k, settings[k]) for k in keys}}
-    for key, default in LATER_DEFAULTS.items():  # only when set: earlier keys stay as they were
-        if overrides.get(key, default) != default:
-            config[key] = overrides[key]
-    return config
+    return key_dict({"variant": variant_name, "model": model,
+                     "architecture": dict(settings["models"][model]),
+                     **{k: overrides.get(k, settings[k]) for k in keys},
+                     **{k: overrides.get(k, default) for k, default in LATER_DEFAULTS.items()}},
+                    LATER_DEFAULTS)
 
 
 def run(config: dict, seed: int = 0, *, return_model: bool = False, device: str = "cpu"):

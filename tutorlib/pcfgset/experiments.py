@@ -46,7 +46,7 @@ full profile, resumably, into ``results/pcfgset/``.
 
 The ``gpu`` profile (``python -m tutorlib run pcfgset --profile gpu --device cuda --jobs 27``)
 runs the same 54 runs with larger networks trained by the convergence recipe
-(:mod:`tutorlib.seq2seq.convergence`, a ``recipe`` per architecture in place of the fixed training
+(:class:`tutorlib.seq2seq.Recipe`, a ``recipe`` per architecture in place of the fixed training
 options): the paper's stopping rule on in-distribution validation pairs
 (:func:`validation_split`), the best model kept, and its fit recorded (``fit``,
 ``fit_history`` and ``validation_accuracy`` in every record). The training-fit check of
@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 import numpy as np
@@ -341,7 +341,17 @@ def _key(config: dict, split_name: str, seed: int, options: dict) -> dict:
                 "recipe": options["recipe"], **_later(options)}
     return {"architecture": config, "split": split_name, "seed": seed,
             "train_size": options["train_size"], "max_output_length": options["max_output_length"],
-            "training": asdict(s2s.TrainSettings.from_mapping(options, seed)), **_later(options)}
+            "training": fixed_recipe(options).presentations_key(seed), **_later(options)}
+
+
+def fixed_recipe(options: dict, evaluate_every: int | None = None) -> s2s.Recipe:
+    """The recipe of a run with a fixed number of presentations (``options`` of :func:`run`)."""
+    options = LATER_OPTIONS | options
+    return s2s.Recipe.fixed(options["presentations"], options["batch_size"],
+                            options["learning_rate"], options["final_lr_fraction"],
+                            warmup_steps=options["warmup_steps"],
+                            embedding_init=options["embedding_init"],
+                            evaluate_every=evaluate_every)
 
 
 def predict(model, sources: list[str], max_length: int, device: str = "cpu",
@@ -397,7 +407,7 @@ def _overgeneralisation_probe(split_name: str, options: dict, device: str):
 
 
 def _train_recipe(config: dict, split_name: str, seed: int, options: dict, device: str) -> dict:
-    """Train with the convergence recipe (:mod:`tutorlib.seq2seq.convergence`)."""
+    """Train with the architecture's convergence recipe (:class:`tutorlib.seq2seq.Recipe`)."""
     train, validation = validation_split(
         split_name, training_pairs(split_name, options["train_size"], **pair_options(options)),
         options)
@@ -427,31 +437,23 @@ def _train(config: dict, split_name: str, seed: int, options: dict, device: str)
     if "recipe" in options:
         return _train_recipe(config, split_name, seed, options, device)
     train = training_pairs(split_name, options["train_size"], **pair_options(options))
-    settings = s2s.TrainSettings.from_mapping(options, seed)
-    curve: list[dict] = []
-    evaluate = None
-    if _ratio(split_name) is not None:
-        probe = _overgeneralisation_probe(split_name, options, device)
-
-        def evaluate(model) -> float:
-            curve.append(probe(model))
-            return curve[-1]["overgeneralisation"]
-
-    per_epoch = math.ceil(len(train) / min(settings.batch_size, len(train)))
-    num_steps = math.ceil(settings.presentations / min(settings.batch_size, len(train)))
+    size = min(options["batch_size"], len(train))
+    per_epoch = math.ceil(len(train) / size)
+    num_steps = math.ceil(options["presentations"] / size)
+    probe = (_overgeneralisation_probe(split_name, options, device)
+             if _ratio(split_name) is not None else None)
     # after every epoch, and more often when training is short (the full profile's ~2 epochs)
-    eval_every = min(per_epoch, math.ceil(num_steps / CURVE_POINTS))
-    options = LATER_OPTIONS | options
+    recipe = fixed_recipe(options, evaluate_every=(
+        min(per_epoch, math.ceil(num_steps / CURVE_POINTS)) if probe else None))
     trained = s2s.train_once(
-        s2s.Seq2SeqConfig(**config), train, vocabularies(options["alphabet_size"]), settings,
-        seed, device=device, embedding_init=options["embedding_init"],
-        warmup_steps=options["warmup_steps"], on_evaluation=evaluate, evaluate_every=eval_every,
-        loss_window=50, desc=f"{config['cell']} on {split_name}, seed {seed}")
+        s2s.Seq2SeqConfig(**config), train, vocabularies(options.get("alphabet_size")), recipe,
+        seed, device=device, on_evaluation=probe, loss_window=50,
+        desc=f"{config['cell']} on {split_name}, seed {seed}")
     log = trained.log
-    for point, (step, _) in zip(curve, log.evaluations, strict=True):
-        point["epoch"] = round(step / per_epoch, 3)
+    curve = [{"memorisation": r["memorisation"], "overgeneralisation": r["overgeneralisation"],
+              "epoch": round(r["step"] / per_epoch, 3)} for r in log.history if "memorisation" in r]
     info = {"train_pairs": len(train), "train_seconds": round(trained.seconds, 1),
-            "epochs": round(log.steps_done / per_epoch, 3), "final_loss": trained.final_loss,
+            "epochs": round(log.steps / per_epoch, 3), "final_loss": trained.final_loss,
             "parameters": trained.parameters, "curve": curve}
     return {"info": info, "state_dict": trained.state_dict()}
 
@@ -555,7 +557,7 @@ OPTION_KEYS = ("train_size", "max_output_length", "presentations", "batch_size",
 # positions (:func:`tutorlib.seq2seq.init_embeddings`).
 LATER_OPTIONS = {"max_functions": None, "alphabet_size": None, "warmup_steps": 0,
                  "embedding_init": "pytorch"}
-# The convergence recipe (:mod:`tutorlib.seq2seq.convergence`) replaces the training options: a run
+# The convergence recipe (:class:`tutorlib.seq2seq.Recipe`) replaces the training options: a run
 # of a profile with ``recipes`` has these options (and may have the pair filters).
 RECIPE_OPTION_KEYS = ("train_size", "max_output_length", "max_test", "recipe")
 RECIPE_LATER_OPTIONS = ("max_functions", "alphabet_size")
@@ -744,7 +746,7 @@ SETTINGS: dict[str, PCFGSetSettings] = {
         training={"Transformer": {"embedding_init": "fairseq", "warmup_steps": 400}}),
     # gpu: the full profile's 54 runs (same splits, outputs of at most 48 symbols, 1,000 test
     # inputs per test, 3 seeds) with networks nearer the paper's, trained by the convergence
-    # recipe (tutorlib.seq2seq.convergence): batches of 128 in bf16, the paper's stopping rule (best
+    # recipe (tutorlib.seq2seq.Recipe): batches of 128 in bf16, the paper's stopping rule (best
     # model on in-distribution validation, at most 25 epochs, patience 3 epochs) and a training
     # budget per run so that the sweep fits a lent GPU (``max_seconds``; the record says which
     # rule stopped each run). Sized by the CPU pilots of benchmarks/pcfgset_convergence.py.

@@ -12,7 +12,7 @@ profile (resumably) and writes ``results/scan/full.json``.
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,6 +21,7 @@ import torch
 
 from tutorlib import cache, results, scan
 from tutorlib import seq2seq as s2s
+from tutorlib.cache import key_dict
 from tutorlib.profiles import Settings
 from tutorlib.train import resolve_device
 
@@ -190,7 +191,7 @@ def test_subset(split_name: str, max_test: int | None, seed: int = 0) -> list[sc
 
 
 def _fit_and_score(train: list[scan.Pair], test: list[scan.Pair], config: s2s.Seq2SeqConfig,
-                   seed: int, settings: s2s.TrainSettings, sample_size: int, desc: str,
+                   seed: int, settings: s2s.Recipe, sample_size: int, desc: str,
                    device: str = "cpu") -> s2s.TrainedRun:
     """Train a fresh ``config`` on ``train`` and evaluate it on ``test`` and on ``train`` (a
     sample of ``sample_size`` distinct training commands drawn with ``seed``)."""
@@ -208,7 +209,7 @@ def _record(trained: s2s.TrainedRun, test: list[scan.Pair]) -> dict:
 
 
 def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
-                        settings: s2s.TrainSettings, max_test: int | None,
+                        settings: s2s.Recipe, max_test: int | None,
                         device: str = "cpu") -> dict:
     train, _ = scan.split(split_name, seed=seed)
     test = test_subset(split_name, max_test, seed)
@@ -236,13 +237,19 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
     return {"result": result, "state_dict": trained.state_dict()}
 
 
-def _settings_key(settings: s2s.TrainSettings) -> dict:
-    """The training settings as a cache key; a setting added later appears only when it is not
-    its default, so the keys of earlier runs stay valid."""
-    key = asdict(settings)
-    if key["teacher_forcing_per"] == "batch":
-        del key["teacher_forcing_per"]
-    return key
+def training_recipe(presentations: int, batch_size: int, learning_rate: float,
+             final_lr_fraction: float = 1.0, teacher_forcing_per: str = "batch") -> s2s.Recipe:
+    """The recipe of a SCAN run: Lake & Baroni's (2018) training in batches (Adam, clipping at
+    5, teacher forcing on half the batches), the rate decaying linearly to
+    ``final_lr_fraction`` of itself."""
+    return s2s.Recipe.fixed(presentations, batch_size, learning_rate, final_lr_fraction,
+                            teacher_forcing_per=teacher_forcing_per)
+
+
+def _settings_key(recipe: s2s.Recipe, seed: int) -> dict:
+    """A run's training as its cache key (the fields the runs were first keyed by, and
+    ``teacher_forcing_per`` only when it is not its default: :func:`tutorlib.cache.key_dict`)."""
+    return key_dict(recipe.presentations_key(seed), {"teacher_forcing_per": "batch"})
 
 
 def _model_from(config: s2s.Seq2SeqConfig, state_dict: dict) -> torch.nn.Module:
@@ -277,14 +284,13 @@ def run_pairs(train: list[scan.Pair], test: list[scan.Pair],
         kept = sorted(random.Random(f"test-pairs-{seed}").sample(range(len(test)), max_test))
         test = [test[i] for i in kept]
     config = architecture(arch)
-    settings = s2s.TrainSettings(presentations=presentations, batch_size=batch_size, seed=seed,
-                                 learning_rate=learning_rate, final_lr_fraction=final_lr_fraction)
+    settings = training_recipe(presentations, batch_size, learning_rate, final_lr_fraction)
 
     def digest(pairs):
         return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:24]
 
     key = {"train": digest(train), "test": digest(test), "architecture": config.to_dict(),
-           "seed": seed, "settings": _settings_key(settings)}
+           "seed": seed, "settings": _settings_key(settings, seed)}
 
     def compute():
         sample_size = min(2_000, len(set(train)))
@@ -321,12 +327,6 @@ def train_options(settings: dict, training: str = "batched") -> dict:
     return options
 
 
-def train_settings(settings: dict, presentations: int | None = None, seed: int = 0) -> s2s.TrainSettings:
-    """The training a profile's ``scan`` settings describe (optionally with other presentations)."""
-    return s2s.TrainSettings(presentations=presentations or settings["presentations"],
-                             batch_size=settings["batch_size"], learning_rate=settings["learning_rate"],
-                             final_lr_fraction=settings["final_lr_fraction"], seed=seed)
-
 
 def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: int = 0, *,
         presentations: int = 100_000, batch_size: int = 32, learning_rate: float = 1e-3,
@@ -344,11 +344,10 @@ def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: i
     """
     scan.split(split_name)  # fails early, with the list of names, on an unknown split
     config = architecture(arch)
-    settings = s2s.TrainSettings(presentations=presentations, batch_size=batch_size, seed=seed,
-                                 learning_rate=learning_rate, final_lr_fraction=final_lr_fraction,
-                                 teacher_forcing_per=teacher_forcing_per)
+    settings = training_recipe(presentations, batch_size, learning_rate, final_lr_fraction,
+                        teacher_forcing_per)
     key = {"split": split_name, "architecture": config.to_dict(), "seed": seed,
-           "settings": _settings_key(settings), "max_test": max_test}
+           "settings": _settings_key(settings, seed), "max_test": max_test}
     entry = cache.cached("scan-run", key, format=CACHE_FORMAT, compute=
                          lambda: _train_and_evaluate(split_name, config, seed, settings, max_test,
                                                      device))

@@ -256,7 +256,10 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
     _, test = corpus(config["corpus_seed"])
     trained = s2s.train_once(s2s.Seq2SeqConfig(**config["architecture"]),
                              training_pairs(config["corpus_seed"]), vocabs,
-                             s2s.TrainSettings.from_mapping(config, seed), seed, device=device,
+                             s2s.Recipe.fixed(config["presentations"], config["batch_size"],
+                                              config["learning_rate"],
+                                              config["final_lr_fraction"]),
+                             seed, device=device,
                              loss_window=50, desc=f"English-French stand-in, seed {seed}")
     model = trained.model.cpu().eval()
     french = dict([*ADJECTIVES, NEW_WORD])

@@ -7,16 +7,17 @@ One module per concern, each readable in one sitting:
   :func:`collate_pairs` for a PyTorch ``DataLoader`` in another training loop;
 - :mod:`~tutorlib.seq2seq.config`: :class:`Seq2SeqConfig`, the one architecture description
   (its dict is part of every committed run key);
+- :mod:`~tutorlib.seq2seq.interface`: :class:`Seq2SeqModel`, the interface every architecture
+  meets; adding one is a file and a line in :data:`ARCHITECTURES`;
 - the architectures, one file each: :class:`RNNSeq2Seq` (:mod:`~tutorlib.seq2seq.recurrent`;
   SRN, GRU or LSTM, Lake & Baroni 2018, and the bidirectional LSTMS2S of Hupkes et al. 2020),
   :class:`TransformerSeq2Seq` (:mod:`~tutorlib.seq2seq.transformer`) and :class:`ConvSeq2Seq`
   (:mod:`~tutorlib.seq2seq.convolutional`, Gehring et al. 2017), sharing the position vectors
   and greedy decoding of :mod:`~tutorlib.seq2seq.layers`; :func:`build_model` makes one from
   its config (:mod:`~tutorlib.seq2seq.models`);
-- :mod:`~tutorlib.seq2seq.training`: :class:`TrainSettings` and :func:`fit_seq2seq`
-  (presentations in batches, Adam, clipping, teacher forcing on half the batches);
-- :mod:`~tutorlib.seq2seq.convergence`: the convergence recipe (:class:`Recipe`,
-  :func:`fit_to_convergence`), training until the network has learned its data;
+- :mod:`~tutorlib.seq2seq.training`: the one trainer: :class:`Recipe` (a fixed number of
+  presentations, or until the network has learned its data), :func:`fit` and its
+  :class:`TrainLog`, with checkpoints a run resumes from;
 - :mod:`~tutorlib.seq2seq.evaluation`: :func:`evaluate` (exact match; greedy or oracle-length
   decoding), :func:`predict` (the predictions alone, for inputs without targets) and
   :func:`encode` (the encoder's final state);
@@ -28,32 +29,34 @@ Every function that trains or runs a model takes ``device`` (``"cpu"`` by defaul
 bit-reproducible.
 """
 
-from tutorlib.seq2seq.config import CELLS, POSITIONS, RECURRENT, Seq2SeqConfig, named_config
-from tutorlib.seq2seq.convergence import (
+from tutorlib.seq2seq.config import (
+    ARCHITECTURES,
+    CELLS,
+    POSITIONS,
+    RECURRENT,
+    Seq2SeqConfig,
+    architecture_class,
+    named_config,
+)
+from tutorlib.seq2seq.convolutional import ConvSeq2Seq
+from tutorlib.seq2seq.evaluation import Evaluation, encode, evaluate, predict
+from tutorlib.seq2seq.interface import Seq2SeqBase, Seq2SeqModel
+from tutorlib.seq2seq.layers import greedy_loop, position_vectors, sinusoidal_positions
+from tutorlib.seq2seq.models import EMBEDDING_INITS, build_model, init_embeddings
+from tutorlib.seq2seq.recurrent import RNNSeq2Seq
+from tutorlib.seq2seq.runs import TrainedRun, checkpoint_path, pinned_threads, train_once
+from tutorlib.seq2seq.training import (
     FIT_SHARE,
     PRECISIONS,
     SCHEDULES,
     STOP_REASONS,
-    FitResult,
+    TEACHER_FORCING_PER,
     Recipe,
-    bucketed_batches,
-    exact_match,
-    fit_to_convergence,
-    padded_share,
-    random_batches,
-)
-from tutorlib.seq2seq.convolutional import ConvSeq2Seq
-from tutorlib.seq2seq.evaluation import Evaluation, encode, evaluate, predict
-from tutorlib.seq2seq.layers import greedy_loop, position_vectors, sinusoidal_positions
-from tutorlib.seq2seq.models import EMBEDDING_INITS, build_model, init_embeddings
-from tutorlib.seq2seq.recurrent import RNNSeq2Seq
-from tutorlib.seq2seq.runs import TrainedRun, pinned_threads, train_once
-from tutorlib.seq2seq.training import (
-    TrainSettings,
-    batch_loss,
+    TrainLog,
     epoch_batches,
-    fit_seq2seq,
-    learning_rate_at,
+    exact_match,
+    fit,
+    padded_share,
 )
 from tutorlib.seq2seq.transformer import TransformerSeq2Seq
 from tutorlib.seq2seq.vocab import (
@@ -71,14 +74,15 @@ from tutorlib.seq2seq.vocab import (
 )
 
 __all__ = [
-    "CELLS", "EMBEDDING_INITS", "EOS", "FIT_SHARE", "PAD", "POSITIONS", "PRECISIONS",
-    "RECURRENT", "SCHEDULES", "SOS", "SPECIALS", "STOP_REASONS", "ConvSeq2Seq", "EncodedPairs",
-    "Evaluation", "FitResult", "PairDataset", "RNNSeq2Seq", "Recipe", "Seq2SeqConfig", "TrainSettings",
-    "TrainedRun", "TransformerSeq2Seq", "Vocabulary", "batch_loss", "bucketed_batches",
-    "build_model", "collate_pairs", "encode", "encode_pairs", "epoch_batches", "evaluate", "exact_match",
-    "fit_seq2seq", "fit_to_convergence", "greedy_loop", "init_embeddings", "learning_rate_at",
-    "named_config", "pad_batch", "padded_share", "pinned_threads", "position_vectors", "predict",
-    "random_batches", "sinusoidal_positions", "token_id", "train_once",
+    "ARCHITECTURES", "CELLS", "EMBEDDING_INITS", "EOS", "FIT_SHARE", "PAD", "POSITIONS",
+    "PRECISIONS", "RECURRENT", "SCHEDULES", "SOS", "SPECIALS", "STOP_REASONS",
+    "TEACHER_FORCING_PER", "ConvSeq2Seq", "EncodedPairs", "Evaluation", "PairDataset",
+    "RNNSeq2Seq", "Recipe", "Seq2SeqBase", "Seq2SeqConfig", "Seq2SeqModel", "TrainLog",
+    "TrainedRun", "TransformerSeq2Seq", "Vocabulary", "architecture_class", "build_model",
+    "checkpoint_path", "collate_pairs", "encode", "encode_pairs", "epoch_batches", "evaluate",
+    "exact_match", "fit", "greedy_loop", "init_embeddings", "named_config", "pad_batch",
+    "padded_share", "pinned_threads", "position_vectors", "predict", "sinusoidal_positions",
+    "token_id", "train_once",
 ]
 
 from tutorlib.checks import type_check as _type_check  # noqa: E402

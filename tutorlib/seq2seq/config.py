@@ -6,13 +6,49 @@ dict while it has its default, so earlier keys stay valid.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import asdict, dataclass
 
+from tutorlib.cache import key_dict
 from tutorlib.checks import check_scalar
 
-CELLS = ("srn", "gru", "lstm", "transformer", "conv")
+# The registry of architectures: a cell name -> the class that builds it ("module:Class").
+# Adding an architecture is one file meeting tutorlib.seq2seq.interface.Seq2SeqModel and one
+# line here.
+ARCHITECTURES: dict[str, str] = {
+    "srn": "tutorlib.seq2seq.recurrent:RNNSeq2Seq",
+    "gru": "tutorlib.seq2seq.recurrent:RNNSeq2Seq",
+    "lstm": "tutorlib.seq2seq.recurrent:RNNSeq2Seq",
+    "transformer": "tutorlib.seq2seq.transformer:TransformerSeq2Seq",
+    "conv": "tutorlib.seq2seq.convolutional:ConvSeq2Seq",
+}
+CELLS = tuple(ARCHITECTURES)
 RECURRENT = ("srn", "gru", "lstm")
 POSITIONS = ("learned", "sinusoidal", "relative")
+
+
+def architecture_class(cell: str) -> type:
+    """The class :data:`ARCHITECTURES` names for ``cell`` (imported on first use).
+
+    Parameters
+    ----------
+    cell : str
+        A key of :data:`ARCHITECTURES`.
+
+    Returns
+    -------
+    type
+        The architecture's class (a :class:`~tutorlib.seq2seq.interface.Seq2SeqModel`).
+
+    Examples
+    --------
+    >>> architecture_class("conv").__name__
+    'ConvSeq2Seq'
+    """
+    if cell not in ARCHITECTURES:
+        raise ValueError(f"cell must be one of {', '.join(CELLS)}, got {cell!r}")
+    module, name = ARCHITECTURES[cell].split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 # Fields added after results were committed, with their defaults: ``to_dict`` leaves them out
@@ -91,16 +127,7 @@ class Seq2SeqConfig:
         if self.positions not in POSITIONS:
             raise ValueError(f"positions must be one of {', '.join(POSITIONS)}, "
                              f"got {self.positions!r}")
-        if self.positions == "relative" and self.cell != "transformer":
-            raise ValueError(f"relative positions are for Transformers, not {self.cell!r}")
-        if self.bidirectional and self.cell not in RECURRENT:
-            raise ValueError(f"bidirectional is for recurrent cells ({', '.join(RECURRENT)}), "
-                             f"not {self.cell!r}")
-        if self.norm_first and self.cell != "transformer":
-            raise ValueError(f"norm_first is for Transformers, not {self.cell!r}")
-        if self.cell == "transformer" and self.hidden_size % self.num_heads:
-            raise ValueError(f"hidden_size {self.hidden_size} must be divisible by num_heads "
-                             f"{self.num_heads}")
+        architecture_class(self.cell).check_config(self)
 
     def describe(self) -> str:
         """The network in words, for a table.
@@ -114,16 +141,11 @@ class Seq2SeqConfig:
         >>> Seq2SeqConfig("transformer", 64, 2, 0.0, positions="relative").describe()
         'Transformer, 2 layers of 64, 4 heads, relative positions, dropout 0'
         """
-        name = {"lstm": "LSTM", "gru": "GRU", "srn": "SRN", "transformer": "Transformer",
-                "conv": "ConvS2S"}[self.cell]
-        parts = [name + (" (pre-LN)" if self.norm_first else "")
+        architecture = architecture_class(self.cell)
+        parts = [architecture.display_name(self) + (" (pre-LN)" if self.norm_first else "")
                  + (", bidirectional" if self.bidirectional else ""),
-                 f"{self.num_layers} layer{'s' if self.num_layers > 1 else ''} of {self.hidden_size}"]
-        if self.cell == "transformer":
-            parts.append(f"{self.num_heads} heads"
-                         + (", relative positions" if self.positions == "relative" else ""))
-        elif self.attention:
-            parts.append("attention")
+                 f"{self.num_layers} layer{'s' if self.num_layers > 1 else ''} of {self.hidden_size}",
+                 *architecture.describe_parts(self)]
         return ", ".join([*parts, f"dropout {self.dropout:g}"])
 
     def to_dict(self) -> dict:
@@ -132,8 +154,7 @@ class Seq2SeqConfig:
         Fields added later (``bidirectional``, ``positions``, ``kernel_size``) are left out
         while they have their defaults, so configurations that predate them keep their dict.
         """
-        return {key: value for key, value in asdict(self).items()
-                if key not in _LATER_FIELDS or value != _LATER_FIELDS[key]}
+        return key_dict(asdict(self), _LATER_FIELDS)
 
 
 def named_config(spec: str | Seq2SeqConfig | dict, named: dict[str, Seq2SeqConfig]) -> Seq2SeqConfig:

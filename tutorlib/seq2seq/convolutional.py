@@ -35,13 +35,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from tutorlib.seq2seq.config import Seq2SeqConfig
+from tutorlib.seq2seq.interface import Seq2SeqBase
 from tutorlib.seq2seq.layers import greedy_loop, position_vectors
 from tutorlib.seq2seq.vocab import PAD, SOS
 
 HALF = math.sqrt(0.5)
 
 
-class ConvSeq2Seq(nn.Module):
+class ConvSeq2Seq(Seq2SeqBase):
     """Convolutional encoder-decoder with gated linear units and multi-step attention.
 
     Parameters
@@ -60,10 +61,17 @@ class ConvSeq2Seq(nn.Module):
     torch.Size([2, 2, 9])
     """
 
-    def __init__(self, config: Seq2SeqConfig, source_size: int, target_size: int):
-        super().__init__()
+    NAME = "ConvS2S"
+
+    @classmethod
+    def check_config(cls, config: Seq2SeqConfig) -> None:
         if config.cell != "conv":
             raise ValueError(f"ConvSeq2Seq needs cell='conv', got {config.cell!r}")
+        super().check_config(config)
+
+    def __init__(self, config: Seq2SeqConfig, source_size: int, target_size: int):
+        super().__init__()
+        self.check_config(config)
         self.config = config
         hidden, layers, width = config.hidden_size, config.num_layers, config.kernel_size
         self.source_embedding = nn.Embedding(source_size, hidden, padding_idx=PAD)

@@ -6,10 +6,8 @@ import torch
 from torch import nn
 
 from tutorlib.checks import check_scalar
-from tutorlib.seq2seq.config import Seq2SeqConfig
-from tutorlib.seq2seq.convolutional import ConvSeq2Seq
-from tutorlib.seq2seq.recurrent import RNNSeq2Seq
-from tutorlib.seq2seq.transformer import TransformerSeq2Seq
+from tutorlib.seq2seq.config import Seq2SeqConfig, architecture_class
+from tutorlib.seq2seq.interface import Seq2SeqModel
 from tutorlib.seq2seq.vocab import SPECIALS
 from tutorlib.train import resolve_device
 
@@ -31,8 +29,8 @@ def build_model(config: Seq2SeqConfig, source_size: int, target_size: int,
     Returns
     -------
     torch.nn.Module
-        A :class:`RNNSeq2Seq`, :class:`TransformerSeq2Seq` or
-        :class:`ConvSeq2Seq`.
+        The class :data:`~tutorlib.seq2seq.config.ARCHITECTURES` names for ``config.cell``
+        (a :class:`~tutorlib.seq2seq.interface.Seq2SeqModel`).
     """
     if not isinstance(config, Seq2SeqConfig):
         raise TypeError(f"build_model: config must be a Seq2SeqConfig, got "
@@ -41,12 +39,7 @@ def build_model(config: Seq2SeqConfig, source_size: int, target_size: int,
         # at least the three specials (padding, start, end) and one symbol
         check_scalar(size, name, int, min_val=len(SPECIALS) + 1)
     device = resolve_device(device)
-    if config.cell == "transformer":
-        model: nn.Module = TransformerSeq2Seq(config, source_size, target_size)
-    elif config.cell == "conv":
-        model = ConvSeq2Seq(config, source_size, target_size)
-    else:
-        model = RNNSeq2Seq(config, source_size, target_size)
+    model = architecture_class(config.cell)(config, source_size, target_size)
     return model.to(device)
 
 
@@ -86,27 +79,8 @@ def init_embeddings(model: nn.Module, how: str = "pytorch") -> nn.Module:
     if how not in EMBEDDING_INITS:
         raise ValueError(f"embedding_init must be one of {', '.join(EMBEDDING_INITS)}, "
                          f"got {how!r}")
-    if how == "fairseq":
-        if not isinstance(model, TransformerSeq2Seq):
-            raise ValueError(f"the 'fairseq' embedding initialisation is for Transformers (their "
-                             f"embeddings are scaled by sqrt(hidden_size)), not "
-                             f"{type(model).__name__}")
-        with torch.no_grad():
-            for embedding in (model.source_embedding, model.target_embedding):
-                nn.init.normal_(embedding.weight, std=model.config.hidden_size ** -0.5)
-                embedding.weight[embedding.padding_idx].zero_()
-    return model
-    if not isinstance(model, TransformerSeq2Seq):
-        if how == "pytorch":
-            return model  # the recurrent and convolutional networks keep PyTorch's
-        raise ValueError(f"the 'fairseq' embedding initialisation is for Transformers (their "
-                         f"embeddings are scaled by sqrt(hidden_size)), not "
+    if not isinstance(model, Seq2SeqModel):
+        raise ValueError(f"init_embeddings needs a model of build_model (a Seq2SeqModel), got "
                          f"{type(model).__name__}")
-    with torch.no_grad():
-        for embedding in (model.source_embedding, model.target_embedding):
-            if how == "fairseq":
-                nn.init.normal_(embedding.weight, std=model.config.hidden_size ** -0.5)
-                embedding.weight[embedding.padding_idx].zero_()
-            elif not model.relative:  # "pytorch": undo the scaling the model was built with
-                embedding.weight.mul_(model.config.hidden_size ** 0.5)
+    model.init_embeddings(how)
     return model

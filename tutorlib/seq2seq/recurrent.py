@@ -12,11 +12,12 @@ import torch.nn.functional as F
 from torch import nn
 
 from tutorlib.seq2seq.config import RECURRENT, Seq2SeqConfig
+from tutorlib.seq2seq.interface import Seq2SeqBase
 from tutorlib.seq2seq.layers import greedy_loop
 from tutorlib.seq2seq.vocab import EOS, PAD, SOS
 
 
-class RNNSeq2Seq(nn.Module):
+class RNNSeq2Seq(Seq2SeqBase):
     """Recurrent encoder-decoder (SRN/GRU/LSTM), with optional Bahdanau attention.
 
     With ``config.bidirectional`` the encoder runs both ways; its states (both directions
@@ -31,11 +32,29 @@ class RNNSeq2Seq(nn.Module):
         Vocabulary sizes.
     """
 
-    def __init__(self, config: Seq2SeqConfig, source_size: int, target_size: int):
-        super().__init__()
+    host_lengths = True  # packs its inputs by length, on the CPU
+
+    @classmethod
+    def check_config(cls, config: Seq2SeqConfig) -> None:
         if config.cell not in RECURRENT:
             raise ValueError(f"RNNSeq2Seq needs a recurrent cell ({', '.join(RECURRENT)}), "
                              f"got {config.cell!r}")
+        if config.norm_first:
+            raise ValueError(f"norm_first is for Transformers, not {config.cell!r}")
+        if config.positions == "relative":
+            raise ValueError(f"relative positions are for Transformers, not {config.cell!r}")
+
+    @classmethod
+    def display_name(cls, config: Seq2SeqConfig) -> str:
+        return config.cell.upper()
+
+    @classmethod
+    def describe_parts(cls, config: Seq2SeqConfig) -> list[str]:
+        return ["attention"] if config.attention else []
+
+    def __init__(self, config: Seq2SeqConfig, source_size: int, target_size: int):
+        super().__init__()
+        self.check_config(config)
         self.config = config
         hidden, layers = config.hidden_size, config.num_layers
         rnn = {"srn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}[config.cell]

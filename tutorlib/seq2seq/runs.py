@@ -1,33 +1,35 @@
-"""The one recipe every sequence-to-sequence experiment calls: train one configuration on its
-pairs with one seed, on one device, and evaluate it on named test sets.
+"""The one call every sequence-to-sequence experiment makes: train one configuration on its
+pairs with one seed and one :class:`~tutorlib.seq2seq.training.Recipe`, on one device, and
+evaluate it on named test sets.
 
-:func:`train_once` seeds, builds the model (with its embedding initialisation), trains it with
-:func:`~tutorlib.seq2seq.training.fit_seq2seq` (fixed presentations) or
-:func:`~tutorlib.seq2seq.convergence.fit_to_convergence` (until it has learned), times it and
-evaluates it; :class:`TrainedRun` holds what an experiment's record is made of.
+:func:`train_once` seeds, builds the model (with the recipe's embedding initialisation), trains
+it with the one trainer (:func:`~tutorlib.seq2seq.training.fit`: a fixed number of
+presentations, or until it has learned), checkpointing it when asked, and evaluates it;
+:class:`TrainedRun` holds what an experiment's record is made of.
 :func:`pinned_threads` runs a block on a given number of CPU threads (the experiments train
 each small model on one). A change to how networks are trained is made here, once.
 """
 
 from __future__ import annotations
 
-import time
+import hashlib
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
-import numpy as np
 import torch
 from torch import nn
 
+from tutorlib.cache import canonical_json
 from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.config import Seq2SeqConfig
-from tutorlib.seq2seq.convergence import FitResult, Recipe, fit_to_convergence
 from tutorlib.seq2seq.evaluation import Evaluation, evaluate
 from tutorlib.seq2seq.models import build_model, init_embeddings
-from tutorlib.seq2seq.training import TrainSettings, fit_seq2seq
-from tutorlib.seq2seq.vocab import Vocabulary, encode_pairs
-from tutorlib.train import TrainLog, seed_everything
+from tutorlib.seq2seq.training import Recipe, TrainLog, fit
+from tutorlib.seq2seq.vocab import Vocabulary
+from tutorlib.train import seed_everything
 
 Pairs = Sequence[tuple[str, str]]
 
@@ -69,18 +71,18 @@ class TrainedRun:
     ----------
     model : torch.nn.Module
         The trained model, in eval mode (on the training device).
-    log : TrainLog or FitResult
-        The training log (fixed presentations) or the convergence recipe's result.
+    log : TrainLog
+        What training did (:class:`~tutorlib.seq2seq.training.TrainLog`).
     seconds : float
-        Training time (evaluations of the convergence recipe excluded).
+        Training time (evaluations excluded).
     final_loss : float
-        Mean training loss of the last ``loss_window`` steps (the recipe: of its last epoch).
+        Mean training loss of the last ``loss_window`` steps.
     evaluations : dict of str to Evaluation
         The named test sets' evaluations.
     """
 
     model: nn.Module
-    log: TrainLog | FitResult
+    log: TrainLog
     seconds: float
     final_loss: float
     evaluations: dict[str, Evaluation] = field(default_factory=dict)
@@ -101,14 +103,44 @@ class TrainedRun:
         return self.evaluations[name].accuracy
 
 
+def checkpoint_path(config: Seq2SeqConfig, recipe: Recipe, seed: int, train: Pairs,
+                    validation: Pairs | None, directory: str | os.PathLike) -> Path:
+    """Where :func:`train_once` keeps the checkpoint of a run: a file in ``directory`` named by
+    a digest of everything that decides the run (architecture, recipe, seed, the pairs), so a
+    sweep started again finds the checkpoint of each unfinished run without being told.
+
+    Parameters
+    ----------
+    config : Seq2SeqConfig
+        The architecture.
+    recipe : Recipe
+        How it is trained.
+    seed : int
+        The run's seed.
+    train, validation : sequence of (str, str)
+        Its training and validation pairs.
+    directory : str or path
+        The folder of the run's checkpoints.
+
+    Returns
+    -------
+    pathlib.Path
+        ``directory / "<digest>.pt"``.
+    """
+    digest = hashlib.sha256(canonical_json({
+        "architecture": config.to_dict(), "recipe": recipe.to_dict(), "seed": seed,
+        "train": [list(p) for p in train], "validation": [list(p) for p in validation or []],
+    }).encode()).hexdigest()[:24]
+    return Path(directory) / f"{digest}.pt"
+
+
 def train_once(config: Seq2SeqConfig, train: Pairs, vocabularies: tuple[Vocabulary, Vocabulary],
-               training: TrainSettings | Recipe, seed: int, *,
-               tests: Mapping[str, Pairs] | None = None, device: str | torch.device = "cpu",
-               embedding_init: str = "pytorch", warmup_steps: int = 0,
-               validation: Pairs | None = None, evaluate_every: int = 500,
-               on_evaluation: Callable | None = None, loss_window: int = 100,
-               eval_batch_size: int = 512, desc: str = "training") -> TrainedRun:
-    """Train ``config`` on ``train`` with ``seed`` and evaluate it on ``tests``.
+               recipe: Recipe, seed: int, *, tests: Mapping[str, Pairs] | None = None,
+               device: str | torch.device = "cpu", validation: Pairs | None = None,
+               on_evaluation: Callable[[nn.Module], dict] | None = None, loss_window: int = 100,
+               eval_batch_size: int = 512, checkpoints: str | os.PathLike | None = None,
+               checkpoint_every: float = 60.0, desc: str = "training") -> TrainedRun:
+    """Train ``config`` on ``train`` with ``seed`` by ``recipe`` and evaluate it on ``tests``.
 
     Parameters
     ----------
@@ -118,33 +150,30 @@ def train_once(config: Seq2SeqConfig, train: Pairs, vocabularies: tuple[Vocabula
         Training pairs (sources and targets, tokens separated by spaces).
     vocabularies : (Vocabulary, Vocabulary)
         Source and target vocabularies.
-    training : TrainSettings or Recipe
-        Fixed presentations (:func:`~tutorlib.seq2seq.training.fit_seq2seq`; its ``seed`` is
-        the batches' and coins' seed) or the convergence recipe
-        (:func:`~tutorlib.seq2seq.convergence.fit_to_convergence`, which needs ``validation``).
+    recipe : Recipe
+        How it is trained (:func:`~tutorlib.seq2seq.training.fit`): a fixed number of
+        presentations, or to convergence (which needs ``validation``).
     seed : int
         Seeds Python, NumPy and PyTorch just before the model is built, so the same seed gives
-        the same initial model on every device.
+        the same initial model on every device; also the batches' and coins' seed.
     tests : mapping of str to pairs, optional
         Named test sets, evaluated after training (exact match, greedy decoding).
     device : str or torch.device
         Where it trains and is evaluated (:func:`tutorlib.train.resolve_device`).
-    embedding_init : {"pytorch", "fairseq"}
-        :func:`~tutorlib.seq2seq.models.init_embeddings` (the recipe: its own).
-    warmup_steps : int
-        Fixed presentations only: linear warm-up of the learning rate.
     validation : sequence of (str, str), optional
-        The convergence recipe's in-distribution validation pairs.
-    evaluate_every : int
-        Fixed presentations only: steps between calls of ``on_evaluation``.
-    on_evaluation : callable, optional
-        Fixed presentations: ``model -> float``, called every ``evaluate_every`` steps and
-        after the last (its scores are ``log.evaluations``). The recipe: ``model -> dict``,
-        merged into each row of its history.
+        In-distribution validation pairs: the fit at every evaluation, and the stopping rule.
+    on_evaluation : callable ``model -> dict``, optional
+        Called at every evaluation; its numbers join that row of the log's history.
     loss_window : int
-        Fixed presentations: ``final_loss`` averages this many last steps.
+        ``final_loss`` averages this many last steps.
     eval_batch_size : int
         Sources decoded at once when evaluating ``tests``.
+    checkpoints : str or path, optional
+        A folder for the run's checkpoint (:func:`checkpoint_path`): saved at least once a
+        minute, resumed from when the run is started again, removed when it ends. Default:
+        ``$TUTORLIB_CHECKPOINT_DIR`` when set (the GPU sweeps set it), else none.
+    checkpoint_every : float
+        Training seconds between checkpoints.
     desc : str
         The progress bar's label.
 
@@ -155,29 +184,21 @@ def train_once(config: Seq2SeqConfig, train: Pairs, vocabularies: tuple[Vocabula
     """
     source_vocab, target_vocab = vocabularies
     check_scalar(loss_window, "loss_window", int, min_val=1)
-    if not isinstance(training, TrainSettings | Recipe):
-        raise TypeError(f"training must be a TrainSettings or a Recipe, got "
-                        f"{type(training).__name__}")
+    if not isinstance(recipe, Recipe):
+        raise TypeError(f"recipe must be a Recipe, got {type(recipe).__name__}")
+    if recipe.presentations is None and validation is None:
+        raise ValueError("a recipe that trains to convergence needs validation pairs")
+    checkpoints = checkpoints or os.environ.get("TUTORLIB_CHECKPOINT_DIR") or None
+    checkpoint = (checkpoint_path(config, recipe, seed, train, validation, checkpoints)
+                  if checkpoints else None)
     seed_everything(seed)
-    model = build_model(config, len(source_vocab), len(target_vocab))
-    if isinstance(training, Recipe):
-        if validation is None:
-            raise ValueError("the convergence recipe needs validation pairs")
-        model = init_embeddings(model, training.embedding_init)
-        log: TrainLog | FitResult = fit_to_convergence(
-            model, train, validation, source_vocab, target_vocab, training, seed=seed,
-            device=device, on_evaluation=on_evaluation, desc=desc)
-        seconds, final_loss = log.train_seconds, log.history[-1]["loss"]
-    else:
-        model = init_embeddings(model, embedding_init)
-        evaluate_now = None if on_evaluation is None else (lambda: on_evaluation(model))
-        start = time.perf_counter()
-        log = fit_seq2seq(model, encode_pairs(train, source_vocab, target_vocab), training,
-                          evaluate=evaluate_now, eval_every=evaluate_every, desc=desc,
-                          device=device, warmup_steps=warmup_steps)
-        seconds = time.perf_counter() - start
-        final_loss = float(np.mean(log.losses[-loss_window:]))
+    model = init_embeddings(build_model(config, len(source_vocab), len(target_vocab)),
+                            recipe.embedding_init)
+    log = fit(model, train, source_vocab, target_vocab, recipe, seed=seed,
+              validation=validation, device=device, on_evaluation=on_evaluation,
+              checkpoint=checkpoint, checkpoint_every=checkpoint_every, desc=desc)
     evaluations = {name: evaluate(model, pairs, source_vocab, target_vocab,
                                   batch_size=eval_batch_size, device=device)
                    for name, pairs in (tests or {}).items()}
-    return TrainedRun(model.eval(), log, seconds, final_loss, evaluations)
+    return TrainedRun(model.eval(), log, log.train_seconds, log.final_loss(loss_window),
+                      evaluations)

@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 from tutorlib.seq2seq.config import Seq2SeqConfig
+from tutorlib.seq2seq.interface import Seq2SeqBase
 from tutorlib.seq2seq.layers import greedy_loop, position_vectors
 from tutorlib.seq2seq.vocab import PAD, SOS
 
@@ -43,7 +44,7 @@ def relative_bias(table: nn.Embedding, queries: int, keys: int, blocked: torch.T
     return bias.reshape(-1, queries, keys)
 
 
-class TransformerSeq2Seq(nn.Module):
+class TransformerSeq2Seq(Seq2SeqBase):
     """A Transformer encoder-decoder with learned, sinusoidal or relative positions.
 
     Parameters
@@ -55,8 +56,39 @@ class TransformerSeq2Seq(nn.Module):
         Vocabulary sizes.
     """
 
+    NAME = "Transformer"
+
+    @classmethod
+    def check_config(cls, config: Seq2SeqConfig) -> None:
+        if config.cell != "transformer":
+            raise ValueError(f"TransformerSeq2Seq needs cell='transformer', got {config.cell!r}")
+        if config.bidirectional:
+            raise ValueError("bidirectional is for recurrent cells, not 'transformer'")
+        if config.hidden_size % config.num_heads:
+            raise ValueError(f"hidden_size {config.hidden_size} must be divisible by num_heads "
+                             f"{config.num_heads}")
+
+    @classmethod
+    def describe_parts(cls, config: Seq2SeqConfig) -> list[str]:
+        return [f"{config.num_heads} heads"
+                + (", relative positions" if config.positions == "relative" else "")]
+
+    def init_embeddings(self, how: str) -> None:
+        """``"pytorch"``: as built (PyTorch's draw, on the positions' scale unless positions
+        are relative); ``"fairseq"``: drawn afresh with standard deviation
+        ``hidden_size ** -0.5`` from PyTorch's global generator, as fairseq does."""
+        if how == "pytorch":
+            return
+        if how != "fairseq":
+            raise ValueError(f"embedding_init must be 'pytorch' or 'fairseq', got {how!r}")
+        with torch.no_grad():
+            for embedding in (self.source_embedding, self.target_embedding):
+                nn.init.normal_(embedding.weight, std=self.config.hidden_size ** -0.5)
+                embedding.weight[embedding.padding_idx].zero_()
+
     def __init__(self, config: Seq2SeqConfig, source_size: int, target_size: int):
         super().__init__()
+        self.check_config(config)
         self.config = config
         hidden = config.hidden_size
         self.source_embedding = nn.Embedding(source_size, hidden, padding_idx=PAD)
