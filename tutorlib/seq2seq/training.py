@@ -524,8 +524,9 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
     target_lengths = data.target_lengths.numpy()
     data = data.to(device)
     model.to(device)
+    # foreach: one multi-tensor update for all parameters (the same numbers, fewer calls)
     optimizer = torch.optim.Adam(model.parameters(), lr=recipe.learning_rate,
-                                 betas=recipe.betas)
+                                 betas=recipe.betas, foreach=True)
     if device.type == "cuda":
         torch.backends.cuda.matmul.allow_tf32 = True  # fp32 work on the matrix units
         torch.backends.cudnn.allow_tf32 = True
