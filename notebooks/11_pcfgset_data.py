@@ -327,7 +327,7 @@ pd.DataFrame([{"training pairs per split": f"{s.train_size:,}" if s.train_size e
                "longest output (symbols)": s.max_output_length or "any",
                "symbols": s.alphabet_size or len(pcfgset.ALPHABET),
                "test inputs per test": f"{s.max_test:,}" if s.max_test else "all",
-               "presentations": f"{s.presentations:,}"}
+               "presentations": f"{s.recipe['presentations']:,}"}
               for s in (settings, full)],
              index=[f"{PROFILE} profile", "full profile"]).T
 

@@ -267,12 +267,12 @@ architectures = (runs.groupby("network", sort=False)
                       epochs=("epochs", "max"), seconds=("train_seconds", "sum"),
                       training_accuracy=("train_accuracy", "mean"))
                  .assign(hidden_size=settings.hidden_size, layers=settings.num_layers,
-                         presentations=settings.presentations))
-glue("presentations", f"{settings.presentations:,}", display=False)
+                         presentations=settings.recipe['presentations']))
+glue("presentations", f"{settings.recipe['presentations']:,}", display=False)
 glue("train_size", f"{runs['train_pairs'].max():,}", display=False)
 glue("hidden_size", f"{settings.hidden_size}", display=False)
 glue("parameters_max", f"{architectures['parameters'].max():,}", display=False)
-glue("epoch_fraction", f"{100 * settings.presentations / len(pcfgset.base_corpus(0).train):.1f}",
+glue("epoch_fraction", f"{100 * settings.recipe['presentations'] / len(pcfgset.base_corpus(0).train):.1f}",
      display=False)
 architectures[["hidden_size", "layers", "parameters", "training_pairs", "presentations",
                "epochs", "training_accuracy"]].round(3)
@@ -856,7 +856,7 @@ def leader(column: str) -> str:
     return "neither" if values.nunique() == 1 else values.idxmax()
 
 
-print(f"With {settings.presentations:,} presentations the better of the two on the test is "
+print(f"With {settings.recipe['presentations']:,} presentations the better of the two on the test is "
       f"{leader('test accuracy')}, and on its own training pairs {leader('training accuracy')}. "
       f"The two differ in size too ({int(both.loc[first, 'parameters']):,} against "
       f"{int(both.loc['ConvS2S', 'parameters']):,} parameters), so this compares two networks "

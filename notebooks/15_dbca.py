@@ -326,7 +326,7 @@ setup = pd.DataFrame({
     "networks": [", ".join(f"{name} ({cfg['cell']} {cfg['num_layers']}x{cfg['hidden_size']}"
                            f"{', attention' if cfg.get('attention') and cfg['cell'] != 'transformer' else ''})"
                            for name, cfg in settings["architectures"].items())],
-    "presentations": [f"{settings['presentations']:,}"],
+    "presentations": [f"{settings['recipe']['presentations']:,}"],
     "test commands": ["all" if settings["max_test"] is None else settings["max_test"]]},
     index=[PROFILE]).T
 setup
@@ -415,8 +415,9 @@ glue_figure("fig-15-dial", fig)
 paper_settings = profiles.settings("dbca", "full")
 glue("paper_targets", str(len(paper_settings["targets"])), display=False)
 glue("paper_seeds", str(len(paper_settings["seeds"])), display=False)
-glue("paper_presentations", f"{paper_settings['presentations']:,}", display=False)
-pd.DataFrame({"learning rate": paper_settings["learning_rates"],
+glue("paper_presentations", f"{paper_settings['recipe']['presentations']:,}", display=False)
+pd.DataFrame({"learning rate": {name: values["learning_rate"]
+                                for name, values in paper_settings["training"].items()},
               "architecture": {name: s2s.Seq2SeqConfig(**cfg).describe()
                                for name, cfg in paper_settings["architectures"].items()}}
              ).rename(index=lambda name: report.NAMES.get(name, name).removeprefix("the "))

@@ -72,7 +72,7 @@ def test_run_scan_at_the_ci_profile(tmp_path, capsys):
     settings = record["data"]["settings"]
     assert {r["split"] for r in runs} == {*settings["overall_best_splits"], *[
         f"addprim_complex_jump_num{n}_rep1" for n in settings["complex_jump_nums"]]}
-    assert all(0.0 <= r["accuracy"] <= 1.0 and r["presentations"] == settings["presentations"]
+    assert all(0.0 <= r["accuracy"] <= 1.0 and r["presentations"] == settings["recipe"]["presentations"]
                for r in runs)
     assert record["data"]["published"]["simple"]["overall_best"] == 99.7
 

@@ -9,7 +9,8 @@ from tutorlib.dbca import experiments as exps
 
 TINY = {"cell": "lstm", "hidden_size": 8, "num_layers": 1, "dropout": 0.0, "attention": True}
 SMALL = replace(profiles.settings("dbca", "ci"), pool_size=200, targets=[0.2], max_test=5,
-                presentations=64, architectures={"tiny": TINY}, learning_rates={"tiny": 1e-2})
+                recipe={**profiles.settings("dbca", "ci").recipe, "presentations": 64},
+                architectures={"tiny": TINY}, training={"tiny": {"learning_rate": 1e-2}})
 
 
 def test_profiles_have_the_same_fields_and_the_paper_profile_the_issue_scale():
@@ -17,7 +18,8 @@ def test_profiles_have_the_same_fields_and_the_paper_profile_the_issue_scale():
     for profile in profiles.PROFILES:
         settings = profiles.settings("dbca", profile)
         assert set(settings.keys()) == names
-        assert set(settings["architectures"]) == set(settings["learning_rates"])
+        assert set(settings["architectures"]) == set(settings["training"])
+        assert all("learning_rate" in values for values in settings["training"].values())
     paper = profiles.settings("dbca", "full")
     assert paper["pool_size"] is None and paper["max_test"] is None
     assert len(paper["targets"]) >= 8 and None in paper["targets"]
@@ -58,8 +60,12 @@ def test_crossed_runs_train_every_seed_on_every_other_seeds_split():
 def test_bad_settings_are_named():
     with pytest.raises(ValueError, match="pool_size"):
         replace(SMALL, pool_size=5)
-    with pytest.raises(ValueError, match="learning_rates"):
-        replace(SMALL, learning_rates={"other": 1e-3})
+    with pytest.raises(ValueError, match="unknown network 'other'"):
+        replace(SMALL, training={"other": {"learning_rate": 1e-3}})
+    with pytest.raises(ValueError, match="its learning_rate"):
+        replace(SMALL, training={"tiny": {"warmup_steps": 3}})
+    with pytest.raises(ValueError, match="recipe has exactly the keys"):
+        replace(SMALL, recipe={"presentations": 64})
     with pytest.raises(ValueError, match="target D_C"):
         replace(SMALL, targets=[1.5])
     with pytest.raises(ValueError, match="unknown architecture"):
@@ -88,7 +94,8 @@ def test_run_keys_hold_everything_that_changes_a_run():
     key = results.run_key("dbca", config, 0)
     changed = [exps.run_settings(0.3, "tiny", SMALL),
                exps.run_settings(None, "tiny", SMALL),
-               exps.run_settings(0.2, "tiny", replace(SMALL, presentations=128)),
+               exps.run_settings(0.2, "tiny", replace(
+                   SMALL, recipe={**SMALL.recipe, "presentations": 128})),
                exps.run_settings(0.2, "tiny", replace(SMALL, pool_seed=1)),
                exps.run_settings(0.2, "tiny", replace(
                    SMALL, architectures={"tiny": {**TINY, "hidden_size": 12}}))]
@@ -139,22 +146,25 @@ def test_training_settings_are_per_network_and_in_the_key_only_when_set():
     tiny_transformer = {"cell": "transformer", "hidden_size": 8, "num_layers": 1,
                         "dropout": 0.0, "num_heads": 2, "positions": "sinusoidal"}
     both = replace(SMALL, architectures={"tiny": TINY, "t": tiny_transformer},
-                   learning_rates={"tiny": 1e-2, "t": 1e-3})
+                   training={"tiny": {"learning_rate": 1e-2}, "t": {"learning_rate": 1e-3}})
     plain = exps.run_settings(0.2, "t", both)
     assert "warmup_steps" not in plain and "embedding_init" not in plain
-    warm = replace(both, training={"t": {"warmup_steps": 4, "embedding_init": "fairseq"}})
+    warm = replace(both, training={**both.training, "t": {
+        "learning_rate": 1e-3, "warmup_steps": 4, "embedding_init": "fairseq"}})
     config = exps.run_settings(0.2, "t", warm)
     assert config["warmup_steps"] == 4 and config["embedding_init"] == "fairseq"
     assert results.run_key("dbca", config, 0) != results.run_key("dbca", plain, 0)
     # the other network's key is untouched; settings at their defaults leave keys as they were
     assert exps.run_settings(0.2, "tiny", warm) == exps.run_settings(0.2, "tiny", both)
-    default = replace(both, training={"t": {"warmup_steps": 0, "embedding_init": "pytorch"}})
+    default = replace(both, training={**both.training, "t": {
+        "learning_rate": 1e-3, "warmup_steps": 0, "embedding_init": "pytorch"}})
     assert exps.run_settings(0.2, "t", default) == plain
     record = exps.run(config, 0)
     assert record["network"] == "t" and 0.0 <= record["accuracy"] <= 1.0
     with pytest.raises(ValueError, match="does not train"):
-        replace(both, training={"gpt": {"warmup_steps": 4}})
+        replace(both, training={**both.training, "gpt": {"warmup_steps": 4}})
     with pytest.raises(ValueError, match="unknown training setting"):
-        replace(both, training={"t": {"momentum": 0.9}})
+        replace(both, training={**both.training, "t": {"learning_rate": 1e-3, "momentum": 0.9}})
     with pytest.raises(ValueError, match="embedding_init must be one of"):
-        replace(both, training={"t": {"embedding_init": "xavier"}})
+        replace(both, training={**both.training, "t": {"learning_rate": 1e-3,
+                                                        "embedding_init": "xavier"}})

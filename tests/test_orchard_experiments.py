@@ -14,7 +14,7 @@ from tutorlib.orchard import experiments as exps
 def test_profiles_grow_and_the_paper_profile_runs_every_variant_model_and_seed():
     ci, tutorial, paper = (profiles.settings("orchard", p) for p in profiles.PROFILES)
     assert ci["variants"] == ["minmax_hard"] and len(ci["test_depths"]) <= 3
-    assert ci["test_size"] <= 20 and ci["presentations"] <= 500
+    assert ci["test_size"] <= 20 and ci["recipe"]["presentations"] <= 500
     assert tutorial["variants"] == ["minmax_hard"]  # one variant, both models, in minutes
     assert tutorial["test_depths"] == paper["test_depths"] == list(range(3, 13))
     assert sorted(paper["variants"]) == sorted(orchard.variant_names())
@@ -25,7 +25,8 @@ def test_profiles_grow_and_the_paper_profile_runs_every_variant_model_and_seed()
         assert lstm["cell"] == "lstm" and lstm["bidirectional"] and lstm["attention"]
         transformer = s["models"]["transformer"]
         assert transformer["cell"] == "transformer" and transformer["positions"] == "sinusoidal"
-    assert ci["presentations"] < tutorial["presentations"] < paper["presentations"]
+    assert (ci["recipe"]["presentations"] < tutorial["recipe"]["presentations"]
+            < paper["recipe"]["presentations"])
     assert ci["test_size"] < tutorial["test_size"] < paper["test_size"]
     assert len(exps.runs(paper)) == 6 * 2 * 3
     assert len(exps.runs(ci)) == 2
@@ -37,9 +38,10 @@ def test_run_settings_hold_everything_that_changes_a_run():
     config, seed = pairs[0]
     assert seed == 0 and config["variant"] == "minmax_hard" and config["model"] == "lstm"
     assert config["architecture"] == ci["models"]["lstm"]
-    for key in ("train_size", "presentations", "batch_size", "learning_rate", "test_depths",
-                "test_size", "data_seed"):
+    for key in ("train_size", "test_depths", "test_size", "data_seed"):
         assert config[key] == ci[key]
+    for key in ("presentations", "batch_size", "learning_rate"):
+        assert config[key] == ci["recipe"][key]
     assert json.loads(json.dumps(config)) == config  # JSON-friendly: it is the committed key
     key = results.run_key("orchard", config, 0)
     assert key != results.run_key("orchard", {**config, "presentations": 401}, 0)
@@ -72,7 +74,8 @@ def test_training_overrides_change_one_models_key_and_leave_the_paper_keys_alone
     assert transformer["learning_rate"] == overrides["learning_rate"]
     assert transformer["warmup_steps"] == overrides["warmup_steps"] > 0
     assert transformer["embedding_init"] == "fairseq"
-    assert "warmup_steps" not in lstm and lstm["learning_rate"] == tutorial["learning_rate"]
+    assert "warmup_steps" not in lstm
+    assert lstm["learning_rate"] == tutorial["recipe"]["learning_rate"]
     with pytest.raises(ValueError, match="unknown training setting.*momentum"):
         dataclasses.replace(tutorial, training={"lstm": {"momentum": 0.9}})
     with pytest.raises(ValueError, match="unknown model 'gru'"):
@@ -184,7 +187,7 @@ def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
 @pytest.mark.slow
 def test_the_gpu_profile_trains_by_the_recipe_and_records_its_fit(one_thread):
     gpu = profiles.settings("orchard", "gpu")
-    assert len(exps.runs(gpu)) == 36 and set(gpu["recipes"]) == set(exps.MODELS)
+    assert len(exps.runs(gpu)) == 36 and set(gpu["training"]) == set(exps.MODELS)
     config = exps.run_settings("minmax_hard", "transformer", gpu)
     assert "presentations" not in config and config["recipe"]["max_seconds"] > 0
     assert config["recipe"]["embedding_init"] == "fairseq"
@@ -192,8 +195,8 @@ def test_the_gpu_profile_trains_by_the_recipe_and_records_its_fit(one_thread):
     tiny = dataclasses.replace(
         gpu, train_size=120, test_depths=[3, 6], test_size=8, train_check=8,
         models={"lstm": exps._lstm(8, 1, 0.0), "transformer": exps._transformer(8, 1, 2, 0.0)},
-        recipes={model: {**recipe, "batch_size": 40, "max_epochs": 2, "warmup_steps": 2}
-                 for model, recipe in gpu["recipes"].items()})
+        training={model: {**recipe, "batch_size": 40, "max_epochs": 2, "warmup_steps": 2}
+                  for model, recipe in gpu["training"].items()})
     result = exps.run(exps.run_settings("minmax_hard", "lstm", tiny), 0)
     assert result["stopped"] in ("patience", "max_epochs", "max_seconds")
     assert result["device_name"] == "cpu" and 0 < result["epochs"] <= 2
@@ -201,12 +204,11 @@ def test_the_gpu_profile_trains_by_the_recipe_and_records_its_fit(one_thread):
     assert result["fit"]["validation_accuracy"] == max(
         row["validation_accuracy"] for row in result["fit_history"])  # the best model is kept
     assert set(result["valid"]) == {"first", "second", "both", "malformed"}
-    # a profile with recipes trains by them alone, and names what is wrong
-    with pytest.raises(ValueError, match="leave presentations unset"):
-        dataclasses.replace(gpu, presentations=1000)
-    with pytest.raises(ValueError, match="recipes missing for transformer"):
-        dataclasses.replace(gpu, recipes={"lstm": gpu["recipes"]["lstm"]})
-    with pytest.raises(ValueError, match="unknown recipes setting"):
-        dataclasses.replace(gpu, recipes={**gpu["recipes"], "lstm": {"batch": 64}})
-    with pytest.raises(ValueError, match="must be set \\(or give recipes\\)"):
-        dataclasses.replace(gpu, recipes={})
+    # a bad recipe is named before any work
+    with pytest.raises(ValueError, match="presentations needs batch_size and learning_rate"):
+        dataclasses.replace(gpu, recipe={"presentations": 1000})
+    with pytest.raises(ValueError, match="unknown training setting.*batch"):
+        dataclasses.replace(gpu, training={**gpu["training"], "lstm": {"batch": 64}})
+    with pytest.raises(ValueError, match="unknown recipe field"):
+        dataclasses.replace(gpu, training={"lstm": gpu["training"]["lstm"]},
+                            recipe={"bucketing": True})

@@ -19,7 +19,8 @@ def _quiet(monkeypatch):
 
 def test_profiles_grow_and_paper_runs_the_whole_table():
     ci, tutorial, paper = (profiles.settings("pcfgset", p) for p in profiles.PROFILES)
-    assert ci.presentations < tutorial.presentations < paper.presentations
+    assert (ci.recipe["presentations"] < tutorial.recipe["presentations"]
+            < paper.recipe["presentations"])
     assert ci.max_test < tutorial.max_test < paper.max_test
     assert ci.train_size < tutorial.train_size and paper.train_size is None
     assert ci.hidden_size < tutorial.hidden_size < paper.hidden_size
@@ -219,7 +220,7 @@ def test_training_overrides_apply_to_their_architecture_only():
     assert by_network["Transformer"]["learning_rate"] == 1e-3
     lstm = by_network["LSTMS2S"]
     assert "embedding_init" not in lstm and "warmup_steps" not in lstm
-    assert lstm["learning_rate"] == ci.learning_rate
+    assert lstm["learning_rate"] == ci.recipe["learning_rate"]
     # the overrides are part of the run's key
     plain = exps.run_settings("Transformer", "pcfgset", dataclasses.replace(both, training={}))
     assert (results.run_key("pcfgset", plain, 0)
@@ -300,20 +301,20 @@ def test_gpu_profiles_committed_runs_are_all_found_and_carry_their_fit():
         assert record["fit_history"][-1]["epoch"] == fit["epochs"]
 
 
-def test_settings_with_recipes_leave_the_fixed_training_unset():
+def test_each_architecture_has_one_recipe_and_a_bad_one_is_named():
     gpu = profiles.settings("pcfgset", "gpu")
-    with pytest.raises(ValueError, match="leave presentations unset"):
-        dataclasses.replace(gpu, presentations=1000)
-    with pytest.raises(ValueError, match="recipes missing for ConvS2S"):
-        dataclasses.replace(gpu, recipes={k: v for k, v in gpu.recipes.items()
-                                          if k != "ConvS2S"})
-    with pytest.raises(ValueError, match="unknown recipes setting.*epochs"):
-        dataclasses.replace(gpu, recipes={**gpu.recipes, "LSTMS2S": {"epochs": 3}})
+    assert gpu.recipe == {} and set(gpu.training) == set(gpu.architectures)
+    assert all("presentations" not in values for values in gpu.training.values())
+    with pytest.raises(ValueError, match="presentations needs batch_size and learning_rate"):
+        dataclasses.replace(gpu, recipe={"presentations": 1000})
+    with pytest.raises(ValueError, match="unknown training setting.*epochs"):
+        dataclasses.replace(gpu, training={**gpu.training, "LSTMS2S": {"epochs": 3}})
     with pytest.raises(ValueError, match="batch_size"):
-        dataclasses.replace(gpu, recipes={**gpu.recipes, "LSTMS2S": {"batch_size": 0}})
+        dataclasses.replace(gpu, training={**gpu.training, "LSTMS2S": {"batch_size": 0}})
     full = profiles.settings("pcfgset", "full")
-    with pytest.raises(ValueError, match="presentations must be set"):
-        dataclasses.replace(full, presentations=None)
+    with pytest.raises(ValueError, match="missing: learning_rate"):
+        dataclasses.replace(full, recipe={"presentations": 100, "batch_size": 16})
+
 
 
 @pytest.mark.slow

@@ -18,9 +18,9 @@ def test_every_experiment_defines_every_profile_as_one_frozen_dataclass():
 
 def test_settings_read_like_a_mapping_and_say_what_is_missing():
     scan = profiles.settings("scan", "full")
-    assert scan["presentations"] == scan.presentations == 256_000
+    assert scan["recipe"]["presentations"] == scan.recipe["presentations"] == 256_000
     assert "seeds" in scan and scan.get("nope", 3) == 3
-    with pytest.raises(KeyError, match="no setting 'nope'.*presentations"):
+    with pytest.raises(KeyError, match="no setting 'nope'.*recipe"):
         scan["nope"]
 
 

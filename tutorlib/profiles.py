@@ -76,29 +76,30 @@ class Settings:
 
 
 
-def check_recipes(settings, networks, recipe_fields, noun: str = "network") -> None:
-    """Check a settings object whose networks may be trained by the convergence recipe: with
-    ``settings.recipes``, the fixed training settings (``presentations``, ``batch_size``,
-    ``learning_rate``, ``final_lr_fraction``) and ``training`` are unset and every network has
-    a recipe with known fields (``recipe_fields``); without, the fixed settings are set. A bad
-    recipe's own error comes from building it, which the caller does."""
-    fixed = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
-    if not all(hasattr(settings, name) for name in (*fixed, "recipes", "training")):
-        raise TypeError(f"check_recipes: settings must be an experiment's settings (with "
-                        f"recipes, training, {', '.join(fixed)}), got {type(settings).__name__}")
-    if settings.recipes:
-        set_anyway = [name for name in fixed if getattr(settings, name) is not None]
-        if set_anyway or settings.training:
-            raise ValueError(f"a profile with recipes trains each {noun} by its recipe: "
-                             f"leave {', '.join(set_anyway) or 'training'} unset")
-        missing = [name for name in networks if name not in settings.recipes]
-        if missing:
-            raise ValueError(f"recipes missing for {', '.join(missing)}")
-        check_per_network("recipes", settings.recipes, networks, recipe_fields, noun=noun)
-    else:
-        unset = [name for name in fixed if getattr(settings, name) is None]
-        if unset:
-            raise ValueError(f"{', '.join(unset)} must be set (or give recipes)")
+def network_recipe(settings, network: str) -> dict:
+    """The training of ``network`` under a profile's settings: the ``recipe`` every network
+    shares, with the network's own fields of ``training`` over it (the settings hold each
+    training field once, nested, never copied flat).
+
+    Parameters
+    ----------
+    settings : Settings
+        An experiment's settings with ``recipe`` (and optionally ``training``, per network).
+    network : str
+        A network the profile trains.
+
+    Returns
+    -------
+    dict
+        The fields of a :class:`tutorlib.seq2seq.Recipe` (``Recipe.fixed``'s keywords when it
+        has ``presentations``).
+
+    Examples
+    --------
+    >>> network_recipe({"recipe": {"batch_size": 32}, "training": {"t": {"batch_size": 8}}}, "t")
+    {'batch_size': 8}
+    """
+    return {**settings["recipe"], **(settings.get("training") or {}).get(network, {})}
 
 
 def check_per_network(what: str, settings: dict, networks, known, noun: str = "network") -> None:

@@ -27,7 +27,7 @@ from tutorlib.card.tasks import (
     run_task,
     scan_task,
 )
-from tutorlib.profiles import Settings
+from tutorlib.profiles import Settings, network_recipe
 from tutorlib.results import Experiment
 from tutorlib.seq2seq.runs import pinned_threads
 from tutorlib.train import resolve_device
@@ -153,7 +153,7 @@ def runs(settings: CardSettings) -> list[tuple[dict, int]]:
                   "orchard_train": settings["orchard_train"]}
                  if task["benchmark"] == "orchard" else
                  {"pool": settings["dial_pool"]} if task["benchmark"] == "dbca" else {})
-        recipe = {**settings["recipe"], **settings["training"].get(name, {})}
+        recipe = network_recipe(settings, name)
         config = {"model": name, "architecture": dict(architecture),
                   "recipe": recipe, "max_seconds": settings["max_seconds"],
                   **task, **sizes, **extra, "threads": settings["threads"]}

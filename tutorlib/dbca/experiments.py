@@ -30,8 +30,9 @@ import numpy as np
 
 from tutorlib import cache, dbca, results, scan
 from tutorlib import seq2seq as s2s
+from tutorlib.cache import key_dict
 from tutorlib.dbca import scan_splits
-from tutorlib.profiles import Settings, check_per_network
+from tutorlib.profiles import Settings, check_per_network, network_recipe
 from tutorlib.scan import rules
 from tutorlib.scan.experiments import ARCHITECTURES as SCAN_ARCHITECTURES
 from tutorlib.scan.experiments import vocabularies
@@ -273,12 +274,10 @@ def run_settings(target: float | None, network: str, settings: DbcaSettings) -> 
             "pool_seed": settings["pool_seed"],
             "max_atom_divergence": settings["max_atom_divergence"], "network": network,
             "architecture": architecture(settings["architectures"][network]).to_dict(),
-            "presentations": settings["presentations"], "batch_size": settings["batch_size"],
-            "learning_rate": settings["learning_rates"][network],
-            "final_lr_fraction": settings["final_lr_fraction"], "max_test": settings["max_test"],
-            # only where they differ from the defaults, so that earlier run keys stay as they were
-            **{key: value for key, value in settings["training"].get(network, {}).items()
-               if value != TRAINING_DEFAULTS[key]}}
+            "max_test": settings["max_test"],
+            # the network's recipe, its later fields only where they differ from the defaults,
+            # so that earlier run keys stay as they were
+            **key_dict(network_recipe(settings, network), TRAINING_DEFAULTS)}
 
 
 def runs(settings: DbcaSettings) -> list[tuple[dict, int]]:
@@ -342,11 +341,13 @@ class DbcaSettings(Settings):
     ``mcd_seeds`` are the MCD splits shown beside the standard splits. The dial builds a split
     for every target D_C of ``targets`` (``None``: the MCD split) and seed of ``seeds``, and
     trains every network of ``architectures`` (name -> :class:`~tutorlib.seq2seq.Seq2SeqConfig`
-    dict) on it with ``learning_rates[name]``; ``max_test`` test commands are evaluated
-    (``None``: all). ``training`` sets, per network, a warmup of the learning rate and the
-    Transformer's embedding initialisation: ``{"transformer": {"warmup_steps": 100,
-    "embedding_init": "fairseq"}}`` (:data:`TRAINING_DEFAULTS`;
-    :func:`tutorlib.seq2seq.init_embeddings`). ``crossed`` (``{network: [target, ...]}``)
+    dict) on it with ``recipe`` (the keywords of :meth:`tutorlib.seq2seq.Recipe.fixed` every
+    network shares: ``presentations``, ``batch_size``, ``final_lr_fraction``) and its own
+    ``training[name]`` (its ``learning_rate``, and optionally a warmup of the learning rate and
+    the Transformer's embedding initialisation: ``{"transformer": {"learning_rate": 1e-3,
+    "warmup_steps": 100, "embedding_init": "fairseq"}}``; :data:`TRAINING_DEFAULTS`,
+    :func:`tutorlib.seq2seq.init_embeddings`); ``max_test`` test commands are evaluated
+    (``None``: all). ``crossed`` (``{network: [target, ...]}``)
     separates the variance of the split from that of training: each of those networks is also
     trained with every seed of ``seeds`` on every other seed's split at those targets
     (:func:`runs`).
@@ -359,12 +360,9 @@ class DbcaSettings(Settings):
     targets: list[float | None]
     seeds: list[int]
     architectures: dict[str, dict]
-    learning_rates: dict[str, float]
-    presentations: int
-    batch_size: int
-    final_lr_fraction: float
+    recipe: dict
+    training: dict
     max_test: int | None
-    training: dict = field(default_factory=dict)
     crossed: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -377,23 +375,26 @@ class DbcaSettings(Settings):
             if missing:
                 raise ValueError(f"crossed targets {missing} are not among the dial's targets "
                                  f"{self.targets}")
+        if set(self.recipe) != set(SHARED_TRAINING):
+            raise ValueError(f"recipe has exactly the keys {', '.join(SHARED_TRAINING)}, got "
+                             f"{self.recipe!r}")
         check_per_network("training", self.training, list(self.architectures),
-                          list(TRAINING_DEFAULTS))
-        for overrides in self.training.values():
-            if overrides.get("embedding_init", "pytorch") not in s2s.EMBEDDING_INITS:
-                raise ValueError(f"embedding_init must be one of "
-                                 f"{', '.join(s2s.EMBEDDING_INITS)}, got "
-                                 f"{overrides['embedding_init']!r}")
-        if set(self.architectures) != set(self.learning_rates):
-            raise ValueError(f"learning_rates must name the same networks as architectures "
-                             f"({', '.join(self.architectures)}), got "
-                             f"{', '.join(self.learning_rates)}")
+                          ["learning_rate", *TRAINING_DEFAULTS])
+        if set(self.architectures) != set(self.training) or not all(
+                "learning_rate" in values for values in self.training.values()):
+            raise ValueError(f"training must give every network of architectures "
+                             f"({', '.join(self.architectures)}) its learning_rate, got "
+                             f"{self.training!r}")
+        for network in self.architectures:
+            s2s.Recipe.fixed(**network_recipe(self, network))  # a clear error for a bad value
         for target in self.targets:
             if target is not None and not 0.0 <= target <= 1.0:
                 raise ValueError(f"a target D_C must be None or in [0, 1], got {target!r}")
 
 
-# What DbcaSettings.training may set per network, and the defaults (which change nothing).
+# What every network of a profile shares (DbcaSettings.recipe); what DbcaSettings.training may
+# set per network besides its learning rate, and the defaults (which change nothing).
+SHARED_TRAINING = ("presentations", "batch_size", "final_lr_fraction")
 TRAINING_DEFAULTS = {"warmup_steps": 0, "embedding_init": "pytorch"}
 
 
@@ -408,8 +409,8 @@ SETTINGS: dict[str, DbcaSettings] = {
         targets=[0.1, None], seeds=[0],
         architectures={"lstm_attention": {"cell": "lstm", "hidden_size": 16, "num_layers": 1,
                                           "dropout": 0.0, "attention": True}},
-        learning_rates={"lstm_attention": 1e-2}, presentations=320, batch_size=32,
-        final_lr_fraction=0.1, max_test=30),
+        recipe={"presentations": 320, "batch_size": 32, "final_lr_fraction": 0.1},
+        training={"lstm_attention": {"learning_rate": 1e-2}}, max_test=30),
     # all of SCAN, one small network, three splits: a couple of minutes of CPU. Measured here
     # (one thread, split at D_C 0.05, seed 0, 300 test commands): the LSTM with attention
     # reached 17% after 6,400 presentations, 41% after 12,800, 70% after 16,000 and 79% after
@@ -427,8 +428,8 @@ SETTINGS: dict[str, DbcaSettings] = {
         architectures={
             "lstm_attention": {"cell": "lstm", "hidden_size": 64, "num_layers": 1,
                                "dropout": 0.1, "attention": True}},
-        learning_rates={"lstm_attention": 1e-2}, presentations=19_200,
-        batch_size=32, final_lr_fraction=0.1, max_test=300),
+        recipe={"presentations": 19_200, "batch_size": 32, "final_lr_fraction": 0.1},
+        training={"lstm_attention": {"learning_rate": 1e-2}}, max_test=300),
     # the scale: 8 targets x 3 networks x 3 seeds, trained as the scan experiment's
     # full profile (256,000 presentations, decaying learning rate; the Transformer at 1e-3,
     # pre-LN, with fairseq's embedding scale and 400 warmup steps, as PCFG SET's full profile
@@ -437,9 +438,11 @@ SETTINGS: dict[str, DbcaSettings] = {
         pool_size=None, pool_seed=0, max_atom_divergence=0.02, mcd_seeds=[0, 1, 2],
         targets=[0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, None], seeds=[0, 1, 2],
         architectures=_paper_architectures("lstm", "lstm_attention", "transformer"),
-        learning_rates={"lstm": 6e-3, "lstm_attention": 6e-3, "transformer": 1e-3},
-        presentations=256_000, batch_size=32, final_lr_fraction=0.1, max_test=None,
-        training={"transformer": {"embedding_init": "fairseq", "warmup_steps": 400}},
+        recipe={"presentations": 256_000, "batch_size": 32, "final_lr_fraction": 0.1},
+        training={"lstm": {"learning_rate": 6e-3}, "lstm_attention": {"learning_rate": 6e-3},
+                  "transformer": {"learning_rate": 1e-3, "embedding_init": "fairseq",
+                                  "warmup_steps": 400}},
+        max_test=None,
         # split variance against training variance (3 x 3 at the MCD point; the Transformer
         # also at D_C 0.5): 18 runs beside the dial's diagonal
         crossed={"transformer": [None, 0.5], "lstm_attention": [None]}),

@@ -31,7 +31,7 @@ from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
 from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
 from tutorlib.orchard.language import OPERATORS, parse_label
-from tutorlib.profiles import Settings, check_per_network, check_recipes
+from tutorlib.profiles import Settings, check_per_network, network_recipe
 from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes, so that cached results of the old code
@@ -143,23 +143,25 @@ class OrchardSettings(Settings):
 
     ``variants`` are trained with each model of ``models`` (``{"lstm": Seq2SeqConfig as a dict,
     "transformer": ...}``) and each seed of ``seeds`` (the model's initialisation and batch
-    order; the data are the same for every seed, drawn with ``data_seed``). Each model sees
-    ``presentations`` training examples, in batches of ``batch_size``, from a training set of
-    ``train_size`` examples (depths 3-6), with Adam from ``learning_rate`` decayed linearly to
-    ``learning_rate * final_lr_fraction``. It is tested on ``test_size`` examples of each depth
-    bin in ``test_depths`` and on ``train_check`` training examples (does it fit its training
-    set?) and on as many validation examples (depths 3-6, not trained on). A run trains and
-    tests on ``threads`` CPU threads: models this small gain nothing from more, and on a busy
+    order; the data are the same for every seed, drawn with ``data_seed``). In the ci, tutorial
+    and full profiles each model sees ``presentations`` training examples, in batches of
+    ``batch_size``, from a training set of ``train_size`` examples (depths 3-6), with Adam from
+    ``learning_rate`` decayed linearly to ``learning_rate * final_lr_fraction``. It is tested
+    on ``test_size`` examples of each depth bin in ``test_depths`` and on ``train_check``
+    training examples (does it fit its training set?) and on as many validation examples
+    (depths 3-6, not trained on). How it is trained is ``recipe`` (every model's) with
+    ``training[model]`` over it (:func:`tutorlib.profiles.network_recipe`;
+    :meth:`tutorlib.seq2seq.Recipe.of`). A run trains and tests on ``threads`` CPU threads:
+    models this small gain nothing from more, and on a busy
     machine two threads are many times slower than one.
 
-    ``recipes`` (the ``gpu`` profile) trains each model by the convergence recipe instead
-    (:class:`tutorlib.seq2seq.Recipe` as a dict, one per model): the paper's stopping rule on
+    The ``gpu`` profile trains each model to convergence (a :class:`tutorlib.seq2seq.Recipe`
+    without ``presentations``, one per model in ``training``): the paper's stopping rule on
     ``train_check`` validation examples (depths 3-6, not trained on), the best model on them
-    kept, and its fit recorded; ``presentations``, ``batch_size``, ``learning_rate`` and
-    ``final_lr_fraction`` are then None.
+    kept, and its fit recorded.
 
-    ``training`` overrides the training of one model: ``{"transformer": {"learning_rate": 1e-3,
-    "warmup_steps": 100, "embedding_init": "fairseq"}}`` (any of :data:`TRAINING_KEYS`).
+    ``training`` sets the training of one model over ``recipe``: ``{"transformer":
+    {"learning_rate": 1e-3, "warmup_steps": 100, "embedding_init": "fairseq"}}``.
     ``warmup_steps`` raises the learning rate linearly over the first steps (0: none);
     ``embedding_init="fairseq"`` draws a Transformer's token embeddings with standard deviation
     ``hidden_size ** -0.5``, as fairseq does, instead of PyTorch's 1: the embeddings are
@@ -172,10 +174,7 @@ class OrchardSettings(Settings):
     models: dict
     seeds: list[int]
     train_size: int
-    presentations: int | None
-    batch_size: int | None
-    learning_rate: float | None
-    final_lr_fraction: float | None
+    recipe: dict
     test_depths: list[int]
     test_size: int
     train_check: int
@@ -183,22 +182,25 @@ class OrchardSettings(Settings):
     eval_batch_size: int
     threads: int
     training: dict = field(default_factory=dict)
-    recipes: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        check_recipes(self, list(self.models), [f.name for f in fields(s2s.Recipe)],
-                      noun="model")
-        for values in self.recipes.values():
-            s2s.Recipe.from_dict(values)  # a clear error for a bad recipe now
-        check_per_network("training", self.training, self.models, TRAINING_KEYS,
-                          noun="model")
+        check_per_network("training", self.training, self.models,
+                          [f.name for f in fields(s2s.Recipe)], noun="model")
+        for model in self.models:  # a clear error for a bad recipe now
+            s2s.Recipe.of(network_recipe(self, model))
 
 
-# What ``OrchardSettings.training`` may override per model, and the defaults of the settings
-# that came later (a run's key holds them only when they differ, so earlier keys stay valid).
+# The training fields of a run's key (a run of presentations), and the defaults of those that
+# came later (a run's key holds them only when they differ, so earlier keys stay valid).
 TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction",
                  "warmup_steps", "embedding_init")
 LATER_DEFAULTS = {"warmup_steps": 0, "embedding_init": "pytorch"}
+
+
+def _fixed(presentations: int, batch_size: int, learning_rate: float,
+           final_lr_fraction: float) -> dict:
+    return {"presentations": presentations, "batch_size": batch_size,
+            "learning_rate": learning_rate, "final_lr_fraction": final_lr_fraction}
 
 
 def _lstm(hidden: int, layers: int, dropout: float) -> dict:
@@ -234,15 +236,14 @@ SETTINGS = {
     "ci": OrchardSettings(
         variants=["minmax_hard"],
         models={"lstm": _lstm(16, 1, 0.0), "transformer": _transformer(16, 1, 2, 0.0)},
-        seeds=[0], train_size=200, presentations=400, batch_size=32, learning_rate=3e-3,
-        final_lr_fraction=1.0, test_depths=[3, 6, 9], test_size=20, train_check=20,
-        data_seed=0, eval_batch_size=32, threads=1,
+        seeds=[0], train_size=200, recipe=_fixed(400, 32, 3e-3, 1.0), test_depths=[3, 6, 9],
+        test_size=20, train_check=20, data_seed=0, eval_batch_size=32, threads=1,
         training={"transformer": {"warmup_steps": 4, "embedding_init": "fairseq"}}),
     "tutorial": OrchardSettings(
         variants=["minmax_hard"],
         models={"lstm": _lstm(64, 1, 0.1), "transformer": _transformer(64, 2, 4, 0.0)},
-        seeds=[0], train_size=4_000, presentations=12_000, batch_size=32, learning_rate=3e-3,
-        final_lr_fraction=0.1, test_depths=list(TEST_DEPTHS), test_size=100, train_check=200,
+        seeds=[0], train_size=4_000, recipe=_fixed(12_000, 32, 3e-3, 0.1),
+        test_depths=list(TEST_DEPTHS), test_size=100, train_check=200,
         data_seed=0, eval_batch_size=32, threads=1,
         training={"transformer": {"learning_rate": 2e-3, "warmup_steps": 100,
                                   "embedding_init": "fairseq"}}),
@@ -250,8 +251,8 @@ SETTINGS = {
         variants=["minmax_easy", "minmax_medium", "minmax_hard",
                   "firstlast_easy", "firstlast_medium", "firstlast_hard"],
         models={"lstm": _lstm(128, 1, 0.1), "transformer": _transformer(128, 3, 4, 0.1)},
-        seeds=[0, 1, 2], train_size=40_000, presentations=80_000, batch_size=64,
-        learning_rate=1e-3, final_lr_fraction=0.1, test_depths=list(TEST_DEPTHS),
+        seeds=[0, 1, 2], train_size=40_000, recipe=_fixed(80_000, 64, 1e-3, 0.1),
+        test_depths=list(TEST_DEPTHS),
         test_size=1_000, train_check=1_000, data_seed=0, eval_batch_size=32, threads=1,
         training={"transformer": {"warmup_steps": 100, "embedding_init": "fairseq"}}),
     # gpu: the full profile's 36 runs with networks near the paper's LSTM size (5.0M and 7.9M
@@ -261,10 +262,9 @@ SETTINGS = {
         variants=["minmax_easy", "minmax_medium", "minmax_hard",
                   "firstlast_easy", "firstlast_medium", "firstlast_hard"],
         models={"lstm": _lstm(256, 2, 0.1), "transformer": _transformer(256, 4, 8, 0.1, True)},
-        seeds=[0, 1, 2], train_size=200_000, presentations=None, batch_size=None,
-        learning_rate=None, final_lr_fraction=None, test_depths=list(TEST_DEPTHS),
+        seeds=[0, 1, 2], train_size=200_000, recipe={}, test_depths=list(TEST_DEPTHS),
         test_size=1_000, train_check=1_000, data_seed=0, eval_batch_size=64, threads=1,
-        recipes=GPU_RECIPES),
+        training=GPU_RECIPES),
 }
 
 
@@ -333,21 +333,18 @@ def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> di
     if model not in settings["models"]:
         raise ValueError(f"unknown model {model!r}; this profile has "
                          f"{', '.join(settings['models'])}")
-    if settings.get("recipes"):
-        keys = ("train_size", "test_depths", "test_size", "train_check", "data_seed",
-                "eval_batch_size", "threads")
-        return {"variant": variant_name, "model": model,
-                "architecture": dict(settings["models"][model]),
-                **{k: settings[k] for k in keys},
-                "recipe": s2s.Recipe.from_dict(settings["recipes"][model]).to_dict()}
-    keys = ("train_size", "presentations", "batch_size", "learning_rate", "final_lr_fraction",
-            "test_depths", "test_size", "train_check", "data_seed", "eval_batch_size", "threads")
-    overrides = settings.get("training", {}).get(model, {})
-    return key_dict({"variant": variant_name, "model": model,
-                     "architecture": dict(settings["models"][model]),
-                     **{k: overrides.get(k, settings[k]) for k in keys},
-                     **{k: overrides.get(k, default) for k, default in LATER_DEFAULTS.items()}},
-                    LATER_DEFAULTS)
+    keys = ("train_size", "test_depths", "test_size", "train_check", "data_seed",
+            "eval_batch_size", "threads")
+    config = {"variant": variant_name, "model": model,
+              "architecture": dict(settings["models"][model]), **{k: settings[k] for k in keys}}
+    training = network_recipe(settings, model)
+    if "presentations" not in training:  # to convergence: the whole recipe, one field
+        return {**config, "recipe": s2s.Recipe.from_dict(training).to_dict()}
+    unknown = sorted(set(training) - set(TRAINING_KEYS))
+    if unknown:
+        raise ValueError(f"a run key holds the training fields {', '.join(TRAINING_KEYS)}; "
+                         f"{model} has {', '.join(unknown)} too")
+    return key_dict({**config, **LATER_DEFAULTS, **training}, LATER_DEFAULTS)
 
 
 def run(config: dict, seed: int = 0, *, return_model: bool = False, device: str = "cpu"):

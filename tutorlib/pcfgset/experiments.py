@@ -66,7 +66,7 @@ import torch
 
 from tutorlib import cache, pcfgset, results
 from tutorlib import seq2seq as s2s
-from tutorlib.profiles import Settings, check_per_network, check_recipes
+from tutorlib.profiles import Settings, check_per_network, network_recipe
 from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes (tutorlib.cache).
@@ -561,9 +561,16 @@ LATER_OPTIONS = {"max_functions": None, "alphabet_size": None, "warmup_steps": 0
 # of a profile with ``recipes`` has these options (and may have the pair filters).
 RECIPE_OPTION_KEYS = ("train_size", "max_output_length", "max_test", "recipe")
 RECIPE_LATER_OPTIONS = ("max_functions", "alphabet_size")
-# What ``PCFGSetSettings.training`` may set for one architecture.
+# The training fields of a run of presentations (a profile's recipe with an architecture's
+# training over it: tutorlib.profiles.network_recipe).
 TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction",
                  "warmup_steps", "embedding_init")
+
+
+def _fixed(presentations: int, batch_size: int, learning_rate: float,
+           final_lr_fraction: float) -> dict:
+    return {"presentations": presentations, "batch_size": batch_size,
+            "learning_rate": learning_rate, "final_lr_fraction": final_lr_fraction}
 
 
 def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
@@ -610,16 +617,22 @@ def _check_positive(name: str, value) -> None:
 
 def train_options(settings, network: str | None = None) -> dict:
     """The keyword arguments of :func:`run` that a profile's settings fix for ``network`` (one
-    of :data:`ARCHITECTURE_NAMES`, whose ``training`` overrides apply; None: none apply), the
-    :data:`LATER_OPTIONS` only where they differ from their defaults."""
-    if settings.get("recipes"):
-        later = {key: settings[key] for key in RECIPE_LATER_OPTIONS}
+    of :data:`ARCHITECTURE_NAMES`, whose ``training`` applies over the profile's ``recipe``;
+    None: the shared recipe alone), the :data:`LATER_OPTIONS` only where they differ from their
+    defaults."""
+    training = (network_recipe(settings, network) if network
+                else dict(settings["recipe"]))
+    filters = {key: settings.get(key) for key in RECIPE_LATER_OPTIONS}
+    if "presentations" not in training:  # to convergence: the whole recipe, one option
         return {**{key: settings[key] for key in RECIPE_OPTION_KEYS if key != "recipe"},
-                "recipe": (s2s.Recipe.from_dict(settings["recipes"][network]).to_dict()
-                           if network else None), **_later(later)}
-    options = {**{key: settings[key] for key in OPTION_KEYS},
-               **{key: settings[key] for key in LATER_OPTIONS if key in settings}}
-    options.update(settings.get("training", {}).get(network, {}) if network else {})
+                "recipe": s2s.Recipe.from_dict(training).to_dict() if training else None,
+                **_later(filters)}
+    unknown = sorted(set(training) - set(TRAINING_KEYS))
+    if unknown:
+        raise ValueError(f"a run of presentations has the training fields "
+                         f"{', '.join(TRAINING_KEYS)}; {network} has {', '.join(unknown)} too")
+    options = {**{key: settings[key] for key in OPTION_KEYS if key not in TRAINING_KEYS},
+               **training, **filters}
     return {**{key: options[key] for key in OPTION_KEYS}, **_later(options)}
 
 
@@ -643,14 +656,18 @@ class PCFGSetSettings(Settings):
     ``hidden_size`` wide with ``num_layers`` layers in its encoder and in its decoder;
     ``splits`` the training splits (``overgeneralisation`` stands for one split per
     ratio of ``overgeneralisation_ratios``). Each run trains on ``train_size`` pairs of its
-    split (None: all) with outputs of at most ``max_output_length`` symbols (None: any) for
-    ``presentations`` examples, and is scored on ``max_test`` test inputs per test.
+    split (None: all) with outputs of at most ``max_output_length`` symbols (None: any) as
+    ``recipe`` says (:meth:`tutorlib.seq2seq.Recipe.of`: ``presentations`` examples in batches
+    of ``batch_size`` from ``learning_rate`` decaying to ``final_lr_fraction`` of it), and is
+    scored on ``max_test`` test inputs per test.
     ``max_functions`` (None: any) and ``alphabet_size`` (None: all 520 symbols) reduce the task
     so that a small network learns it quickly (see the module docstring); the full profile
-    leaves them at None. ``training`` overrides the training of one architecture:
-    ``{"Transformer": {"embedding_init": "fairseq", "warmup_steps": 100}}`` (any of
-    :data:`TRAINING_KEYS`); ``architecture_options`` sets other fields of one architecture's
-    :class:`~tutorlib.seq2seq.Seq2SeqConfig`: ``{"ConvS2S": {"num_layers": 6}}``.
+    leaves them at None. ``training`` sets the training of one architecture over ``recipe``
+    (:func:`tutorlib.profiles.network_recipe`): ``{"Transformer": {"embedding_init": "fairseq",
+    "warmup_steps": 100}}``; the ``gpu`` profile gives each architecture a whole recipe that
+    trains to convergence (no ``presentations``) there. ``architecture_options`` sets other
+    fields of one architecture's :class:`~tutorlib.seq2seq.Seq2SeqConfig`:
+    ``{"ConvS2S": {"num_layers": 6}}``.
     """
 
     architectures: list[str]
@@ -661,29 +678,24 @@ class PCFGSetSettings(Settings):
     overgeneralisation_ratios: list[float]
     train_size: int | None
     max_output_length: int | None
-    presentations: int | None
-    batch_size: int | None
-    learning_rate: float | None
-    final_lr_fraction: float | None
+    recipe: dict
     max_test: int | None
     seeds: list[int]
     max_functions: int | None = None
     alphabet_size: int | None = None
     training: dict = field(default_factory=dict)
     architecture_options: dict = field(default_factory=dict)
-    recipes: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        check_recipes(self, self.architectures, [f.name for f in fields(s2s.Recipe)],
-                      noun="architecture")
-        for values in self.recipes.values():
-            s2s.Recipe.from_dict(values)  # a clear error for a bad recipe now
+        check_per_network("training", self.training, self.architectures,
+                          [f.name for f in fields(s2s.Recipe)])
+        for network in self.architectures:  # a clear error for a bad recipe now
+            s2s.Recipe.of(network_recipe(self, network))
         for network in self.architecture_options:
             if network not in self.architectures:
                 raise ValueError(f"architecture options for {network!r}, which this profile "
                                  f"does not train; it trains {', '.join(self.architectures)}")
             _configured(network, self)  # a clear error for a bad field now
-        check_per_network("training", self.training, self.architectures, TRAINING_KEYS)
 
 
 ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equally_distributed",
@@ -710,13 +722,13 @@ SETTINGS: dict[str, PCFGSetSettings] = {
     "ci": PCFGSetSettings(
         architectures=["LSTMS2S"], hidden_size=16, num_layers=1, dropout=0.0,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=128,
-        max_output_length=8, presentations=256, batch_size=32, learning_rate=1e-2,
-        final_lr_fraction=0.3, max_test=30, seeds=[0], max_functions=3, alphabet_size=26),
+        max_output_length=8, recipe=_fixed(256, 32, 1e-2, 0.3), max_test=30, seeds=[0],
+        max_functions=3, alphabet_size=26),
     "tutorial": PCFGSetSettings(
         architectures=["LSTMS2S"], hidden_size=64, num_layers=1, dropout=0.0,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=8_000,
-        max_output_length=12, presentations=24_000, batch_size=64, learning_rate=1e-2,
-        final_lr_fraction=0.1, max_test=200, seeds=[0], max_functions=3, alphabet_size=26),
+        max_output_length=12, recipe=_fixed(24_000, 64, 1e-2, 0.1), max_test=200, seeds=[0],
+        max_functions=3, alphabet_size=26),
     # full: 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio, 0.001,
     # the second largest of the paper's four) = 54 runs. Every split's full training set with
     # outputs of at most 48 symbols (99.6% of the corpus), hidden 128, 2 layers (ConvS2S 6),
@@ -740,8 +752,8 @@ SETTINGS: dict[str, PCFGSetSettings] = {
     "full": PCFGSetSettings(
         architectures=list(ARCHITECTURE_NAMES), hidden_size=128, num_layers=2, dropout=0.1,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.001], train_size=None,
-        max_output_length=48, presentations=200_000, batch_size=16, learning_rate=1e-3,
-        final_lr_fraction=0.1, max_test=1_000, seeds=[0, 1, 2],
+        max_output_length=48, recipe=_fixed(200_000, 16, 1e-3, 0.1), max_test=1_000,
+        seeds=[0, 1, 2],
         architecture_options={"ConvS2S": {"num_layers": 6}, "Transformer": {"norm_first": True}},
         training={"Transformer": {"embedding_init": "fairseq", "warmup_steps": 400}}),
     # gpu: the full profile's 54 runs (same splits, outputs of at most 48 symbols, 1,000 test
@@ -753,13 +765,12 @@ SETTINGS: dict[str, PCFGSetSettings] = {
     "gpu": PCFGSetSettings(
         architectures=list(ARCHITECTURE_NAMES), hidden_size=256, num_layers=2, dropout=0.1,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.001], train_size=None,
-        max_output_length=48, presentations=None, batch_size=None, learning_rate=None,
-        final_lr_fraction=None, max_test=1_000, seeds=[0, 1, 2],
+        max_output_length=48, recipe={}, max_test=1_000, seeds=[0, 1, 2],
         architecture_options={"ConvS2S": {"num_layers": 8, "kernel_size": 5},
                               "Transformer": {"num_layers": 3, "num_heads": 8,
                                               "norm_first": True}},
-        recipes={"LSTMS2S": GPU_RECIPES["LSTMS2S"], "ConvS2S": GPU_RECIPES["ConvS2S"],
-                 "Transformer": GPU_RECIPES["Transformer"]}),
+        training={"LSTMS2S": GPU_RECIPES["LSTMS2S"], "ConvS2S": GPU_RECIPES["ConvS2S"],
+                  "Transformer": GPU_RECIPES["Transformer"]}),
 }
 
 

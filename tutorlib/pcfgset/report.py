@@ -474,10 +474,12 @@ def setting_table(settings, full, profile: str) -> pd.DataFrame:
             "hidden size, layers": f"{s.hidden_size}, {s.num_layers}" + "".join(
                 f"; {name}: " + ", ".join(f"{k} {v}" for k, v in options.items())
                 for name, options in s.architecture_options.items()),
-            "batch size, learning rate": f"{s.batch_size}, {s.learning_rate:g}",
+            "batch size, learning rate": (f"{s.recipe['batch_size']}, {s.recipe['learning_rate']:g}"
+                                          if s.recipe else "per architecture"),
             "training pairs per split": f"{s.train_size:,}" if s.train_size else "all",
             "restrictions of the task": restrictions(s),
-            "presentations": f"{s.presentations:,}",
+            "presentations": (f"{s.recipe['presentations']:,}" if "presentations" in s.recipe
+                              else "to convergence"),
             "seeds": len(s.seeds)}
     rows["the paper"] = {
         "architectures": ", ".join(ARCHITECTURE_NAMES),

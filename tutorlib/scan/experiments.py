@@ -76,13 +76,36 @@ PAPER_NEIGHBOURS = {
 # Settings: every profile's, in one frozen dataclass
 
 
+def training_recipe(presentations: int, batch_size: int, learning_rate: float,
+                    final_lr_fraction: float = 1.0,
+                    teacher_forcing_per: str = "batch") -> s2s.Recipe:
+    """The recipe of a SCAN run: Lake & Baroni's (2018) training in batches (Adam, clipping at
+    5, teacher forcing on half the batches), the rate decaying linearly to
+    ``final_lr_fraction`` of itself."""
+    return s2s.Recipe.fixed(presentations, batch_size, learning_rate, final_lr_fraction,
+                            teacher_forcing_per=teacher_forcing_per)
+
+
+TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
+
+
+def check_training(recipe: dict) -> s2s.Recipe:
+    """The recipe a profile's ``recipe`` describes; an error names a missing or unknown key."""
+    if not isinstance(recipe, dict) or set(recipe) != set(TRAINING_KEYS):
+        raise ValueError(f"a SCAN profile's recipe has exactly the keys "
+                         f"{', '.join(TRAINING_KEYS)}, got {recipe!r}")
+    return training_recipe(**recipe)
+
+
 @dataclass(frozen=True)
 class ScanSettings(Settings):
     """Settings of the ``scan`` experiment (Lake & Baroni's experiments 1-3) at one profile.
 
     ``architecture`` is the network the chapters train (a name in :data:`ARCHITECTURES` or a
     :class:`~tutorlib.seq2seq.Seq2SeqConfig` as a dict); ci swaps in a tiny stand-in so that
-    every code path runs in seconds. Training is batched (``batch_size`` commands an update).
+    every code path runs in seconds. ``recipe`` is the training, the keywords of
+    :func:`training_recipe` (``presentations``, ``batch_size``, ``learning_rate``,
+    ``final_lr_fraction``): batched, ``batch_size`` commands an update.
     ``overall_best_splits`` are the splits that network runs; ``top_splits`` maps the paper's
     per-experiment top networks (names in :data:`ARCHITECTURES`) to theirs; the composed-jump
     splits run ``complex_jump_reps`` replications of each of ``complex_jump_nums``. On the
@@ -91,10 +114,7 @@ class ScanSettings(Settings):
     """
 
     architecture: str | dict
-    presentations: int
-    batch_size: int
-    learning_rate: float
-    final_lr_fraction: float
+    recipe: dict
     max_test: int | None
     seeds: list[int]
     size_percents: list[int]
@@ -104,13 +124,17 @@ class ScanSettings(Settings):
     top_splits: dict[str, list[str]]
     per_example_splits: list[str]
 
+    def __post_init__(self) -> None:
+        check_training(self.recipe)
+
 
 # How the full profile's training was chosen: results/scan/NOTES.md.
 SETTINGS: dict[str, ScanSettings] = {
     "ci": ScanSettings(
         architecture={"cell": "lstm", "hidden_size": 24, "num_layers": 1, "dropout": 0.0,
                       "attention": False},
-        presentations=1_500, batch_size=32, learning_rate=6e-3, final_lr_fraction=0.1,
+        recipe={"presentations": 1_500, "batch_size": 32, "learning_rate": 6e-3,
+                "final_lr_fraction": 0.1},
         max_test=150, seeds=[0], size_percents=[1, 8], complex_jump_nums=[1, 8],
         complex_jump_reps=1, overall_best_splits=["simple"], top_splits={},
         per_example_splits=[]),
@@ -118,14 +142,17 @@ SETTINGS: dict[str, ScanSettings] = {
     "tutorial": ScanSettings(
         architecture={"cell": "gru", "hidden_size": 64, "num_layers": 1, "dropout": 0.0,
                       "attention": True},
-        presentations=64_000, batch_size=64, learning_rate=1e-2, final_lr_fraction=0.1,
+        recipe={"presentations": 64_000, "batch_size": 64, "learning_rate": 1e-2,
+                "final_lr_fraction": 0.1},
         max_test=2_000, seeds=[0], size_percents=[1, 4], complex_jump_nums=[8, 32],
         complex_jump_reps=1,
         overall_best_splits=["simple", "length", "addprim_jump", "addprim_turn_left"],
         top_splits={}, per_example_splits=[]),
     "full": ScanSettings(
-        architecture="overall_best", presentations=256_000, batch_size=32, learning_rate=6e-3,
-        final_lr_fraction=0.1, max_test=None, seeds=[0, 1, 2, 3, 4],
+        architecture="overall_best",
+        recipe={"presentations": 256_000, "batch_size": 32, "learning_rate": 6e-3,
+                "final_lr_fraction": 0.1},
+        max_test=None, seeds=[0, 1, 2, 3, 4],
         size_percents=[1, 2, 4, 8, 16, 32, 64], complex_jump_nums=[1, 2, 4, 8, 16, 32],
         complex_jump_reps=5,
         # filler_num3 is not listed: it is the same split as template_jump_around_right
@@ -237,15 +264,6 @@ def _train_and_evaluate(split_name: str, config: s2s.Seq2SeqConfig, seed: int,
     return {"result": result, "state_dict": trained.state_dict()}
 
 
-def training_recipe(presentations: int, batch_size: int, learning_rate: float,
-             final_lr_fraction: float = 1.0, teacher_forcing_per: str = "batch") -> s2s.Recipe:
-    """The recipe of a SCAN run: Lake & Baroni's (2018) training in batches (Adam, clipping at
-    5, teacher forcing on half the batches), the rate decaying linearly to
-    ``final_lr_fraction`` of itself."""
-    return s2s.Recipe.fixed(presentations, batch_size, learning_rate, final_lr_fraction,
-                            teacher_forcing_per=teacher_forcing_per)
-
-
 def _settings_key(recipe: s2s.Recipe, seed: int) -> dict:
     """A run's training as its cache key (the fields the runs were first keyed by, and
     ``teacher_forcing_per`` only when it is not its default: :func:`tutorlib.cache.key_dict`)."""
@@ -318,8 +336,7 @@ def train_options(settings: dict, training: str = "batched") -> dict:
 
     ``training="per_example"`` swaps in the paper's one-example-at-a-time training.
     """
-    keys = ("presentations", "batch_size", "learning_rate", "final_lr_fraction", "max_test")
-    options = {key: settings[key] for key in keys}
+    options = {**settings["recipe"], "max_test": settings["max_test"]}
     if training == "per_example":
         options.update(PER_EXAMPLE_TRAINING)
     elif training != "batched":

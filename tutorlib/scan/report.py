@@ -179,7 +179,7 @@ def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
         "exp3_curve_runs": number(len(full_settings["complex_jump_nums"])
                                   * full_settings["complex_jump_reps"], 0),
         "exp3_batched_minutes": number(batched_left["train_seconds"].median() / 60, 0),
-        "exp3_batch_size": number(full_settings["batch_size"], 0),
+        "exp3_batch_size": number(full_settings["recipe"]["batch_size"], 0),
         "exp3_top_summary": Markdown(_top_networks(committed, per_example)),
         "exp3_error_summary": error_summary(analysis),
     }
@@ -201,7 +201,7 @@ def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
         facts[f"exp3_live_{name}"] = number(100 * result["accuracy"], 2 if name == "jump" else 1)
         facts[f"exp3_live_{name}_train"] = number(100 * result["train_accuracy"])
     facts["exp3_network"] = network
-    facts["exp3_live_presentations"] = number(settings["presentations"], 0)
+    facts["exp3_live_presentations"] = number(settings["recipe"]["presentations"], 0)
     # the template and filler splits
     for name in LOULA_SPLITS:
         facts[f"exp3_{name}"] = number(stats.loc[name, "accuracy"])
@@ -243,18 +243,19 @@ def exp1_facts(committed: pd.DataFrame, live: dict, settings, profile: str,
     control = exps.committed_runs(training="per_example")
     control = control[control["network"] == "overall_best"]
     large = by_percent.loc[by_percent.index >= 8, "accuracy"]  # from 8% of the commands up
+    training = full["recipe"]
     facts = {
         "exp1_profile": profile, "exp1_network": network,
-        "exp1_live_presentations": number(settings["presentations"], 0),
+        "exp1_live_presentations": number(settings["recipe"]["presentations"], 0),
         "exp1_live_simple": number(100 * live["accuracy"]),
         "exp1_live_simple_train": number(100 * live["train_accuracy"]),
         "exp1_full_minutes": number(simple_runs["train_seconds"].mean() / 60, 0),
         "exp1_full_runs": number(len(simple_runs) + len(size_runs), 0),
-        "exp1_batch_size": number(full["batch_size"], 0),
-        "exp1_learning_rate": number(full["learning_rate"], 3),
-        "exp1_final_lr": number(full["learning_rate"] * full["final_lr_fraction"], 4),
-        "exp1_presentations": number(full["presentations"], 0),
-        "exp1_updates": number(full["presentations"] / full["batch_size"], 0),
+        "exp1_batch_size": number(training["batch_size"], 0),
+        "exp1_learning_rate": number(training["learning_rate"], 3),
+        "exp1_final_lr": number(training["learning_rate"] * training["final_lr_fraction"], 4),
+        "exp1_presentations": number(training["presentations"], 0),
+        "exp1_updates": number(training["presentations"] / training["batch_size"], 0),
         "exp1_seeds": number(simple_stats["runs"], 0),
         "exp1_simple": number(simple_stats["accuracy"]),
         "exp1_paper_simple": number(exps.PAPER["simple"]["overall_best"]),
@@ -318,7 +319,7 @@ def exp2_facts(committed: pd.DataFrame, live: dict, settings, network: str) -> d
     target_lengths = [len(actions.split()) for _, actions in length_test]
     facts = {
         "exp2_network": network,
-        "exp2_live_presentations": number(settings["presentations"], 0),
+        "exp2_live_presentations": number(settings["recipe"]["presentations"], 0),
         "exp2_live": number(100 * live["accuracy"]),
         "exp2_live_train": number(100 * live["train_accuracy"]),
         "exp2_live_oracle": number(100 * live["oracle_accuracy"]),

@@ -208,18 +208,22 @@ def vocabularies(seed: int = 0) -> tuple[s2s.Vocabulary, s2s.Vocabulary]:
 @dataclass(frozen=True)
 class TranslationSettings(Settings):
     """Settings of the ``scan_translation`` experiment: ``architecture`` (a
-    :class:`~tutorlib.seq2seq.Seq2SeqConfig` dict) trained for ``presentations`` pairs in batches
-    of ``batch_size`` (Adam from ``learning_rate``, decayed to ``final_lr_fraction`` of it), once
+    :class:`~tutorlib.seq2seq.Seq2SeqConfig` dict) trained by ``recipe`` (the keywords of
+    :meth:`tutorlib.seq2seq.Recipe.fixed`: ``presentations`` pairs in batches of ``batch_size``,
+    Adam from ``learning_rate``, decayed to ``final_lr_fraction`` of it), once
     per seed of ``seeds``; the corpus is drawn with ``corpus_seed``."""
 
     architecture: dict
     seeds: list[int]
-    presentations: int
-    batch_size: int
-    learning_rate: float
-    final_lr_fraction: float
+    recipe: dict
     corpus_seed: int
     threads: int
+
+
+def _recipe(presentations: int, batch_size: int, learning_rate: float,
+            final_lr_fraction: float) -> dict:
+    return {"presentations": presentations, "batch_size": batch_size,
+            "learning_rate": learning_rate, "final_lr_fraction": final_lr_fraction}
 
 
 def _lstm(hidden: int, layers: int, dropout: float) -> dict:
@@ -227,16 +231,16 @@ def _lstm(hidden: int, layers: int, dropout: float) -> dict:
 
 
 SETTINGS = {
-    "ci": TranslationSettings(architecture=_lstm(16, 1, 0.0), seeds=[0], presentations=640,
-                              batch_size=32, learning_rate=3e-3, final_lr_fraction=1.0,
+    "ci": TranslationSettings(architecture=_lstm(16, 1, 0.0), seeds=[0],
+                              recipe=_recipe(640, 32, 3e-3, 1.0),
                               corpus_seed=0, threads=1),
     "tutorial": TranslationSettings(architecture=_lstm(64, 1, 0.05), seeds=[0],
-                                    presentations=32_000, batch_size=32, learning_rate=3e-3,
-                                    final_lr_fraction=0.1, corpus_seed=0, threads=1),
+                                    recipe=_recipe(32_000, 32, 3e-3, 0.1),
+                                    corpus_seed=0, threads=1),
     # the paper's network: LSTM with attention, 2 x 400, dropout 0.05
     "full": TranslationSettings(architecture=_lstm(400, 2, 0.05), seeds=[0, 1, 2, 3, 4],
-                                presentations=64_000, batch_size=32, learning_rate=1e-3,
-                                final_lr_fraction=0.1, corpus_seed=0, threads=1),
+                                recipe=_recipe(64_000, 32, 1e-3, 0.1),
+                                corpus_seed=0, threads=1),
 }
 
 
@@ -256,9 +260,7 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
     _, test = corpus(config["corpus_seed"])
     trained = s2s.train_once(s2s.Seq2SeqConfig(**config["architecture"]),
                              training_pairs(config["corpus_seed"]), vocabs,
-                             s2s.Recipe.fixed(config["presentations"], config["batch_size"],
-                                              config["learning_rate"],
-                                              config["final_lr_fraction"]),
+                             s2s.Recipe.fixed(**{k: config[k] for k in RECIPE_KEYS}),
                              seed, device=device,
                              loss_window=50, desc=f"English-French stand-in, seed {seed}")
     model = trained.model.cpu().eval()
@@ -274,9 +276,17 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
                                 vocabs)["right"]}
 
 
+RECIPE_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
+
+
 def run_settings(settings: TranslationSettings) -> dict:
-    """Everything that changes a run's result except its seed."""
-    return {k: v for k, v in settings.to_dict().items() if k != "seeds"}
+    """Everything that changes a run's result except its seed (the recipe's fields at the top
+    level, as the runs were first keyed)."""
+    if set(settings.recipe) != set(RECIPE_KEYS):
+        raise ValueError(f"the recipe has exactly the keys {', '.join(RECIPE_KEYS)}, got "
+                         f"{settings.recipe!r}")
+    return {**{k: v for k, v in settings.to_dict().items() if k not in ("seeds", "recipe")},
+            **settings.recipe}
 
 
 def run(config: dict, seed: int = 0, device: str = "cpu") -> dict:

@@ -35,6 +35,7 @@ accuracy first reaches :data:`FIT_SHARE` of the best it reaches (``TrainLog.seco
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import random
@@ -249,6 +250,31 @@ class Recipe:
             raise ValueError(f"unknown recipe field(s) {', '.join(unknown)}; known: "
                              f"{', '.join(sorted(known))}")
         return cls(**values)
+
+    @classmethod
+    def of(cls, values: Mapping) -> Recipe:
+        """The recipe a profile's settings give a network: :meth:`fixed`'s keywords when they
+        hold ``presentations``, else the fields of a recipe that trains to convergence
+        (:meth:`from_dict`); an error names a missing or unknown key.
+
+        Examples
+        --------
+        >>> Recipe.of({"presentations": 64, "batch_size": 8, "learning_rate": 1e-3}).bucket_pool
+        20
+        """
+        if not isinstance(values, Mapping):
+            raise ValueError(f"a recipe is a dict of Recipe fields, got {values!r}")
+        if "presentations" not in values:
+            return cls.from_dict(values)
+        known = [name for name in inspect.signature(cls.fixed).parameters]
+        unknown = sorted(set(values) - set(known))
+        missing = [name for name in ("batch_size", "learning_rate") if name not in values]
+        if unknown or missing:
+            raise ValueError(f"a recipe of presentations needs batch_size and learning_rate and "
+                             f"may have {', '.join(known[3:])}; missing: "
+                             f"{', '.join(missing) or 'none'}; unknown: "
+                             f"{', '.join(unknown) or 'none'}")
+        return cls.fixed(**values)
 
     def scaled_to(self, batch_size: int) -> Recipe:
         """The recipe at another batch size: Adam's learning rate scaled by the square root of
