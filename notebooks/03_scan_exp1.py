@@ -104,8 +104,8 @@ for label, name, options in [(f"this page ({PROFILE} profile)", arch, settings),
     model = exps.s2s.build_model(config, len(source_vocab), len(target_vocab))
     network_rows.append({"network": label, "architecture": exps.describe(config),
                          "parameters": sum(p.numel() for p in model.parameters()),
-                         "presentations": options["presentations"],
-                         "batch size": options["batch_size"]})
+                         "presentations": options["recipe"]["presentations"],
+                         "batch size": options["recipe"]["batch_size"]})
 pd.DataFrame(network_rows).set_index("network")
 
 # %% [markdown]
@@ -312,7 +312,7 @@ both = pd.DataFrame([{"network": exps.describe(config), "training accuracy (%)":
 display(both.round(1))
 with_attention = both.iloc[0] if exps.architecture(arch).attention else both.iloc[1]
 without = both.iloc[1] if exps.architecture(arch).attention else both.iloc[0]
-Markdown(f"With the same {settings['presentations']:,} presentations the network with attention "
+Markdown(f"With the same {settings['recipe']['presentations']:,} presentations the network with attention "
          f"fits {with_attention['training accuracy (%)']:.1f}% of its training commands and gets "
          f"{with_attention['test accuracy (%)']:.1f}% of the test commands right; without attention "
          f"{without['training accuracy (%)']:.1f}% and {without['test accuracy (%)']:.1f}%. Either way "

@@ -125,3 +125,15 @@ def test_pull_requests_are_tested_with_a_pip_cache():
     setup = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
     assert setup["with"]["cache"] == "pip"
     assert any(s.get("run") == "bash .ci/run" for s in steps)
+
+
+def test_the_usage_pages_speed_tables_are_the_committed_results():
+    """book/speed_tables.md is written from results/benchmarks/ (tools/speed_table.py)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("speed_table", ROOT / "tools" / "speed_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (ROOT / "book" / "speed_tables.md").read_text() == module.render(), (
+        "run python tools/speed_table.py")
+    assert "{include} speed_tables.md" in (ROOT / "book" / "usage.md").read_text()

@@ -7,6 +7,9 @@ records without timings to one JSON file; ``--compare A B`` lists every record t
     python tools/trainer_identity.py --out /tmp/before.json      # on the old commit
     python tools/trainer_identity.py --out /tmp/after.json       # on the new one
     python tools/trainer_identity.py --compare /tmp/before.json /tmp/after.json
+
+``--keys OUT`` writes instead the run key of every run of every profile of every experiment
+(no training): compared the same way, it shows that no committed run lost its key.
 """
 
 from __future__ import annotations
@@ -51,6 +54,22 @@ def capture(out: Path, profile: str, count: int) -> None:
     out.write_text(json.dumps(records, indent=1, sort_keys=True, default=str))
 
 
+def keys(out: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tutorlib import profiles, results
+
+    found = {}
+    for name in profiles.RUNNABLE:
+        spec = results.experiment(name)
+        for profile in (*profiles.PROFILES, *profiles.EXTRA_PROFILES):
+            if profiles.has_profile(name, profile):
+                pairs = spec.runs(profiles.settings(name, profile))
+                found[f"{name}/{profile}"] = {"settings": None, "seed": None, "record": sorted(
+                    results.run_key(name, s, seed) for s, seed in pairs)}
+    out.write_text(json.dumps(found, indent=1, sort_keys=True))
+    print(f"{sum(len(v['record']) for v in found.values())} run keys of {len(found)} profiles")
+
+
 def compare(before: Path, after: Path) -> int:
     a, b = json.loads(before.read_text()), json.loads(after.read_text())
     differing = 0
@@ -75,9 +94,13 @@ def main() -> int:
     parser.add_argument("--profile", default="ci")
     parser.add_argument("--count", type=int, default=2)
     parser.add_argument("--compare", nargs=2, type=Path)
+    parser.add_argument("--keys", type=Path, help="write every profile's run keys here")
     args = parser.parse_args()
     if args.compare:
         return compare(*args.compare)
+    if args.keys:
+        keys(args.keys)
+        return 0
     if args.out is None:
         parser.error("--out or --compare")
     capture(args.out, args.profile, args.count)

@@ -35,6 +35,7 @@ from tutorlib.orchard.experiments import (
 )
 from tutorlib.orchard.experiments import runs as runs_of
 from tutorlib.orchard.generator import TRAIN_DEPTHS
+from tutorlib.profiles import network_recipe
 
 NAMES = {"lstm": "LSTM", "transformer": "Transformer"}
 # The last training depth: the edge the prose compares the deepest bin with.
@@ -819,7 +820,7 @@ def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataF
 
     def column(s, parameters, hardware, test_size) -> dict[str, str]:
         return {"training examples": f"{s['train_size']:,}", "epochs": _epochs(s),
-                "batch size": f"{s['batch_size']}",
+                "batch size": f"{network_recipe(s, 'lstm')['batch_size']}",
                 "LSTM parameters": f"{parameters['lstm'] / 1e6:.3f}M",
                 "Transformer parameters": f"{parameters['transformer'] / 1e6:.3f}M",
                 "decoding": "greedy", "checkpoint": "last", "hardware": hardware,

@@ -1,0 +1,117 @@
+"""The training-speed tables of the usage page, from the committed benchmark results.
+
+Reads ``results/benchmarks/time_to_fit.json`` (``benchmarks/time_to_fit.py``: one core, before
+and after the trainers were one), ``results/benchmarks/peer_joeynmt.json``
+(``benchmarks/peer_joeynmt.py``: the same networks trained by joeynmt 2.3.0) and
+``results/benchmarks/gpu_throughput.json`` (``benchmarks/gpu_throughput.py``: one GPU) and
+writes ``book/speed_tables.md``, which the usage page includes. A test checks that the
+committed file is what this writes, so the page's numbers are the results', never typed.
+
+    python tools/speed_table.py            # rewrite book/speed_tables.md
+    python tools/speed_table.py --check    # exit 1 if it is not up to date
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "book" / "speed_tables.md"
+
+
+def _read(name: str) -> dict | None:
+    path = ROOT / "results" / "benchmarks" / name
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _seconds(value) -> str:
+    return "did not pass" if value is None else f"{value:,.0f}"
+
+
+def _cpu_table() -> list[str]:
+    data = _read("time_to_fit.json")
+    peer = _read("peer_joeynmt.json") or {}
+    peer_tasks = peer.get("tasks", {})
+    lines = ["| task | before: to fit (s) | before: pairs/s | one trainer: to fit (s) | "
+             "one trainer: pairs/s | epochs to fit | joeynmt 2.3.0: to the same validation "
+             "accuracy (s) | joeynmt: pairs/s |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    if data is None:
+        return ["Not measured."]
+    tasks = list(dict.fromkeys(r["task"] for r in data["runs"]))
+    for task in tasks:
+        rows = {r["label"]: r for r in data["runs"] if r["task"] == task}
+        before, after = rows.get("before"), rows.get("after")
+        cells = []
+        for row in (before, after):
+            cells += (["not measured"] * 2 if row is None else
+                      [_seconds(row["seconds_to_fit"]), f"{row['pairs_per_second']:,.0f}"])
+        epochs = after or before
+        cells.append("-" if epochs["epochs_to_fit"] is None else f"{epochs['epochs_to_fit']:g}")
+        theirs = peer_tasks.get(task)
+        if theirs:
+            cells += [_seconds(theirs.get("joeynmt_seconds_to_threshold")),
+                      f"{theirs['joeynmt_pairs_per_second']:,.0f}"]
+        else:
+            cells += ["not measured", "not measured"]
+        lines.append(f"| {task} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _gpu_table() -> list[str]:
+    data = _read("gpu_throughput.json")
+    if data is None:
+        return ["Not measured: no GPU was lent."]
+    architectures = list(data["after"]["per_architecture"])
+    lines = ["| trainer | pairs/s, all processes | " + " | ".join(
+        f"{a}, per process" for a in architectures) + " |",
+             "| --- | ---: |" + " ---: |" * len(architectures)]
+    for label, name in (("before", "the two trainers (before)"), ("after", "the one trainer")):
+        row = data[label]
+        lines.append(f"| {name} | {row['pairs_per_second']:,} | " + " | ".join(
+            f"{row['per_architecture'][a]:,}" for a in architectures) + " |")
+    return lines
+
+
+def render() -> str:
+    gpu = _read("gpu_throughput.json")
+    parts = [
+        "<!-- written by tools/speed_table.py from results/benchmarks/: do not edit -->",
+        "",
+        "One core (one thread), seed 0: seconds of training (evaluations not counted) until "
+        "the network first passes the fit gate (`tutorlib.fit.passes`), and training pairs "
+        "per second (`benchmarks/time_to_fit.py`; the peer: `benchmarks/peer_joeynmt.py`).",
+        "",
+        *_cpu_table(),
+        "",
+        "One GPU: the PCFG SET `gpu` sweep's three networks, " + (
+            f"{gpu['after']['jobs']} processes side by side under CUDA MPS, "
+            f"{gpu['after']['seconds']:g} s of training each "
+            if gpu else "") + "(`benchmarks/gpu_throughput.py`).",
+        "",
+        *_gpu_table(),
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    text = render()
+    if args.check:
+        if not OUT.exists() or OUT.read_text() != text:
+            print(f"{OUT} is not up to date: run python tools/speed_table.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
