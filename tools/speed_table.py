@@ -50,7 +50,8 @@ def _cpu_table() -> list[str]:
             cells += (["not measured"] * 2 if row is None else
                       [_seconds(row["seconds_to_fit"]), f"{row['pairs_per_second']:,.0f}"])
         epochs = after or before
-        cells.append("-" if epochs["epochs_to_fit"] is None else f"{epochs['epochs_to_fit']:g}")
+        cells.append("-" if epochs["epochs_to_fit"] is None
+                     else f"{round(epochs['epochs_to_fit'], 2):g}")
         theirs = peer_tasks.get(task)
         if theirs:
             cells += [_seconds(theirs.get("joeynmt_seconds_to_threshold")),

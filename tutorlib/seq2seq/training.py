@@ -581,7 +581,8 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
              "best_accuracy": -1.0, "best_state": None, "best_row": None, "bad": 0,
              "padding": [], "loss_count": 0, "pairs_seen": 0, "history": [],
              "stopped": "presentations" if not converging else "max_epochs"}
-    losses = torch.zeros(num_steps, device=device)
+    # every step's loss, on the device (no wait to read it), in a buffer that grows by epochs
+    losses = torch.zeros(min(num_steps, 2 * per_epoch), device=device)
     loss_sum = torch.zeros((), device=device)
     checkpoint = Path(checkpoint) if checkpoint is not None else None
     batches = coins = None
@@ -594,6 +595,7 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
         if device.type == "cuda" and saved.get("cuda_rng") is not None:
             torch.cuda.set_rng_state(saved["cuda_rng"], device)
         state = saved["state"]
+        losses = torch.zeros(max(len(losses), state["step"] + per_epoch), device=device)
         losses[: state["step"]] = saved["losses"].to(device)
         loss_sum.fill_(saved["loss_sum"])
         batches, coins = saved["batches"], saved["coins"]
@@ -623,6 +625,8 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
             coins = _coins(recipe, batches, rng, seed, epoch * per_epoch)
             state["padding"].append(padded_share(batches, source_lengths, target_lengths))
         flat = torch.from_numpy(np.concatenate(batches)).to(device)  # one copy an epoch
+        if len(losses) < min(num_steps, state["step"] + len(batches)):
+            losses = torch.cat([losses, torch.zeros(len(losses) + len(batches), device=device)])
         offsets = np.cumsum([0] + [len(b) for b in batches])
         started = time.perf_counter()
         model.train()
