@@ -77,6 +77,11 @@ class Seq2SeqBase(nn.Module):
     def check_config(cls, config: Seq2SeqConfig) -> None:
         if config.bidirectional:
             raise ValueError(f"bidirectional is for recurrent cells, not {config.cell!r}")
+        cls.refuse_transformer_options(config)
+
+    @staticmethod
+    def refuse_transformer_options(config: Seq2SeqConfig) -> None:
+        """Refuse what only a Transformer has (pre-LN, relative positions)."""
         if config.norm_first:
             raise ValueError(f"norm_first is for Transformers, not {config.cell!r}")
         if config.positions == "relative":

@@ -39,10 +39,7 @@ class RNNSeq2Seq(Seq2SeqBase):
         if config.cell not in RECURRENT:
             raise ValueError(f"RNNSeq2Seq needs a recurrent cell ({', '.join(RECURRENT)}), "
                              f"got {config.cell!r}")
-        if config.norm_first:
-            raise ValueError(f"norm_first is for Transformers, not {config.cell!r}")
-        if config.positions == "relative":
-            raise ValueError(f"relative positions are for Transformers, not {config.cell!r}")
+        cls.refuse_transformer_options(config)
 
     @classmethod
     def display_name(cls, config: Seq2SeqConfig) -> str:
