@@ -66,6 +66,7 @@ import torch
 
 from tutorlib import cache, pcfgset, results
 from tutorlib import seq2seq as s2s
+from tutorlib.cache import key_dict
 from tutorlib.profiles import Settings, check_per_network, network_recipe
 from tutorlib.train import resolve_device
 
@@ -319,9 +320,10 @@ def twin_pairs(condition: str, max_test: int | None = None,
 
 
 def _later(options: dict) -> dict:
-    """The :data:`LATER_OPTIONS` of ``options`` that differ from their defaults."""
-    return {key: options[key] for key, default in LATER_OPTIONS.items()
-            if options.get(key, default) != default}
+    """The :data:`LATER_OPTIONS` of ``options`` that differ from their defaults
+    (:func:`tutorlib.cache.key_dict`)."""
+    return key_dict({key: options.get(key, default) for key, default in LATER_OPTIONS.items()},
+                    LATER_OPTIONS)
 
 
 def pair_options(options) -> dict:
