@@ -299,6 +299,16 @@ def test_a_run_cut_and_resumed_from_its_checkpoint_ends_as_one_never_cut(recipe,
             "history": [{k: v for k, v in row.items() if k != "seconds"} for row in log.history]}
 
     assert untimed(resumed.log) == untimed(whole.log)
+    # a checkpoint of another run is refused, not resumed from
+    evaluations.clear()
+    with pytest.raises(_Cut):
+        s2s.train_once(config, train, vocabs, recipe, 5, validation=validation,
+                       on_evaluation=lambda m: probe(m, cut_at=3),
+                       checkpoints=tmp_path, checkpoint_every=0.0)
+    other = s2s.build_model(config, len(vocabs[0]), len(vocabs[1]))
+    with pytest.raises(ValueError, match="is of another run"):
+        recipes.fit(other, train, *vocabs, recipe, seed=6, validation=validation,
+                    checkpoint=next(tmp_path.glob("*.pt")))
     assert resumed.log.losses == whole.log.losses
     assert all(torch.equal(resumed.state_dict()[k], v) for k, v in whole.state_dict().items())
 

@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, fields, replace
+from io import BytesIO
 from pathlib import Path
 
 import numpy as np
@@ -588,6 +589,10 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
     batches = coins = None
     if checkpoint is not None and checkpoint.exists():
         saved = torch.load(checkpoint, map_location=device, weights_only=False)
+        if saved.get("recipe") != recipe.to_dict() or saved.get("seed") != seed:
+            raise ValueError(f"the checkpoint {checkpoint} is of another run (recipe "
+                             f"{saved.get('recipe')}, seed {saved.get('seed')}); remove it or "
+                             f"give this run another checkpoint path")
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
         rng.bit_generator.state = saved["rng"]
@@ -608,8 +613,6 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
                    "loss_sum": float(loss_sum), "batches": batches, "coins": coins,
                    "recipe": recipe.to_dict(), "seed": seed}
         checkpoint.parent.mkdir(parents=True, exist_ok=True)
-        from io import BytesIO
-
         buffer = BytesIO()
         torch.save(payload, buffer)
         atomic_write_bytes(checkpoint, buffer.getvalue())
