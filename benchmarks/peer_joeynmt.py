@@ -28,7 +28,13 @@ after warm-up, as ours does).
     python benchmarks/peer_joeynmt.py --core 0 --budget-scale 0.02 --peer-every 20 \
         --no-control --workdir /tmp/peer_smoke --out /tmp/peer_smoke.json   # a smoke test
 
-Generated data and joeynmt's model folders go under ``--workdir`` (/tmp/peer_joeynmt).
+Generated data and joeynmt's model folders go under ``--workdir`` (/tmp/peer_joeynmt). The
+peer's environment (ignored by git) sees this project's pinned torch through a ``.pth`` file:
+
+    python3.11 -m venv .venv-peer
+    .venv/bin/python -c "import site; print(site.getsitepackages()[0])" \
+        > .venv-peer/lib/python3.11/site-packages/tutorlib-venv.pth
+    .venv-peer/bin/pip install joeynmt==2.3.0
 """
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ class Recipe:
     --------
     >>> Recipe(batch_size=64, learning_rate=1e-3, warmup_steps=800).scaled_to(256).learning_rate
     0.002
-    >>> Recipe(presentations=6400, schedule="linear", final_lr_fraction=0.1).steps(1000)
+    >>> Recipe(presentations=6400, batch_size=32, schedule="linear").steps(1000)
     200
     """
 
