@@ -76,6 +76,42 @@ class Settings:
 
 
 
+# The fields of a recipe of a fixed number of presentations that every profile of them sets
+# (:meth:`tutorlib.seq2seq.Recipe.fixed`'s first four).
+PRESENTATION_FIELDS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
+
+
+def presentations_recipe(presentations: int, batch_size: int, learning_rate: float,
+                         final_lr_fraction: float) -> dict:
+    """A profile's recipe of a fixed number of presentations, as the dict settings hold.
+
+    >>> presentations_recipe(640, 32, 3e-3, 1.0)["batch_size"]
+    32
+    """
+    return dict(zip(PRESENTATION_FIELDS,
+                    (presentations, batch_size, learning_rate, final_lr_fraction), strict=True))
+
+
+def check_fields(values: dict, allowed, what: str, *, exact: bool = False) -> None:
+    """``ValueError`` when ``values`` (training fields) has a key outside ``allowed`` or, with
+    ``exact``, lacks one of them; ``what`` names the values in the message.
+
+    >>> check_fields({"batch_size": 8}, PRESENTATION_FIELDS, "recipe")
+    >>> check_fields({"batch": 8}, ("batch_size",), "recipe")
+    Traceback (most recent call last):
+    ...
+    ValueError: recipe may have only batch_size; it has batch too
+    """
+    if not isinstance(values, dict):
+        raise ValueError(f"{what} must be a dict of training fields, got {values!r}")
+    if exact and set(values) != set(allowed):
+        raise ValueError(f"{what} has exactly the keys {', '.join(allowed)}, got {values!r}")
+    unknown = sorted(set(values) - set(allowed))
+    if unknown:
+        raise ValueError(f"{what} may have only {', '.join(allowed)}; it has "
+                         f"{', '.join(unknown)} too")
+
+
 def network_recipe(settings, network: str) -> dict:
     """The training of ``network`` under a profile's settings: the ``recipe`` every network
     shares, with the network's own fields of ``training`` over it (the settings hold each

@@ -425,16 +425,14 @@ def execute_run(name: str, run_settings: dict[str, Any], seed: int, device: str 
         torch.set_num_threads(threads)
     start = time.perf_counter()
     base = os.environ.get(CHECKPOINTS_VARIABLE)
-    if not base:
-        result = experiment(name).run(run_settings, seed, device=device)
-        return {"result": result, "seconds": time.perf_counter() - start}
-    # a sweep that checkpoints: this run's networks save theirs in the run's own folder, where
-    # the same run started again finds them (tutorlib.seq2seq.train_once)
-    os.environ[CHECKPOINTS_VARIABLE] = str(checkpoint_folder(base, name, run_settings, seed))
+    if base:  # a sweep that checkpoints: this run's networks save theirs in the run's own
+        # folder, where the same run started again finds them (tutorlib.seq2seq.train_once)
+        os.environ[CHECKPOINTS_VARIABLE] = str(checkpoint_folder(base, name, run_settings, seed))
     try:
         result = experiment(name).run(run_settings, seed, device=device)
     finally:
-        os.environ[CHECKPOINTS_VARIABLE] = base
+        if base:
+            os.environ[CHECKPOINTS_VARIABLE] = base
     return {"result": result, "seconds": time.perf_counter() - start}
 
 

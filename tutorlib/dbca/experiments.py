@@ -32,7 +32,7 @@ from tutorlib import cache, dbca, results, scan
 from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
 from tutorlib.dbca import scan_splits
-from tutorlib.profiles import Settings, check_per_network, network_recipe
+from tutorlib.profiles import Settings, check_fields, check_per_network, network_recipe
 from tutorlib.scan import rules
 from tutorlib.scan.experiments import ARCHITECTURES as SCAN_ARCHITECTURES
 from tutorlib.scan.experiments import vocabularies
@@ -375,9 +375,7 @@ class DbcaSettings(Settings):
             if missing:
                 raise ValueError(f"crossed targets {missing} are not among the dial's targets "
                                  f"{self.targets}")
-        if set(self.recipe) != set(SHARED_TRAINING):
-            raise ValueError(f"recipe has exactly the keys {', '.join(SHARED_TRAINING)}, got "
-                             f"{self.recipe!r}")
+        check_fields(self.recipe, SHARED_TRAINING, "recipe", exact=True)
         check_per_network("training", self.training, list(self.architectures),
                           ["learning_rate", *TRAINING_DEFAULTS])
         if set(self.architectures) != set(self.training) or not all(

@@ -31,7 +31,14 @@ from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
 from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
 from tutorlib.orchard.language import OPERATORS, parse_label
-from tutorlib.profiles import Settings, check_per_network, network_recipe
+from tutorlib.profiles import (
+    PRESENTATION_FIELDS,
+    Settings,
+    check_fields,
+    check_per_network,
+    network_recipe,
+    presentations_recipe,
+)
 from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes, so that cached results of the old code
@@ -192,15 +199,8 @@ class OrchardSettings(Settings):
 
 # The training fields of a run's key (a run of presentations), and the defaults of those that
 # came later (a run's key holds them only when they differ, so earlier keys stay valid).
-TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction",
-                 "warmup_steps", "embedding_init")
+TRAINING_KEYS = (*PRESENTATION_FIELDS, "warmup_steps", "embedding_init")
 LATER_DEFAULTS = {"warmup_steps": 0, "embedding_init": "pytorch"}
-
-
-def _fixed(presentations: int, batch_size: int, learning_rate: float,
-           final_lr_fraction: float) -> dict:
-    return {"presentations": presentations, "batch_size": batch_size,
-            "learning_rate": learning_rate, "final_lr_fraction": final_lr_fraction}
 
 
 def _lstm(hidden: int, layers: int, dropout: float) -> dict:
@@ -236,13 +236,13 @@ SETTINGS = {
     "ci": OrchardSettings(
         variants=["minmax_hard"],
         models={"lstm": _lstm(16, 1, 0.0), "transformer": _transformer(16, 1, 2, 0.0)},
-        seeds=[0], train_size=200, recipe=_fixed(400, 32, 3e-3, 1.0), test_depths=[3, 6, 9],
+        seeds=[0], train_size=200, recipe=presentations_recipe(400, 32, 3e-3, 1.0), test_depths=[3, 6, 9],
         test_size=20, train_check=20, data_seed=0, eval_batch_size=32, threads=1,
         training={"transformer": {"warmup_steps": 4, "embedding_init": "fairseq"}}),
     "tutorial": OrchardSettings(
         variants=["minmax_hard"],
         models={"lstm": _lstm(64, 1, 0.1), "transformer": _transformer(64, 2, 4, 0.0)},
-        seeds=[0], train_size=4_000, recipe=_fixed(12_000, 32, 3e-3, 0.1),
+        seeds=[0], train_size=4_000, recipe=presentations_recipe(12_000, 32, 3e-3, 0.1),
         test_depths=list(TEST_DEPTHS), test_size=100, train_check=200,
         data_seed=0, eval_batch_size=32, threads=1,
         training={"transformer": {"learning_rate": 2e-3, "warmup_steps": 100,
@@ -251,7 +251,7 @@ SETTINGS = {
         variants=["minmax_easy", "minmax_medium", "minmax_hard",
                   "firstlast_easy", "firstlast_medium", "firstlast_hard"],
         models={"lstm": _lstm(128, 1, 0.1), "transformer": _transformer(128, 3, 4, 0.1)},
-        seeds=[0, 1, 2], train_size=40_000, recipe=_fixed(80_000, 64, 1e-3, 0.1),
+        seeds=[0, 1, 2], train_size=40_000, recipe=presentations_recipe(80_000, 64, 1e-3, 0.1),
         test_depths=list(TEST_DEPTHS),
         test_size=1_000, train_check=1_000, data_seed=0, eval_batch_size=32, threads=1,
         training={"transformer": {"warmup_steps": 100, "embedding_init": "fairseq"}}),
@@ -340,10 +340,7 @@ def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> di
     training = network_recipe(settings, model)
     if "presentations" not in training:  # to convergence: the whole recipe, one field
         return {**config, "recipe": s2s.Recipe.from_dict(training).to_dict()}
-    unknown = sorted(set(training) - set(TRAINING_KEYS))
-    if unknown:
-        raise ValueError(f"a run key holds the training fields {', '.join(TRAINING_KEYS)}; "
-                         f"{model} has {', '.join(unknown)} too")
+    check_fields(training, TRAINING_KEYS, f"the training of {model} in a run key")
     return key_dict({**config, **LATER_DEFAULTS, **training}, LATER_DEFAULTS)
 
 

@@ -67,7 +67,14 @@ import torch
 from tutorlib import cache, pcfgset, results
 from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
-from tutorlib.profiles import Settings, check_per_network, network_recipe
+from tutorlib.profiles import (
+    PRESENTATION_FIELDS,
+    Settings,
+    check_fields,
+    check_per_network,
+    network_recipe,
+    presentations_recipe,
+)
 from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes (tutorlib.cache).
@@ -565,14 +572,7 @@ RECIPE_OPTION_KEYS = ("train_size", "max_output_length", "max_test", "recipe")
 RECIPE_LATER_OPTIONS = ("max_functions", "alphabet_size")
 # The training fields of a run of presentations (a profile's recipe with an architecture's
 # training over it: tutorlib.profiles.network_recipe).
-TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction",
-                 "warmup_steps", "embedding_init")
-
-
-def _fixed(presentations: int, batch_size: int, learning_rate: float,
-           final_lr_fraction: float) -> dict:
-    return {"presentations": presentations, "batch_size": batch_size,
-            "learning_rate": learning_rate, "final_lr_fraction": final_lr_fraction}
+TRAINING_KEYS = (*PRESENTATION_FIELDS, "warmup_steps", "embedding_init")
 
 
 def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
@@ -629,10 +629,7 @@ def train_options(settings, network: str | None = None) -> dict:
         return {**{key: settings[key] for key in RECIPE_OPTION_KEYS if key != "recipe"},
                 "recipe": s2s.Recipe.from_dict(training).to_dict() if training else None,
                 **_later(filters)}
-    unknown = sorted(set(training) - set(TRAINING_KEYS))
-    if unknown:
-        raise ValueError(f"a run of presentations has the training fields "
-                         f"{', '.join(TRAINING_KEYS)}; {network} has {', '.join(unknown)} too")
+    check_fields(training, TRAINING_KEYS, f"the training of {network}")
     options = {**{key: settings[key] for key in OPTION_KEYS if key not in TRAINING_KEYS},
                **training, **filters}
     return {**{key: options[key] for key in OPTION_KEYS}, **_later(options)}
@@ -724,12 +721,12 @@ SETTINGS: dict[str, PCFGSetSettings] = {
     "ci": PCFGSetSettings(
         architectures=["LSTMS2S"], hidden_size=16, num_layers=1, dropout=0.0,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=128,
-        max_output_length=8, recipe=_fixed(256, 32, 1e-2, 0.3), max_test=30, seeds=[0],
+        max_output_length=8, recipe=presentations_recipe(256, 32, 1e-2, 0.3), max_test=30, seeds=[0],
         max_functions=3, alphabet_size=26),
     "tutorial": PCFGSetSettings(
         architectures=["LSTMS2S"], hidden_size=64, num_layers=1, dropout=0.0,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=8_000,
-        max_output_length=12, recipe=_fixed(24_000, 64, 1e-2, 0.1), max_test=200, seeds=[0],
+        max_output_length=12, recipe=presentations_recipe(24_000, 64, 1e-2, 0.1), max_test=200, seeds=[0],
         max_functions=3, alphabet_size=26),
     # full: 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio, 0.001,
     # the second largest of the paper's four) = 54 runs. Every split's full training set with
@@ -754,7 +751,7 @@ SETTINGS: dict[str, PCFGSetSettings] = {
     "full": PCFGSetSettings(
         architectures=list(ARCHITECTURE_NAMES), hidden_size=128, num_layers=2, dropout=0.1,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.001], train_size=None,
-        max_output_length=48, recipe=_fixed(200_000, 16, 1e-3, 0.1), max_test=1_000,
+        max_output_length=48, recipe=presentations_recipe(200_000, 16, 1e-3, 0.1), max_test=1_000,
         seeds=[0, 1, 2],
         architecture_options={"ConvS2S": {"num_layers": 6}, "Transformer": {"norm_first": True}},
         training={"Transformer": {"embedding_init": "fairseq", "warmup_steps": 400}}),

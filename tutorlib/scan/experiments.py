@@ -22,7 +22,7 @@ import torch
 from tutorlib import cache, results, scan
 from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
-from tutorlib.profiles import Settings
+from tutorlib.profiles import PRESENTATION_FIELDS, Settings, check_fields
 from tutorlib.train import resolve_device
 
 # Bump when the code below changes what it computes, so that cached results of the old code
@@ -86,14 +86,9 @@ def training_recipe(presentations: int, batch_size: int, learning_rate: float,
                             teacher_forcing_per=teacher_forcing_per)
 
 
-TRAINING_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
-
-
 def check_training(recipe: dict) -> s2s.Recipe:
     """The recipe a profile's ``recipe`` describes; an error names a missing or unknown key."""
-    if not isinstance(recipe, dict) or set(recipe) != set(TRAINING_KEYS):
-        raise ValueError(f"a SCAN profile's recipe has exactly the keys "
-                         f"{', '.join(TRAINING_KEYS)}, got {recipe!r}")
+    check_fields(recipe, PRESENTATION_FIELDS, "a SCAN profile's recipe", exact=True)
     return training_recipe(**recipe)
 
 

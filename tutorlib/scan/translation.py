@@ -39,7 +39,7 @@ import numpy as np
 
 from tutorlib import cache, results
 from tutorlib import seq2seq as s2s
-from tutorlib.profiles import Settings
+from tutorlib.profiles import PRESENTATION_FIELDS, Settings, check_fields, presentations_recipe
 from tutorlib.train import resolve_device
 
 CACHE_FORMAT = 1
@@ -220,26 +220,20 @@ class TranslationSettings(Settings):
     threads: int
 
 
-def _recipe(presentations: int, batch_size: int, learning_rate: float,
-            final_lr_fraction: float) -> dict:
-    return {"presentations": presentations, "batch_size": batch_size,
-            "learning_rate": learning_rate, "final_lr_fraction": final_lr_fraction}
-
-
 def _lstm(hidden: int, layers: int, dropout: float) -> dict:
     return s2s.Seq2SeqConfig("lstm", hidden, layers, dropout, attention=True).to_dict()
 
 
 SETTINGS = {
     "ci": TranslationSettings(architecture=_lstm(16, 1, 0.0), seeds=[0],
-                              recipe=_recipe(640, 32, 3e-3, 1.0),
+                              recipe=presentations_recipe(640, 32, 3e-3, 1.0),
                               corpus_seed=0, threads=1),
     "tutorial": TranslationSettings(architecture=_lstm(64, 1, 0.05), seeds=[0],
-                                    recipe=_recipe(32_000, 32, 3e-3, 0.1),
+                                    recipe=presentations_recipe(32_000, 32, 3e-3, 0.1),
                                     corpus_seed=0, threads=1),
     # the paper's network: LSTM with attention, 2 x 400, dropout 0.05
     "full": TranslationSettings(architecture=_lstm(400, 2, 0.05), seeds=[0, 1, 2, 3, 4],
-                                recipe=_recipe(64_000, 32, 1e-3, 0.1),
+                                recipe=presentations_recipe(64_000, 32, 1e-3, 0.1),
                                 corpus_seed=0, threads=1),
 }
 
@@ -260,7 +254,7 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
     _, test = corpus(config["corpus_seed"])
     trained = s2s.train_once(s2s.Seq2SeqConfig(**config["architecture"]),
                              training_pairs(config["corpus_seed"]), vocabs,
-                             s2s.Recipe.fixed(**{k: config[k] for k in RECIPE_KEYS}),
+                             s2s.Recipe.fixed(**{k: config[k] for k in PRESENTATION_FIELDS}),
                              seed, device=device,
                              loss_window=50, desc=f"English-French stand-in, seed {seed}")
     model = trained.model.cpu().eval()
@@ -276,15 +270,10 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
                                 vocabs)["right"]}
 
 
-RECIPE_KEYS = ("presentations", "batch_size", "learning_rate", "final_lr_fraction")
-
-
 def run_settings(settings: TranslationSettings) -> dict:
     """Everything that changes a run's result except its seed (the recipe's fields at the top
     level, as the runs were first keyed)."""
-    if set(settings.recipe) != set(RECIPE_KEYS):
-        raise ValueError(f"the recipe has exactly the keys {', '.join(RECIPE_KEYS)}, got "
-                         f"{settings.recipe!r}")
+    check_fields(settings.recipe, PRESENTATION_FIELDS, "the recipe", exact=True)
     return {**{k: v for k, v in settings.to_dict().items() if k not in ("seeds", "recipe")},
             **settings.recipe}
 

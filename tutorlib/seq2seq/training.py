@@ -722,29 +722,27 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
                 stop = True
             if stop:
                 break
-        else:
+        else:  # the epoch ran to its end
             state["train_seconds"] += time.perf_counter() - started
-        state["epoch"] += 0 if stop else 1
-        state["batch"] = 0 if not stop else state["batch"]
-        batches = None
+            state.update(epoch=epoch + 1, batch=0)
+            batches = None
     bar.close()
     if checkpoint is not None and checkpoint.exists():
         checkpoint.unlink()
-    history = state["history"]
+    history = state["history"]  # never empty: the last step is evaluated
     if converging:
         model.load_state_dict(state["best_state"])
         kept = state["best_row"]
     else:
-        kept = history[-1] if history else {}
+        kept = history[-1]
     model.eval()
     seconds_to_fit = None
-    if validation and history:
+    if validation:
         target = FIT_SHARE * max(r["validation_accuracy"] for r in history)
         seconds_to_fit = next(r["seconds"] for r in history if r["validation_accuracy"] >= target)
     return TrainLog(
-        stopped=state["stopped"], epochs=history[-1]["epoch"] if history
-        else round(state["step"] / per_epoch, 4),
-        steps=state["step"], best_epoch=kept.get("epoch"),
+        stopped=state["stopped"], epochs=history[-1]["epoch"], steps=state["step"],
+        best_epoch=kept.get("epoch"),
         train_accuracy=kept.get("train_accuracy"),
         validation_accuracy=kept.get("validation_accuracy"),
         train_seconds=round(state["train_seconds"], 2),
