@@ -17,24 +17,29 @@ def _quiet(monkeypatch):
     monkeypatch.setenv("TQDM_DISABLE", "1")  # the cache is per test already (conftest)
 
 
-def test_profiles_grow_and_paper_runs_the_whole_table():
-    ci, tutorial, paper = (profiles.settings("pcfgset", p) for p in profiles.PROFILES)
-    assert (ci.recipe["presentations"] < tutorial.recipe["presentations"]
-            < paper.recipe["presentations"])
-    assert ci.max_test < tutorial.max_test < paper.max_test
-    assert ci.train_size < tutorial.train_size and paper.train_size is None
-    assert ci.hidden_size < tutorial.hidden_size < paper.hidden_size
-    assert set(paper.architectures) == set(exps.ARCHITECTURE_NAMES)
-    # the tutorial trains one small network on a reduced task; the paper profile the whole task
+def test_profiles_grow_and_the_full_profile_runs_the_whole_table_on_the_reduction():
+    ci, tutorial, full = (profiles.settings("pcfgset", p) for p in profiles.PROFILES)
+    assert ci.recipe["presentations"] < tutorial.recipe["presentations"]
+    assert ci.max_test < tutorial.max_test < full.max_test
+    assert ci.train_size < tutorial.train_size and full.train_size is None
+    assert ci.hidden_size < tutorial.hidden_size < full.hidden_size
+    assert set(full.architectures) == set(exps.ARCHITECTURE_NAMES)
+    # the tutorial trains one small network on a reduced task; the full profile all three on
+    # the reduction of issue 48, each trained to the fit gate
     assert tutorial.architectures == ci.architectures == ["LSTMS2S"]
     assert tutorial.max_functions and tutorial.alphabet_size and tutorial.max_output_length
-    assert paper.max_functions is None and paper.alphabet_size is None
-    assert len(ci.architectures) <= 2 and ci.seeds == [0] and len(paper.seeds) == 3
-    assert set(exps.ALL_SPLITS) == set(paper.splits)
-    # 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio)
-    assert len(exps.runs(paper)) == 54
-    assert all(r in pcfgset.OVERGENERALISATION_RATIOS for s in (ci, tutorial, paper)
+    assert full.reduction == "f3-o24" and full.alphabet_size == 26 and full.max_functions is None
+    assert len(ci.architectures) <= 2 and ci.seeds == [0] and len(full.seeds) == 3
+    assert set(exps.ALL_SPLITS) == set(full.splits)
+    # 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio, the paper's)
+    assert len(exps.runs(full)) == 54 and full.overgeneralisation_ratios == [0.001]
+    assert all(r in pcfgset.OVERGENERALISATION_RATIOS for s in (ci, tutorial, full)
                for r in s.overgeneralisation_ratios)
+    for network in exps.ARCHITECTURE_NAMES:
+        recipe = recipes.Recipe.of(profiles.network_recipe(full, network))
+        bar = exps.published_fraction("task", network) - 0.05
+        assert recipe.presentations is None and recipe.max_seconds == 1200
+        assert recipe.stop_at == (0.92, pytest.approx(bar))
 
 
 def test_run_settings_hold_everything_that_changes_a_run():
@@ -53,21 +58,29 @@ def test_run_settings_hold_everything_that_changes_a_run():
     assert exps.part_name(config, seed) == "LSTMS2S"
 
 
-def test_the_later_options_leave_the_paper_profiles_keys_as_they_were():
-    paper = profiles.settings("pcfgset", "full")
-    config, seed = exps.runs(paper)[0]
-    assert config["network"] == "LSTMS2S"
-    assert not set(exps.LATER_OPTIONS) & set(config)  # at their defaults: not in the key
-    # the key of the full profile's first run, as its committed record is named (the profile
-    # was re-sized to batches of 16 and 200,000 presentations before any run was committed)
-    assert results.run_key("pcfgset", config, seed) == "ed54e141a010dde6251a97af"
-    transformer = next(c for c, _ in exps.runs(paper) if c["network"] == "Transformer")
-    assert transformer["embedding_init"] == "fairseq" and transformer["warmup_steps"] == 400
-    assert transformer["architecture"]["norm_first"] is True
-    conv = next(c for c, _ in exps.runs(paper) if c["network"] == "ConvS2S")
-    assert conv["architecture"]["num_layers"] == 6 and "warmup_steps" not in conv
-    tutorial, _ = exps.runs(profiles.settings("pcfgset", "tutorial"))[0]
+def test_the_later_options_stay_out_of_keys_at_their_defaults():
+    tutorial, seed = exps.runs(profiles.settings("pcfgset", "tutorial"))[0]
     assert tutorial["max_functions"] == 3 and tutorial["alphabet_size"] == 26
+    assert "reduction" not in tutorial and "warmup_steps" not in tutorial
+    # the tutorial profile's first run keeps the key it had before the reduction was added
+    assert results.run_key("pcfgset", tutorial, seed) == results.run_key(
+        "pcfgset", {k: v for k, v in tutorial.items() if k != "reduction"}, seed)
+    full = profiles.settings("pcfgset", "full")
+    config, _ = exps.runs(full)[0]
+    assert config["reduction"] == "f3-o24" and config["network"] == "LSTMS2S"
+    assert results.run_key("pcfgset", {**config, "reduction": None}, 0) != results.run_key(
+        "pcfgset", config, 0)
+    transformer = next(c for c, _ in exps.runs(full) if c["network"] == "Transformer")
+    assert transformer["architecture"]["norm_first"] is True
+    assert transformer["architecture"]["num_layers"] == 2
+    conv = next(c for c, _ in exps.runs(full) if c["network"] == "ConvS2S")
+    assert conv["architecture"]["num_layers"] == 6 and conv["architecture"]["kernel_size"] == 5
+
+
+def test_productivity_on_a_reduction_is_scored_on_the_tasks_network():
+    assert exps.model_split("productivity", {"reduction": "f3-o24"}) == "pcfgset"
+    assert exps.model_split("productivity", {"reduction": None}) == "productivity"
+    assert exps.model_split("systematicity", {"reduction": "f3-o24"}) == "systematicity"
 
 
 def test_training_splits_expand_overgeneralisation_into_its_ratios():
@@ -311,9 +324,9 @@ def test_each_architecture_has_one_recipe_and_a_bad_one_is_named():
         dataclasses.replace(gpu, training={**gpu.training, "LSTMS2S": {"epochs": 3}})
     with pytest.raises(ValueError, match="batch_size"):
         dataclasses.replace(gpu, training={**gpu.training, "LSTMS2S": {"batch_size": 0}})
-    full = profiles.settings("pcfgset", "full")
+    tutorial = profiles.settings("pcfgset", "tutorial")
     with pytest.raises(ValueError, match="missing: learning_rate"):
-        dataclasses.replace(full, recipe={"presentations": 100, "batch_size": 16})
+        dataclasses.replace(tutorial, recipe={"presentations": 100, "batch_size": 16})
 
 
 

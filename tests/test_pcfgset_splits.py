@@ -4,7 +4,7 @@ import pytest
 
 from tutorlib import pcfgset
 from tutorlib.pcfgset.language import adjacent_pairs
-from tutorlib.pcfgset.splits import ORIGINALS, exception_patterns
+from tutorlib.pcfgset.splits import ORIGINALS, exception_patterns, has_held_out_pair
 
 
 @pytest.fixture(scope="module")
@@ -191,3 +191,66 @@ def test_splits_are_deterministic_and_return_fresh_lists(data):
     train.clear()
     assert pcfgset.split("systematicity") == pcfgset.split("systematicity", seed=0)
     assert pcfgset.split("systematicity")[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# The reduction (issue 48): every split built on a smaller corpus the way it is on the paper's
+
+
+@pytest.fixture(scope="module")
+def reduced(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TUTORLIB_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        return pcfgset.base_corpus(0, reduction="f3-o24")
+
+
+def test_the_reduced_corpus_has_its_sizes_and_limits(reduced):
+    spec = pcfgset.corpus.REDUCTIONS["f3-o24"]
+    assert (len(reduced.train), len(reduced.dev), len(reduced.test)) == (49_300, 2_900, 5_800)
+    assert sum((len(reduced.train), len(reduced.dev), len(reduced.test))) == spec.pairs
+    counts = Counter(pcfgset.num_functions(s) for s, _ in reduced.pairs)
+    assert set(counts) == {1, 2, 3} and counts[3] > counts[2] > counts[1]
+    assert max(len(t.split()) for _, t in reduced.pairs) <= spec.max_output_length
+    for source, target in reduced.train[:200]:
+        assert target == " ".join(pcfgset.interpret(source))
+    every = [x for s, _ in reduced.pairs for x in strings_of(s)]
+    assert len(every) == len(set(every))  # as in the paper's corpus, no string repeats
+    assert pcfgset.split("pcfgset", reduction="f3-o24") == (list(reduced.train),
+                                                             list(reduced.test))
+
+
+def test_reduced_productivity_tests_more_functions_than_any_training_input(reduced):
+    train, test = pcfgset.split("productivity", reduction="f3-o24")
+    assert train == list(reduced.train)  # the task's network is the productivity test's
+    counts = Counter(pcfgset.num_functions(s) for s, _ in test)
+    assert counts == {4: 1_000, 5: 1_000}
+    assert max(pcfgset.num_functions(s) for s, _ in train) == 3
+    assert all(t == " ".join(pcfgset.interpret(s)) and len(t.split()) <= 24 for s, t in test)
+    new = [x for s, _ in test for x in strings_of(s)]
+    assert not set(new) & reduced.strings
+    assert not {s for s, _ in test} & {s for s, _ in reduced.pairs}
+
+
+def test_reduced_tests_keep_what_each_test_tests(reduced):
+    train, test = pcfgset.split("systematicity", reduction="f3-o24")
+    assert len(test) > 1_000 and all(has_held_out_pair(s) for s, _ in test)
+    assert not any(has_held_out_pair(s) for s, _ in train)
+    for condition in ("equally_distributed", "primitive"):
+        result = pcfgset.substitutivity_split(condition, reduction="f3-o24")
+        assert len(result.test) == len(result.test_twin) > 1_000
+        assert all(a[1] == b[1] and a[0] != b[0] for a, b in zip(result.test, result.test_twin,
+                                                                 strict=True))
+        twins_in_training = [s for s, _ in result.train if any(t in s.split()
+                                                                for t in pcfgset.TWINS)]
+        assert twins_in_training
+        if condition == "primitive":
+            assert all(pcfgset.num_functions(s) == 1 for s in twins_in_training)
+    sizes = []
+    for ratio in pcfgset.OVERGENERALISATION_RATIOS:
+        result = pcfgset.overgeneralisation_split(ratio, reduction="f3-o24")
+        assert all(e[1] != o[1] for e, o in zip(result.exceptions, result.originals, strict=True))
+        assert set(result.exceptions) <= set(result.train)
+        sizes.append(len(result.exceptions))
+    assert sizes == sorted(sizes) and sizes[0] >= 4 and sizes[2] >= 40
+    with pytest.raises(ValueError, match="unknown PCFG SET reduction 'f3'.*f3-o24"):
+        pcfgset.split("pcfgset", reduction="f3")

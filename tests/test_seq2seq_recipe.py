@@ -167,6 +167,39 @@ def test_the_time_budget_stops_training_and_max_epochs_caps_it():
     assert fit.stopped == "max_epochs" and fit.epochs == 2.0 and fit.steps == 4
 
 
+def test_stop_at_ends_training_at_the_first_evaluation_that_passes_and_keeps_it(one_thread):
+    train, validation = copy_task(300, 0), copy_task(100, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    torch.manual_seed(0)
+    model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 32, 1, 0.0, attention=True), len(vocab),
+                            len(vocab))
+    recipe = recipes.Recipe(batch_size=32, learning_rate=1e-2, max_epochs=40, patience=40,
+                            fit_size=100, evaluations_per_epoch=2, stop_at=(0.9, 0.85))
+    fit = recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0)
+    assert fit.stopped == "fit"
+    last = fit.history[-1]
+    assert last["train_accuracy"] >= 0.9 and last["validation_accuracy"] >= 0.85
+    # every earlier evaluation missed a bar, and the kept model is the last one, not the best
+    assert all(r["train_accuracy"] < 0.9 or r["validation_accuracy"] < 0.85
+               for r in fit.history[:-1])
+    assert fit.epochs < 40 and fit.best_epoch == last["epoch"]
+    assert fit.validation_accuracy == last["validation_accuracy"]
+    assert recipes.exact_match(model, validation, vocab, vocab,
+                               torch.device("cpu")) == pytest.approx(last["validation_accuracy"])
+
+
+def test_stop_at_is_checked_and_stays_out_of_earlier_keys():
+    assert "stop_at" not in recipes.Recipe().to_dict()  # committed run keys are unchanged
+    recipe = recipes.Recipe(stop_at=[0.9, 0.74])
+    assert recipe.stop_at == (0.9, 0.74) and recipe.to_dict()["stop_at"] == [0.9, 0.74]
+    assert recipes.Recipe.from_dict(recipe.to_dict()) == recipe
+    for bad in ((1.5, 0.5), (0.9, -0.1), [0.9, 0.9, 0.9]):
+        with pytest.raises(ValueError, match="stop_at"):
+            recipes.Recipe(stop_at=bad)
+    with pytest.raises(ValueError, match="stop_at is for training to convergence"):
+        recipes.Recipe(presentations=100, schedule="linear", stop_at=(0.9, 0.9))
+
+
 def test_on_evaluation_adds_to_each_row_and_the_run_is_reproducible(one_thread):
     train, validation = copy_task(100, 0), copy_task(20, 1)
     vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])

@@ -24,6 +24,16 @@ so no string argument repeats across the corpus, and no two inputs are the same.
 
 The base corpus has the paper's 97,203 pairs (its "about 100,000"), split 85 / 5 / 10 percent:
 82,622 train, 4,860 dev, 9,721 test.
+
+A *reduction* (:class:`Reduction`, :data:`REDUCTIONS`) is a smaller corpus from the same
+sampler, which networks learn on one CPU core (issue 48): inputs of at most 3 functions (the
+published depth distribution cut at depth 3), outputs of at most 24 symbols, 58,000 pairs
+split as the paper's (85 / 5 / 10 percent), and, for productivity, a test of inputs with 4 or
+5 functions that no training input has (:func:`productivity_inputs`). Every split of
+:mod:`~tutorlib.pcfgset.splits` is built on a reduction the way it is built on the full corpus
+(``reduction="f3-o24"``). A reduction's strings are drawn over the 520 symbols, so that every
+one is new as in the paper; the experiments fold them onto 26 symbols
+(:func:`tutorlib.pcfgset.experiments.fold_symbols`) where a network trains on them.
 """
 
 from __future__ import annotations
@@ -34,7 +44,7 @@ import random
 import statistics as stats
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
 from tutorlib.checks import check_scalar, check_seed
@@ -325,28 +335,174 @@ def generate(seed: int = 0, settings: SamplerSettings = SamplerSettings()) -> Co
                   tuple(pairs[NUM_TRAIN + NUM_DEV:]), frozenset(strings.used))
 
 
-def base_corpus(seed: int = 0) -> Corpus:
+def base_corpus(seed: int = 0, reduction: str | None = None) -> Corpus:
     """The base corpus of ``seed`` (generated once, then cached in memory and on disk).
 
     Parameters
     ----------
     seed : int
         Non-negative; the book's corpus is seed 0.
+    reduction : str, optional
+        A key of :data:`REDUCTIONS`: the reduced corpus (:func:`generate_reduced`); None: the
+        paper's.
 
     Returns
     -------
     Corpus
-        As :func:`generate` makes it.
+        As :func:`generate` (or :func:`generate_reduced`) makes it.
     """
-    return _base_corpus(check_seed(seed))
+    return _base_corpus(check_seed(seed), check_reduction(reduction))
 
 
 @lru_cache(maxsize=4)
-def _base_corpus(seed: int) -> Corpus:
+def _base_corpus(seed: int, reduction: str | None = None) -> Corpus:
     from tutorlib.cache import cached
 
-    config = {"seed": seed, "settings": asdict(SamplerSettings())}
-    return cached("pcfgset-corpus", config, lambda: generate(seed), format=CACHE_FORMAT)
+    if reduction is None:
+        config = {"seed": seed, "settings": asdict(SamplerSettings())}
+        return cached("pcfgset-corpus", config, lambda: generate(seed), format=CACHE_FORMAT)
+    config = {"seed": seed, "reduction": asdict(REDUCTIONS[reduction])}
+    return cached("pcfgset-corpus", config, lambda: generate_reduced(seed, reduction),
+                  format=CACHE_FORMAT)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reductions (issue 48)
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A smaller PCFG SET from the same sampler: what networks learn on one CPU core.
+
+    Inputs have at most ``max_functions`` functions (the published depth distribution,
+    :data:`TARGET_DEPTH`, cut at that depth), outputs at most ``max_output_length`` symbols;
+    ``pairs`` pairs are
+    split into train, dev and test in the paper's proportions. Productivity's test has
+    ``productivity_pairs`` new inputs with ``productivity_functions`` functions (more than any
+    input of the corpus), outputs within the same ``max_output_length``.
+    """
+
+    max_functions: int = 3
+    max_output_length: int = 24
+    pairs: int = 58_000
+    productivity_functions: tuple[int, ...] = (4, 5)
+    productivity_pairs: int = 2_000
+
+    @property
+    def settings(self) -> SamplerSettings:
+        """The sampler's settings for the corpus."""
+        return SamplerSettings(max_depth=self.max_functions, max_functions=self.max_functions,
+                               max_output_length=self.max_output_length)
+
+
+#: The reductions by name: ``f3-o24`` is the one the pilots of issue 48 chose
+#: (``results/pcfgset/NOTES.md``): every architecture fits it within 20 minutes of one core.
+REDUCTIONS: dict[str, Reduction] = {"f3-o24": Reduction()}
+
+
+def check_reduction(reduction: str | None) -> str | None:
+    """``reduction`` if it is None or a key of :data:`REDUCTIONS`, else a clear error."""
+    if reduction is not None and reduction not in REDUCTIONS:
+        raise ValueError(f"unknown PCFG SET reduction {reduction!r}; known: None (the paper's "
+                         f"corpus) or {', '.join(map(repr, REDUCTIONS))}")
+    return reduction
+
+
+def _cut_depth(top: int) -> dict[int, float]:
+    """:data:`TARGET_DEPTH` restricted to depths up to ``top``."""
+    return {d: f for d, f in TARGET_DEPTH.items() if d <= top}
+
+
+def generate_reduced(seed: int, reduction: str) -> Corpus:
+    """The reduced corpus ``reduction`` (:data:`REDUCTIONS`) of ``seed``, split into train, dev
+    and test in the paper's proportions (85 / 5 / 10 percent).
+
+    Parameters
+    ----------
+    seed : int
+        Seeds the sampler, the string arguments and the shuffle.
+    reduction : str
+        A key of :data:`REDUCTIONS`.
+
+    Returns
+    -------
+    Corpus
+        Its pairs and every string argument they use.
+    """
+    seed = check_seed(seed)
+    spec = REDUCTIONS[check_reduction(reduction) or ""] if reduction else None
+    if spec is None:
+        raise ValueError("generate_reduced needs a reduction; the paper's corpus: generate()")
+    settings = spec.settings
+    strings = StringSource(random.Random(f"pcfgset-strings-{reduction}-{seed}"), settings.symbols,
+                           settings.string_lengths)
+    trees = sample_inputs(spec.pairs, seed, settings, target_depth=_cut_depth(spec.max_functions),
+                          strings=strings)
+    pairs = [pair_of(t) for t in trees]
+    random.Random(f"pcfgset-split-{reduction}-{seed}").shuffle(pairs)
+    train = round(spec.pairs * NUM_TRAIN / NUM_PAIRS)
+    dev = round(spec.pairs * NUM_DEV / NUM_PAIRS)
+    return Corpus(seed, tuple(pairs[:train]), tuple(pairs[train:train + dev]),
+                  tuple(pairs[train + dev:]), frozenset(strings.used))
+
+
+#: Offset of the productivity test's sampler seed from the corpus's (another stream of inputs).
+PRODUCTIVITY_SEED_OFFSET = 1_000_003
+
+
+def productivity_inputs(seed: int, reduction: str) -> list[Pair]:
+    """A reduction's productivity test: new inputs with more functions than any input of its
+    corpus (``Reduction.productivity_functions``), outputs as short as the corpus's, string
+    arguments new to the corpus; as many of each function count (the sampler's shares over
+    depths up to the largest count).
+
+    Parameters
+    ----------
+    seed : int
+        The corpus's seed.
+    reduction : str
+        A key of :data:`REDUCTIONS`.
+
+    Returns
+    -------
+    list of (str, str)
+        ``Reduction.productivity_pairs`` pairs, in the order sampled.
+    """
+    seed, reduction = check_seed(seed), check_reduction(reduction)
+    if reduction is None:
+        raise ValueError("productivity_inputs is for a reduction; the paper's productivity "
+                         "test is the corpus's inputs with 9 or more functions")
+    return list(_productivity_inputs(seed, reduction))
+
+
+@lru_cache(maxsize=4)
+def _productivity_inputs(seed: int, reduction: str) -> tuple[Pair, ...]:
+    spec = REDUCTIONS[reduction]
+    top = max(spec.productivity_functions)
+    settings = replace(spec.settings, max_depth=top, max_functions=top)
+    strings = StringSource(random.Random(f"pcfgset-productivity-{reduction}-{seed}"),
+                           settings.symbols, settings.string_lengths,
+                           used=base_corpus(seed, reduction).strings)
+    wanted = set(spec.productivity_functions)
+    per_count = {n: spec.productivity_pairs // len(wanted) for n in sorted(wanted)}
+    for n in sorted(wanted)[: spec.productivity_pairs % len(wanted)]:
+        per_count[n] += 1
+    out: list[Pair] = []
+    batch = 0
+    while any(per_count.values()):
+        if batch == 50:
+            raise ValueError(f"the sampler made too few inputs with {sorted(wanted)} functions "
+                             f"for the productivity test of {reduction!r}")
+        trees = sample_inputs(4 * spec.productivity_pairs,
+                              seed + PRODUCTIVITY_SEED_OFFSET * (batch + 1), settings,
+                              target_depth=_cut_depth(top), strings=strings)
+        for tree in trees:
+            n = len(functions(tree))
+            if per_count.get(n, 0) > 0:
+                per_count[n] -= 1
+                out.append(pair_of(tree))
+        batch += 1
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ import numpy as np
 import torch
 
 from tutorlib import cache, pcfgset, results
+from tutorlib import fit as fit_gate
 from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
 from tutorlib.profiles import (
@@ -244,22 +245,26 @@ def _ratio(split_name: str) -> float | None:
 
 def training_pairs(split_name: str, train_size: int | None = None,
                    max_output_length: int | None = None, max_functions: int | None = None,
-                   alphabet_size: int | None = None) -> list[pcfgset.corpus.Pair]:
+                   alphabet_size: int | None = None,
+                   reduction: str | None = None) -> list[pcfgset.corpus.Pair]:
     """The training pairs a run trains on: the split's, without outputs longer than
     ``max_output_length`` or inputs with more than ``max_functions`` functions, a seeded sample
     of ``train_size`` of them, folded onto ``alphabet_size`` symbols (:func:`fold_symbols`).
 
     For overgeneralisation the sample keeps the exceptions at the split's ratio: each exception
     pattern keeps the same fraction of its exceptions as the sample keeps of the other pairs
-    (at least one), so a small sample is not flooded with exceptions.
+    (at least one), so a small sample is not flooded with exceptions. ``reduction``: the split
+    of a reduced corpus (:data:`tutorlib.pcfgset.corpus.REDUCTIONS`).
     """
-    train, _ = pcfgset.split(split_name, seed=CORPUS_SEED)  # fails early on an unknown name
+    # fails early on an unknown name
+    train, _ = pcfgset.split(split_name, seed=CORPUS_SEED, reduction=reduction)
     _numbers(alphabet_size)  # and on a bad alphabet
     if _ratio(split_name) is None:
         return _fold(_sample(_short(train, max_output_length, max_functions), train_size,
                              f"train-{split_name}"), alphabet_size)
-    chosen = set(exception_pairs(split_name, train_size, max_output_length, max_functions)[0])
-    every = set(_exceptions(split_name)[0])
+    chosen = set(exception_pairs(split_name, train_size, max_output_length, max_functions,
+                                 reduction=reduction)[0])
+    every = set(_exceptions(split_name, reduction)[0])
     kept = _short([p for p in train if p not in every], max_output_length, max_functions)
     size = None if train_size is None else max(train_size - len(chosen), 1)
     pairs = _sample(kept, size, f"train-{split_name}") + sorted(chosen)
@@ -267,19 +272,20 @@ def training_pairs(split_name: str, train_size: int | None = None,
     return _fold(pairs, alphabet_size)
 
 
-def _exceptions(split_name: str):
-    data = pcfgset.overgeneralisation_split(_ratio(split_name), seed=CORPUS_SEED)
+def _exceptions(split_name: str, reduction: str | None = None):
+    data = pcfgset.overgeneralisation_split(_ratio(split_name), seed=CORPUS_SEED,
+                                            reduction=reduction)
     return data.exceptions, data.originals, data.patterns
 
 
 def exception_pairs(split_name: str, train_size: int | None = None,
                     max_output_length: int | None = None, max_functions: int | None = None,
-                    alphabet_size: int | None = None):
+                    alphabet_size: int | None = None, reduction: str | None = None):
     """The exceptions a run of ``overgeneralisation_R`` trains with: ``(exceptions, originals)``,
     the pairs with the exception's output and the same inputs with the rule's output (the
-    filters and the folding as :func:`training_pairs`)."""
-    exceptions, originals, patterns = _exceptions(split_name)
-    train, _ = pcfgset.split(split_name, seed=CORPUS_SEED)
+    filters, the folding and the reduction as :func:`training_pairs`)."""
+    exceptions, originals, patterns = _exceptions(split_name, reduction)
+    train, _ = pcfgset.split(split_name, seed=CORPUS_SEED, reduction=reduction)
     fraction = 1.0
     if train_size is not None:
         others = len(_short(train, max_output_length, max_functions)) - len(exceptions)
@@ -297,12 +303,14 @@ def exception_pairs(split_name: str, train_size: int | None = None,
 
 def test_pairs(split_name: str, max_test: int | None = None,
                max_output_length: int | None = None, max_functions: int | None = None,
-               alphabet_size: int | None = None) -> list[pcfgset.corpus.Pair]:
+               alphabet_size: int | None = None,
+               reduction: str | None = None) -> list[pcfgset.corpus.Pair]:
     """The test pairs of ``pcfgset``, ``systematicity`` or ``productivity`` a run scores: without
     outputs longer than ``max_output_length`` or inputs with more than ``max_functions``
     functions (productivity: any number, its test inputs having more than any training input),
-    a seeded sample of ``max_test``, folded onto ``alphabet_size`` symbols."""
-    _, test = pcfgset.split(split_name, seed=CORPUS_SEED)
+    a seeded sample of ``max_test``, folded onto ``alphabet_size`` symbols (of the reduced
+    corpus ``reduction``, if given)."""
+    _, test = pcfgset.split(split_name, seed=CORPUS_SEED, reduction=reduction)
     if split_name == "productivity":
         max_functions = None
     return _fold(_sample(_short(test, max_output_length, max_functions), max_test,
@@ -311,11 +319,11 @@ def test_pairs(split_name: str, max_test: int | None = None,
 
 def twin_pairs(condition: str, max_test: int | None = None,
                max_output_length: int | None = None, max_functions: int | None = None,
-               alphabet_size: int | None = None):
+               alphabet_size: int | None = None, reduction: str | None = None):
     """The substitutivity test: ``(test, twins)``, a seeded sample of ``max_test`` pairs and
     their twins (same output, one function replaced by its synonym everywhere), with the
-    filters and the folding of :func:`test_pairs`."""
-    data = pcfgset.substitutivity_split(condition, seed=CORPUS_SEED)
+    filters, the folding and the reduction of :func:`test_pairs`."""
+    data = pcfgset.substitutivity_split(condition, seed=CORPUS_SEED, reduction=reduction)
     rows = [r for r in zip(data.test, data.test_twin, strict=True)
             if _fits(r[0], max_output_length, max_functions)]
     rows = _sample(rows, max_test, f"twins-{condition}")
@@ -335,11 +343,12 @@ def _later(options: dict) -> dict:
 
 def pair_options(options) -> dict:
     """The options (or a profile's settings) that choose and fold the pairs, as the keywords
-    ``max_output_length``, ``max_functions`` and ``alphabet_size`` of :func:`training_pairs`,
-    :func:`test_pairs` and :func:`twin_pairs`."""
+    ``max_output_length``, ``max_functions``, ``alphabet_size`` and ``reduction`` of
+    :func:`training_pairs`, :func:`test_pairs` and :func:`twin_pairs`."""
     return {"max_output_length": options["max_output_length"],
             "max_functions": options.get("max_functions"),
-            "alphabet_size": options.get("alphabet_size")}
+            "alphabet_size": options.get("alphabet_size"),
+            "reduction": options.get("reduction")}
 
 
 def _key(config: dict, split_name: str, seed: int, options: dict) -> dict:
@@ -387,7 +396,7 @@ def validation_split(split_name: str, train: list, options: dict) -> tuple[list,
     overgeneralisation, never an exception).
     """
     if split_name == "pcfgset":
-        dev = pcfgset.base_corpus(CORPUS_SEED).dev
+        dev = pcfgset.base_corpus(CORPUS_SEED, options.get("reduction")).dev
         return train, _fold(_short(dev, options["max_output_length"],
                                    options.get("max_functions")), options.get("alphabet_size"))
     avoid = set()
@@ -467,13 +476,24 @@ def _train(config: dict, split_name: str, seed: int, options: dict, device: str)
     return {"info": info, "state_dict": trained.state_dict()}
 
 
+def model_split(split_name: str, options: dict) -> str:
+    """The split whose training pairs train the model that ``split_name``'s tests are scored on:
+    itself, but the task's (``pcfgset``) for productivity on a reduction, whose training pairs
+    are the task's (:func:`tutorlib.pcfgset.splits.productivity_split`)."""
+    if split_name == "productivity" and options.get("reduction") is not None:
+        return "pcfgset"
+    return split_name
+
+
 def trained_model(config: dict, split_name: str, seed: int, options: dict,
                   device: str = "cpu"):
     """The model ``config`` trained on ``split_name`` with ``seed`` (cached on disk), and what
     training recorded (pairs, seconds, epochs, parameters, and for overgeneralisation the
     curve over training). ``options`` holds ``train_size``, ``max_output_length``, the training
     (``presentations``, ``batch_size``, ``learning_rate``, ``final_lr_fraction``) and
-    optionally :data:`LATER_OPTIONS`. The model is returned in eval mode, on the CPU."""
+    optionally :data:`LATER_OPTIONS`. The model is returned in eval mode, on the CPU. On a
+    reduction, productivity's model is the task's (:func:`model_split`)."""
+    split_name = model_split(split_name, options)
     with s2s.pinned_threads(THREADS):
         entry = cache.cached("pcfgset-model", _key(config, split_name, seed, options),
                              lambda: _train(config, split_name, seed, options, device),
@@ -565,11 +585,11 @@ OPTION_KEYS = ("train_size", "max_output_length", "presentations", "batch_size",
 # ``embedding_init="fairseq"`` draws a Transformer's token embeddings on the scale of its
 # positions (:func:`tutorlib.seq2seq.init_embeddings`).
 LATER_OPTIONS = {"max_functions": None, "alphabet_size": None, "warmup_steps": 0,
-                 "embedding_init": "pytorch"}
+                 "embedding_init": "pytorch", "reduction": None}
 # The convergence recipe (:class:`tutorlib.seq2seq.Recipe`) replaces the training options: a run
 # of a profile with ``recipes`` has these options (and may have the pair filters).
 RECIPE_OPTION_KEYS = ("train_size", "max_output_length", "max_test", "recipe")
-RECIPE_LATER_OPTIONS = ("max_functions", "alphabet_size")
+RECIPE_LATER_OPTIONS = ("max_functions", "alphabet_size", "reduction")
 # The training fields of a run of presentations (a profile's recipe with an architecture's
 # training over it: tutorlib.profiles.network_recipe).
 TRAINING_KEYS = (*PRESENTATION_FIELDS, "warmup_steps", "embedding_init")
@@ -597,6 +617,7 @@ def run(config: dict, split_name: str, seed: int = 0, *, device: str = "cpu",
     if options.get("max_functions") is not None:
         _check_positive("max_functions", options["max_functions"])
     _numbers(options.get("alphabet_size"))
+    pcfgset.corpus.check_reduction(options.get("reduction"))
     if options.get("embedding_init", "pytorch") not in s2s.EMBEDDING_INITS:
         raise ValueError(f"embedding_init must be one of {', '.join(s2s.EMBEDDING_INITS)}, got "
                          f"{options['embedding_init']!r}")
@@ -660,8 +681,10 @@ class PCFGSetSettings(Settings):
     of ``batch_size`` from ``learning_rate`` decaying to ``final_lr_fraction`` of it), and is
     scored on ``max_test`` test inputs per test.
     ``max_functions`` (None: any) and ``alphabet_size`` (None: all 520 symbols) reduce the task
-    so that a small network learns it quickly (see the module docstring); the full profile
-    leaves them at None. ``training`` sets the training of one architecture over ``recipe``
+    so that a small network learns it quickly (see the module docstring); ``reduction`` (a key
+    of :data:`tutorlib.pcfgset.corpus.REDUCTIONS`) builds every split on a reduced corpus (the
+    full profile's ``f3-o24``; None: the paper's corpus). ``training`` sets the training of one
+    architecture over ``recipe``
     (:func:`tutorlib.profiles.network_recipe`): ``{"Transformer": {"embedding_init": "fairseq",
     "warmup_steps": 100}}``; the ``gpu`` profile gives each architecture a whole recipe that
     trains to convergence (no ``presentations``) there. ``architecture_options`` sets other
@@ -682,6 +705,7 @@ class PCFGSetSettings(Settings):
     seeds: list[int]
     max_functions: int | None = None
     alphabet_size: int | None = None
+    reduction: str | None = None
     training: dict = field(default_factory=dict)
     architecture_options: dict = field(default_factory=dict)
 
@@ -717,6 +741,29 @@ GPU_RECIPES: dict[str, dict] = {
                     "embedding_init": "fairseq"},
 }
 
+# The full profile's recipes (issue 48's pilots, results/pcfgset/NOTES.md): batches of 32, to
+# the fit gate (stop_at: 0.92 of a sample of the training pairs, so that the run's own check on
+# another sample passes 0.9, and the paper's in-distribution accuracy minus 5 points), at most
+# 20 minutes of training on one core.
+FULL_RECIPES: dict[str, dict] = {
+    "LSTMS2S": {"batch_size": 32, "learning_rate": 1e-3},
+    "ConvS2S": {"batch_size": 32, "learning_rate": 1e-3, "betas": [0.9, 0.98],
+                "warmup_steps": 400, "schedule": "inverse_sqrt"},
+    "Transformer": {"batch_size": 32, "learning_rate": 5e-4, "betas": [0.9, 0.98],
+                    "warmup_steps": 400},
+}
+FULL_TRAINING_MARGIN = 0.02
+
+
+def full_recipe(network: str) -> dict:
+    """The full profile's recipe of ``network`` (:data:`FULL_RECIPES`): to convergence, stopped
+    at the fit gate of :mod:`tutorlib.fit` with the paper's in-distribution accuracy."""
+    bar = fit_gate.in_distribution_bar(published_fraction("task", network))
+    return {**FULL_RECIPES[network], "max_epochs": 100, "patience": 3,
+            "evaluations_per_epoch": 2, "max_seconds": 1200.0, "fit_size": 600,
+            "precision": "fp32", "stop_at": [fit_gate.TRAINING + FULL_TRAINING_MARGIN, bar]}
+
+
 SETTINGS: dict[str, PCFGSetSettings] = {
     "ci": PCFGSetSettings(
         architectures=["LSTMS2S"], hidden_size=16, num_layers=1, dropout=0.0,
@@ -728,34 +775,23 @@ SETTINGS: dict[str, PCFGSetSettings] = {
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=8_000,
         max_output_length=12, recipe=presentations_recipe(24_000, 64, 1e-2, 0.1), max_test=200, seeds=[0],
         max_functions=3, alphabet_size=26),
-    # full: 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio, 0.001,
-    # the second largest of the paper's four) = 54 runs. Every split's full training set with
-    # outputs of at most 48 symbols (99.6% of the corpus), hidden 128, 2 layers (ConvS2S 6),
-    # 200,000 presentations (about 2.4 epochs) in batches of 16 at 1e-3 decayed to 1e-4,
-    # 1,000 test inputs per test. Chosen by benchmarks/pcfgset_recipes.py (results/pcfgset/
-    # recipes.json: seed 0, the base task, 200 test inputs, one thread, the other core busy),
-    # at 100,000 presentations, test accuracy:
-    #   - as first sized (batches of 64 at 2e-3, 1,560 updates): LSTMS2S 0.29 (0.31 always
-    #     teacher-forced), ConvS2S of 2 layers 0.04, Transformer 0.00 (PyTorch's embedding
-    #     initialisation: its loss stayed near the uniform 6.25 nats) or 0.005 (fairseq's);
-    #   - batches of 16 at 1e-3 (6,250 updates): LSTMS2S 0.40 (160 pairs/s), ConvS2S of 6
-    #     layers 0.24 (290 pairs/s; 2 layers of width 3 see only 5 tokens of an input of up to
-    #     71), Transformer 0.04 post-LN and 0.09 pre-LN (fairseq's initialisation, 400 warmup
-    #     steps; 350 pairs/s), every curve still rising at the end.
-    # The networks are step-limited on a CPU budget (a pre-LN Transformer reversing 3-12 of the
-    # 520 symbols: 81% after 2,000 updates of 16, post-LN 50%, post-LN at batch 64 1.5% after
-    # 500), so the full profile takes the small batches and doubles the presentations: about
-    # 21 minutes of training a run for LSTMS2S, 12 for ConvS2S, 10 for the Transformer, plus
-    # testing (the first Transformer run on the base task: 576 s training, 848 s in all), about
-    # 15 core-hours in all.
+    # full: the reduction f3-o24 of issue 48 (tutorlib.pcfgset.corpus.REDUCTIONS: inputs of at
+    # most 3 functions, outputs of at most 24 symbols, 58,000 pairs, folded onto 26 symbols;
+    # productivity tested on new inputs of 4 and 5 functions), every test built on it as on the
+    # paper's corpus. 3 architectures x 3 seeds x 6 training splits (one overgeneralisation
+    # ratio, the paper's reported 0.001; productivity is scored on the task's network) = 45
+    # trainings. Each trains to the fit gate (FULL_RECIPES: stops at the first evaluation that
+    # passes it, at most 20 minutes of one core), with the recipe per architecture that the
+    # pilots chose (results/pcfgset/NOTES.md, benchmarks/pcfgset_pilot.py).
     "full": PCFGSetSettings(
-        architectures=list(ARCHITECTURE_NAMES), hidden_size=128, num_layers=2, dropout=0.1,
+        architectures=list(ARCHITECTURE_NAMES), hidden_size=128, num_layers=1, dropout=0.0,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.001], train_size=None,
-        max_output_length=48, recipe=presentations_recipe(200_000, 16, 1e-3, 0.1), max_test=1_000,
-        seeds=[0, 1, 2],
-        architecture_options={"ConvS2S": {"num_layers": 6}, "Transformer": {"norm_first": True}},
-        training={"Transformer": {"embedding_init": "fairseq", "warmup_steps": 400}}),
-    # gpu: the full profile's 54 runs (same splits, outputs of at most 48 symbols, 1,000 test
+        max_output_length=24, recipe={}, max_test=1_000, seeds=[0, 1, 2],
+        alphabet_size=26, reduction="f3-o24",
+        architecture_options={"ConvS2S": {"num_layers": 6, "kernel_size": 5},
+                              "Transformer": {"num_layers": 2, "norm_first": True}},
+        training={name: full_recipe(name) for name in ARCHITECTURE_NAMES}),
+    # gpu: 54 runs on the paper's corpus (every split, outputs of at most 48 symbols, 1,000 test
     # inputs per test, 3 seeds) with networks nearer the paper's, trained by the convergence
     # recipe (tutorlib.seq2seq.Recipe): batches of 128 in bf16, the paper's stopping rule (best
     # model on in-distribution validation, at most 25 epochs, patience 3 epochs) and a training
@@ -842,7 +878,7 @@ def table_rows(records: list[dict]) -> list[dict]:
 
 def prepare(settings) -> None:
     """Generate the corpus once (into the disk cache) before a sweep's runs start in parallel."""
-    pcfgset.base_corpus(CORPUS_SEED)
+    pcfgset.base_corpus(CORPUS_SEED, settings.get("reduction"))
 
 
 EXPERIMENT = results.Experiment(name="pcfgset", runs=runs, run=run_one, summarise=summarise,

@@ -33,7 +33,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from tutorlib.pcfgset.corpus import Pair, StringSource, base_corpus, pair_of
+from tutorlib.pcfgset.corpus import (
+    Pair,
+    StringSource,
+    base_corpus,
+    check_reduction,
+    pair_of,
+    productivity_inputs,
+)
 from tutorlib.pcfgset.language import (
     BINARY,
     EXCEPTIONS,
@@ -62,19 +69,22 @@ def _check_seed(seed: int) -> int:
     return seed
 
 
-def _fresh_strings(seed: int, purpose: str) -> StringSource:
+def _fresh_strings(seed: int, purpose: str, reduction: str | None = None) -> StringSource:
     """String arguments for pairs a split adds: new, and different from the corpus's."""
-    return StringSource(random.Random(f"pcfgset-{purpose}-{seed}"), used=base_corpus(seed).strings)
+    label = purpose if reduction is None else f"{purpose}-{reduction}"
+    return StringSource(random.Random(f"pcfgset-{label}-{seed}"),
+                        used=base_corpus(seed, reduction).strings)
 
 
 # ---------------------------------------------------------------------------------------------
 # Base corpus, systematicity, productivity
 
 
-def pcfgset_split(seed: int = 0) -> tuple[list[Pair], list[Pair]]:
+def pcfgset_split(seed: int = 0, reduction: str | None = None) -> tuple[list[Pair], list[Pair]]:
     """The base corpus's train (82,622) and test (9,721) pairs; the dev set is
-    ``base_corpus(seed).dev`` (4,860)."""
-    data = base_corpus(_check_seed(seed))
+    ``base_corpus(seed).dev`` (4,860). ``reduction``: of a reduced corpus
+    (:data:`~.corpus.REDUCTIONS`)."""
+    data = base_corpus(_check_seed(seed), reduction)
     return list(data.train), list(data.test)
 
 
@@ -84,18 +94,28 @@ def has_held_out_pair(source: str) -> bool:
     return any(f" {first} {second} " in padded for first, second in HELD_OUT_PAIRS)
 
 
-def systematicity_split(seed: int = 0) -> tuple[list[Pair], list[Pair]]:
+def systematicity_split(seed: int = 0,
+                        reduction: str | None = None) -> tuple[list[Pair], list[Pair]]:
     """Systematicity: train on every pair of the corpus without a held-out adjacent pair
     (``swap_first_last repeat``, ``append remove_second``, ``repeat remove_second``,
-    ``append swap_first_last``), test on every pair with at least one."""
-    pairs = base_corpus(_check_seed(seed)).pairs
+    ``append swap_first_last``), test on every pair with at least one (of the reduced corpus
+    ``reduction``, if given)."""
+    pairs = base_corpus(_check_seed(seed), reduction).pairs
     test = [p for p in pairs if has_held_out_pair(p[0])]
     return [p for p in pairs if not has_held_out_pair(p[0])], test
 
 
-def productivity_split(seed: int = 0) -> tuple[list[Pair], list[Pair]]:
+def productivity_split(seed: int = 0,
+                       reduction: str | None = None) -> tuple[list[Pair], list[Pair]]:
     """Productivity: train on every pair of the corpus with at most 8 functions, test on the
-    pairs with 9 or more."""
+    pairs with 9 or more.
+
+    Of a reduction (whose inputs have at most 3 functions): train on the task's training pairs,
+    test on new inputs with more functions (4 or 5: :func:`~.corpus.productivity_inputs`), so
+    that the task's network is the productivity test's too."""
+    if check_reduction(reduction) is not None:
+        return list(base_corpus(_check_seed(seed), reduction).train), \
+            productivity_inputs(seed, reduction)
     pairs = base_corpus(_check_seed(seed)).pairs
     train = [p for p in pairs if num_functions(p[0]) <= PRODUCTIVITY_MAX_FUNCTIONS]
     return train, [p for p in pairs if num_functions(p[0]) > PRODUCTIVITY_MAX_FUNCTIONS]
@@ -143,7 +163,8 @@ def twin_of(source: str, function: str) -> str:
     return " ".join(twin if token == function else token for token in source.split())
 
 
-def substitutivity_split(condition: str, seed: int = 0) -> SubstitutivitySplit:
+def substitutivity_split(condition: str, seed: int = 0,
+                         reduction: str | None = None) -> SubstitutivitySplit:
     """Substitutivity: ``append``, ``swap_first_last``, ``repeat`` and ``remove_second`` get
     synonyms (``append_twin`` ...) with the same meaning.
 
@@ -160,6 +181,8 @@ def substitutivity_split(condition: str, seed: int = 0) -> SubstitutivitySplit:
         How the synonyms enter the training set.
     seed : int
         Seed of the base corpus and of the split's random choices.
+    reduction : str, optional
+        Built on a reduced corpus (:data:`~.corpus.REDUCTIONS`); None: the paper's.
 
     Returns
     -------
@@ -170,23 +193,24 @@ def substitutivity_split(condition: str, seed: int = 0) -> SubstitutivitySplit:
     if condition not in SUBSTITUTIVITY_CONDITIONS:
         raise ValueError(f"condition must be one of {', '.join(SUBSTITUTIVITY_CONDITIONS)}, got "
                          f"{condition!r}")
-    result = _substitutivity(condition, _check_seed(seed))
+    result = _substitutivity(condition, _check_seed(seed), check_reduction(reduction))
     return replace(result, train=list(result.train), test=list(result.test),
                    test_twin=list(result.test_twin), functions=list(result.functions))
 
 
 @lru_cache(maxsize=4)
-def _substitutivity(condition: str, seed: int) -> SubstitutivitySplit:
+def _substitutivity(condition: str, seed: int, reduction: str | None) -> SubstitutivitySplit:
     """The split, computed once per process (callers get copies of its lists)."""
-    data = base_corpus(seed)
-    rng = random.Random(f"pcfgset-substitutivity-{condition}-{seed}")
+    data = base_corpus(seed, reduction)
+    label = condition if reduction is None else f"{condition}-{reduction}"
+    rng = random.Random(f"pcfgset-substitutivity-{label}-{seed}")
     if condition == "equally_distributed":
         train = [(" ".join(ORIGINALS[t] if t in ORIGINALS and rng.random() < 0.5 else t
                            for t in source.split()), target) for source, target in data.train]
     else:
         single = {f: sum(1 for s, _ in data.train if num_functions(s) == 1
                          and s.split()[0] == f) for f in ORIGINALS}
-        strings = _fresh_strings(seed, "substitutivity-primitive")
+        strings = _fresh_strings(seed, "substitutivity-primitive", reduction)
         added = []
         for function, count in single.items():
             for _ in range(count):
@@ -254,16 +278,18 @@ def _is_exceptional(source: str) -> bool:
 
 
 @lru_cache(maxsize=4)
-def _exception_candidates(seed: int) -> tuple[tuple[Pair, ...], Counter, dict]:
+def _exception_candidates(seed: int,
+                          reduction: str | None = None) -> tuple[tuple[Pair, ...], Counter, dict]:
     """What every ratio draws from: the training pairs without exceptions, the functions'
     counts, and per exception its bare and longer exceptional inputs for the largest ratio, in
     the order the ratios take them (so that a smaller ratio's exceptions are a prefix)."""
-    data = base_corpus(seed)
+    data = base_corpus(seed, reduction)
     kept = tuple(p for p in data.train if not exception_patterns(p[0]))
     occurrences = Counter(token for source, _ in data.train for token in source.split())
     largest = _exception_counts(occurrences, max(OVERGENERALISATION_RATIOS))
-    order = random.Random(f"pcfgset-overgeneralisation-{seed}")
-    strings = _fresh_strings(seed, "overgeneralisation")
+    order = random.Random(f"pcfgset-overgeneralisation-{seed}" if reduction is None
+                          else f"pcfgset-overgeneralisation-{reduction}-{seed}")
+    strings = _fresh_strings(seed, "overgeneralisation", reduction)
     candidates = {}
     for pattern in EXCEPTIONS:
         bare: list[str] = []
@@ -279,7 +305,8 @@ def _exception_candidates(seed: int) -> tuple[tuple[Pair, ...], Counter, dict]:
     return kept, occurrences, candidates
 
 
-def overgeneralisation_split(ratio: float, seed: int = 0) -> OvergeneralisationSplit:
+def overgeneralisation_split(ratio: float, seed: int = 0,
+                             reduction: str | None = None) -> OvergeneralisationSplit:
     """Overgeneralisation at exception ratio ``ratio`` (0.0001, 0.0005, 0.001 or 0.005).
 
     The base training set loses every input with one of the four exceptions (``reverse echo``,
@@ -297,6 +324,8 @@ def overgeneralisation_split(ratio: float, seed: int = 0) -> OvergeneralisationS
         The exception ratio, one of :data:`OVERGENERALISATION_RATIOS`.
     seed : int
         Seed of the base corpus and of the split's random choices.
+    reduction : str, optional
+        Built on a reduced corpus (:data:`~.corpus.REDUCTIONS`); None: the paper's.
 
     Returns
     -------
@@ -307,7 +336,8 @@ def overgeneralisation_split(ratio: float, seed: int = 0) -> OvergeneralisationS
     if ratio not in OVERGENERALISATION_RATIOS:
         raise ValueError(f"ratio must be one of {', '.join(map(str, OVERGENERALISATION_RATIOS))}, "
                          f"got {ratio!r}")
-    kept, occurrences, candidates = _exception_candidates(_check_seed(seed))
+    kept, occurrences, candidates = _exception_candidates(_check_seed(seed),
+                                                          check_reduction(reduction))
     sources, patterns, bare = [], [], []
     for pattern, count in _exception_counts(occurrences, ratio).items():
         primitive, longer = candidates[pattern]
@@ -318,7 +348,8 @@ def overgeneralisation_split(ratio: float, seed: int = 0) -> OvergeneralisationS
     exceptions = [(s, " ".join(evaluate(parse(s), exceptions=True))) for s in sources]
     originals = [(s, " ".join(evaluate(parse(s)))) for s in sources]
     train = [*kept, *exceptions]
-    random.Random(f"pcfgset-overgeneralisation-{ratio}-{seed}").shuffle(train)
+    random.Random(f"pcfgset-overgeneralisation-{ratio}-{seed}" if reduction is None
+                  else f"pcfgset-overgeneralisation-{ratio}-{reduction}-{seed}").shuffle(train)
     return OvergeneralisationSplit(ratio, train, exceptions, originals, patterns, bare)
 
 
@@ -340,7 +371,7 @@ def split_names() -> list[str]:
             *[f"overgeneralisation_{r}" for r in OVERGENERALISATION_RATIOS]]
 
 
-def split(name: str, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
+def split(name: str, seed: int = 0, reduction: str | None = None) -> tuple[list[Pair], list[Pair]]:
     """Any split by name (see :func:`split_names`): its (train, test) pairs.
 
     ``seed`` seeds the corpus and everything drawn from it. For substitutivity the test pairs are
@@ -354,6 +385,9 @@ def split(name: str, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
         One of :func:`split_names`.
     seed : int
         Seed of the corpus and of everything drawn from it.
+    reduction : str, optional
+        The split of a reduced corpus (:data:`~.corpus.REDUCTIONS`, e.g. ``"f3-o24"``, built
+        the same way; its productivity test: :func:`productivity_split`); None: the paper's.
 
     Returns
     -------
@@ -366,19 +400,20 @@ def split(name: str, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
     >>> len(train), len(test)  # doctest: +SKIP
     (82622, 9721)
     """
+    check_reduction(reduction)
     if name in ("pcfgset", "localism"):
-        return pcfgset_split(seed)
+        return pcfgset_split(seed, reduction)
     if name == "systematicity":
-        return systematicity_split(seed)
+        return systematicity_split(seed, reduction)
     if name == "productivity":
-        return productivity_split(seed)
+        return productivity_split(seed, reduction)
     if name.startswith("substitutivity_") and name[15:] in SUBSTITUTIVITY_CONDITIONS:
-        result = substitutivity_split(name[15:], seed)
+        result = substitutivity_split(name[15:], seed, reduction)
         return result.train, result.test
     if name.startswith("overgeneralisation_"):
         ratios = {str(r): r for r in OVERGENERALISATION_RATIOS}
         if name[19:] in ratios:
-            result = overgeneralisation_split(ratios[name[19:]], seed)
+            result = overgeneralisation_split(ratios[name[19:]], seed, reduction)
             return result.train, result.exceptions
     raise ValueError(f"unknown PCFG SET split {name!r}; known splits: {', '.join(split_names())}")
 

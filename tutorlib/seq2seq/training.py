@@ -11,7 +11,10 @@ A recipe covers the two ways the book trains:
   epoch on a sample of the training pairs and on in-distribution validation pairs; stop when
   the validation accuracy has not improved for ``patience`` epochs, after ``max_epochs``, or
   when ``max_seconds`` of training have passed; keep the best model on validation. Hupkes et
-  al. (2020, Sec. 5.1) trained "for 25 epochs or until convergence" so.
+  al. (2020, Sec. 5.1) trained "for 25 epochs or until convergence" so. With ``stop_at`` set,
+  stop as soon as an evaluation reaches both of its bars (training and validation accuracy,
+  the fit gate's: :mod:`tutorlib.fit`) and keep that model: a network that has learned costs
+  only what it needed.
 
 Batches (:func:`epoch_batches`) are length-bucketed by default: the pairs sorted by target and
 source length (ties broken at random), cut into batches, the batches shuffled, so a batch holds
@@ -60,14 +63,14 @@ from tutorlib.train import linear_decay, progress_bar, resolve_device
 
 SCHEDULES = ("constant", "inverse_sqrt", "linear")
 PRECISIONS = ("auto", "fp32", "bf16")
-STOP_REASONS = ("presentations", "patience", "max_epochs", "max_seconds")
+STOP_REASONS = ("presentations", "patience", "max_epochs", "max_seconds", "fit")
 TEACHER_FORCING_PER = ("batch", "example")
 # "time to fit": seconds until the validation accuracy first reaches this share of its best
 FIT_SHARE = 0.9
 # Recipe fields added after runs were committed, with their defaults: a recipe's key leaves
 # them out while they have these values, so every earlier key stays as it was.
 _LATER_FIELDS = {"presentations": None, "final_lr_fraction": 1.0, "bucket_pool": None,
-                 "teacher_forcing_per": "batch", "evaluate_every": None}
+                 "teacher_forcing_per": "batch", "evaluate_every": None, "stop_at": None}
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,9 @@ class Recipe:
     evaluate_every : int, optional
         Evaluate every this many steps and after the last, instead of
         ``evaluations_per_epoch`` times an epoch.
+    stop_at : tuple of float, optional
+        ``(training, validation)`` accuracy bars: training to convergence stops at the first
+        evaluation that reaches both, and keeps that model (``stopped="fit"``).
 
     Examples
     --------
@@ -152,6 +158,7 @@ class Recipe:
     bucket_pool: int | None = None
     teacher_forcing_per: str = "batch"
     evaluate_every: int | None = None
+    stop_at: tuple[float, float] | list[float] | None = None
 
     def __post_init__(self) -> None:
         for name, high in (("batch_size", 1 << 20), ("max_epochs", 100_000),
@@ -195,6 +202,16 @@ class Recipe:
             raise ValueError(f"final_lr_fraction is for schedule 'linear', not {self.schedule!r}")
         if not isinstance(self.bucketed, bool):
             raise ValueError(f"bucketed must be True or False, got {self.bucketed!r}")
+        if self.stop_at is not None:
+            if (not isinstance(self.stop_at, (tuple, list)) or len(self.stop_at) != 2
+                    or not all(isinstance(b, (int, float)) and not isinstance(b, bool)
+                               and 0 <= b <= 1 for b in self.stop_at)):
+                raise ValueError(f"stop_at must be None or two accuracies (training, "
+                                 f"validation) from 0 to 1, got {self.stop_at!r}")
+            if self.presentations is not None:
+                raise ValueError("stop_at is for training to convergence: a recipe with "
+                                 "presentations trains exactly that many")
+            object.__setattr__(self, "stop_at", tuple(float(b) for b in self.stop_at))
         if self.bucket_pool is not None and not self.bucketed:
             raise ValueError("bucket_pool sorts pools of batches by length: it needs bucketed=True")
 
@@ -238,7 +255,10 @@ class Recipe:
     def to_dict(self) -> dict:
         """The fields as plain JSON (``Recipe(**d)`` rebuilds it): part of a run's key. The
         fields added later are left out while they have their defaults (:func:`key_dict`)."""
-        return key_dict({**asdict(self), "betas": list(self.betas)}, _LATER_FIELDS)
+        values = {**asdict(self), "betas": list(self.betas)}
+        if self.stop_at is not None:
+            values["stop_at"] = list(self.stop_at)
+        return key_dict(values, _LATER_FIELDS)
 
     @classmethod
     def from_dict(cls, values: Mapping) -> Recipe:
@@ -714,7 +734,13 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
                 model.train()
             state["evaluation_seconds"] += time.perf_counter() - tick
             started = time.perf_counter()
-            if converging and state["bad"] >= patience_evaluations:
+            reached = (converging and recipe.stop_at is not None and (due or out_of_time)
+                       and state["history"][-1]["train_accuracy"] >= recipe.stop_at[0]
+                       and state["history"][-1]["validation_accuracy"] >= recipe.stop_at[1])
+            if reached:  # keep this model, the first that passed
+                state.update(best_row=state["history"][-1], best_state=_state_dict_copy(model))
+                state["stopped"], stop = "fit", True
+            elif converging and state["bad"] >= patience_evaluations:
                 state["stopped"], stop = "patience", True
             elif out_of_time:
                 state["stopped"], stop = "max_seconds", True
