@@ -20,7 +20,8 @@
 #   them: the paper's Table 1 recomputed from the outputs of the paper's own networks, which
 #   their authors released, and what the released outputs show beyond the table;
 # - what one small network trained in seconds on a reduced version of the task shows of them;
-# - which of the paper's findings a small run can speak to, and which need the full profile.
+# - which of the paper's findings a small run can speak to, and how a reduced task on which
+#   all three architectures learn tests the paper's orderings and gaps (the full profile).
 #
 # **What you need first**: {doc}`11_pcfgset_data` (the language and the splits); sequence-to-
 # sequence models with attention ({doc}`../scan/03_scan_exp1`).
@@ -241,7 +242,9 @@ with pd.option_context("display.max_colwidth", None):
 # This chapter's runs: {glue:text}`profile_architectures`, with these restrictions:
 # {glue:text}`profile_restrictions`. **This setting differs from the paper's**: its scores
 # show how the tests work and how they differ from one another, not the paper's numbers. The
-# full profile's results, when committed, are shown near the end beside the paper's.
+# full profile trains all three architectures on a reduced corpus until each passes the fit
+# gate, with every test built on it; its committed results are near the end, beside the
+# paper's.
 
 # %% [markdown]
 # ## Three architectures
@@ -589,70 +592,80 @@ gaps = pd.DataFrame({
 gaps.round(2)
 
 # %% [markdown]
-# ## The committed full-profile results
+# ## Our networks on a reduced PCFG SET, trained until they learn
 #
-# The full profile (`full`) trains the three architectures with three seeds on
-# every split, on the whole task (no restriction on functions or symbols; outputs of at most
-# 48 symbols), with `python -m tutorlib run pcfgset --profile full` (resumable, about 15
-# core-hours), and commits the results to `results/pcfgset/`. Its training was chosen by a
-# screen of recipes on the base task (`benchmarks/pcfgset_recipes.py`, results in
-# `results/pcfgset/recipes.json`): on a CPU's budget the networks are limited by the number
-# of updates, so it trains in batches of 16, and the Transformer normalises before each
-# sublayer ("pre-LN") with small initial embeddings, which at 100,000 presentations raised it
-# from 0.00 to 0.09 on the base task. This section shows their Table 1, their accuracy by
-# input length and number of functions ({numref}`fig-12-full-by-length`, pooled over the seeds)
-# and their overgeneralisation curves ({numref}`fig-12-full-overgeneralisation`).
+# The runs above show how the tests work; they are too small to test the paper. The paper's
+# comparisons need networks that have learned their training data, as the paper's had, and on
+# the whole task ours do not within the compute this book is built with (the gpu profile at
+# the end of this chapter shows how far they get). So the **full profile** turns the question
+# around: it shrinks the *task* until all three architectures learn it on one CPU core, and
+# runs every test on that shrunken task the way the paper runs it on the whole one:
+# {glue:text}`full_reduction`. The held-out pairs of systematicity, the longer inputs of
+# productivity, the synonyms of substitutivity and the exceptions of overgeneralisation stay out
+# of training as in the paper, so each test still asks for something the training data does not
+# show. Each network trains until it passes the book's fit gate (below), at most 20 minutes of
+# one core, and the passing model is kept. The sizes and recipes were chosen by pilots
+# (`benchmarks/pcfgset_pilot.py`, `results/pcfgset/NOTES.md`): hidden size 128, LSTMS2S one
+# bidirectional layer with attention, ConvS2S 6 layers with kernels of 5, the Transformer 2
+# pre-LN layers, batches of 32.
+#
+# What a reduction can and cannot test: every *level* changes with the task (a network is
+# right more often on inputs of at most three functions than on inputs of up to thirty), so our
+# accuracies and consistencies are not the paper's numbers and are shown, not judged. What the
+# reduction keeps is each test's relation to the task: whether each architecture loses accuracy
+# on systematicity and more on productivity, which architecture is best, whether synonyms that
+# occur everywhere are treated more alike than synonyms seen only alone. Those are the findings
+# read here and on the claims page.
+#
+# A comparison with the paper tests one of its claims only once our networks have learned
+# their own training data, as the paper's had: it trained "for 25 epochs or until
+# convergence" and kept the model that did best on validation data. The book's one fit gate
+# (`tutorlib.fit`) calls a network *fitted* when it gets at least {glue:text}`fit_threshold`
+# of a sample of its own training pairs exactly right and, in distribution (validation pairs
+# drawn like its training pairs), at least the paper's own task accuracy for its architecture
+# minus 5 points: {glue:text}`fit_bars`. Every committed run records both.
+#
+# The committed runs ({glue:text}`full_runs` planned; seeds per network:
+# {glue:text}`full_seeds`) cost {glue:text}`full_cpu_hours` CPU-hours of training. Of them,
+# {glue:text}`full_passed` pass the fit gate.
 
 # %%
+full = profiles.settings("pcfgset", "full")
 committed = exps.committed_runs("full")
-provenance = results.committed("pcfgset", "full")["provenance"]
-print(f"{provenance['command']}: seeds {provenance['seeds']}, {provenance['date']}, "
-      f"tutorlib {provenance['tutorlib_version']}, {len(committed)} runs")
-display(exps.table(committed.to_dict("records")).round(2))
+glue("full_reduction", report.restrictions(full), display=False)
+glue("fit_threshold", f"{report.FIT_THRESHOLD:.0%}", display=False)
+glue("fit_bars", ", ".join(
+    f"{n} {exps.published_fraction('task', n):.2f} - 0.05 = "
+    f"{report.gate.in_distribution_bar(exps.published_fraction('task', n)):.2f}"
+    for n in exps.ARCHITECTURE_NAMES), display=False)
+glue_facts(report.full_facts(committed, full))
+if not committed.empty:
+    provenance = results.committed("pcfgset", "full")["provenance"]
+    print(f"{provenance['command']}: {provenance['date']}, tutorlib "
+          f"{provenance['tutorlib_version']}, {len(committed)} runs")
+    display(report.fit_table(("full",)))
 
 # %% [markdown]
-# Table 1 three ways: the paper's numbers, the paper's own networks scored by us (Table 0),
-# and our networks at the full profile. A value of ours in brackets comes from networks that
-# did not fit their own training data: it is shown, and it is not a finding.
+# *Table 3.* The full profile's networks: parameters, epochs trained, the share of a sample of
+# their own training pairs they get right (mean, lowest and highest run), their in-distribution
+# validation accuracy, how many runs pass the fit gate and what stopped training ("fit": the
+# gate was passed).
+#
+# Table 1 three ways: the paper's numbers, the paper's own networks scored by us (Table 0), and
+# our networks on the reduced task. A value of ours in brackets comes from networks that did
+# not pass the fit gate; the others are levels on the reduced task, beside the paper's for
+# reading, not for judging.
 
 # %%
 report.side_by_side("full")
 
-# %% tags=["remove-output"]
-fig = report.plot_by_length(committed, "Task accuracy by input length and number of "
-                            "functions (full profile)", length_bin=5, min_inputs=30)
-glue_figure("fig-12-full-by-length", fig)
-
 # %% [markdown]
-# ```{glue:figure} fig-12-full-by-length
-# :name: fig-12-full-by-length
+# ### Which of the paper's findings hold on the reduced task
 #
-# The base test set's accuracy by input length (bins of five tokens) and by number
-# of functions, pooled over the three seeds; a point needs at least 30 test inputs.
-# ```
-
-# %% tags=["remove-output"]
-fig = report.plot_overgeneralisation(committed, "Rule or exception during training "
-                                                "(full profile, every seed)")
-glue_figure("fig-12-full-overgeneralisation", fig)
-glue_facts(report.overgeneralisation_facts(committed))
-
-# %% [markdown]
-# ```{glue:figure} fig-12-full-overgeneralisation
-# :name: fig-12-full-overgeneralisation
-#
-# For the training exceptions of the full profile's overgeneralisation runs, the
-# fraction answered by the rule (solid) and by the exception (dashed) during training, one
-# line per seed: the paper's Fig. 5 for our networks. {glue:text}`over_reading`
-# ```
-
-# %% [markdown]
-# ### Which of the paper's findings survive at the full profile
-#
-# Table 3 checks the paper's qualitative findings one by one against the committed runs:
-# the ordering of the tests within each architecture, and which architecture is best.
-# Table 4 gives the share of its task accuracy that each architecture keeps on the two
-# generalisation tests, which compares the size of the gaps across very different levels.
+# Table 4a checks the paper's findings within each architecture against the committed runs,
+# Table 4b the order of the architectures on each test, and Table 4c the share of its task
+# accuracy each architecture keeps on the two generalisation tests, which compares gaps across
+# different levels.
 
 # %%
 table3a, orderings, kept, facts = report.findings(committed)
@@ -661,66 +674,84 @@ for name, value in facts.items():
 display(table3a, orderings, kept)
 
 # %% [markdown]
-# *Table 3a* (first). For each architecture, whether each of the paper's findings within an
+# *Table 4a* (first). For each architecture, whether each of the paper's findings within an
 # architecture holds in our runs (all three hold in the paper for every architecture).
-# *Table 3b* (second). The architectures from best to worst on each test, ours and the
-# paper's. *Table 4* (third). The share of its task accuracy that each architecture keeps on
+# *Table 4b* (second). The architectures from best to worst on each test, ours and the
+# paper's. *Table 4c* (third). The share of its task accuracy that each architecture keeps on
 # systematicity and on productivity, ours and the paper's.
 #
-# Of the within-architecture findings of Table 3a, {glue:text}`full_findings`. The best
-# architecture is the paper's on {glue:text}`full_same_best` tests. The
-# training budget explains most of this, and it is the first thing to read from these
-# results: after {glue:text}`full_epochs` passes over the training set the networks fit their
-# own training pairs only in part (base task, mean over seeds: {glue:text}`full_fit`), where
-# the paper trained until its models converged. Our networks have {glue:text}`full_size`
-# parameters. Ranked by task accuracy they come out {glue:text}`full_task_order`,
-# {glue:text}`full_order_verdict`; the network that fits its training pairs best is
-# {glue:text}`full_learner`, and {glue:text}`full_slowest` fits them least. So the
-# orderings of Table 3b compare how fast each network learns on a small budget, not what
-# trained models generalise. {glue:text}`full_learner` keeps {glue:text}`full_learner_kept` of
-# its task accuracy on systematicity and productivity: {glue:text}`full_kept_verdict`. The
-# paper's own networks (Table 0) are where its orderings and gaps are read. The runs were trained
-# {glue:text}`full_devices` (the settings are the same whatever the device; the record of
-# each run names its device).
+# Of the within-architecture findings of Table 4a, {glue:text}`full_findings`. Ranked by task
+# accuracy our networks come out {glue:text}`full_task_order`, {glue:text}`full_order_verdict`,
+# and the best architecture is the paper's on {glue:text}`full_same_best` tests. Our networks
+# have {glue:text}`full_size` parameters and trained {glue:text}`full_epochs` epochs on average
+# on the task; the minutes of training each needed to pass the gate (task, mean over seeds):
+# {glue:text}`full_minutes`. {glue:text}`full_learner` keeps {glue:text}`full_learner_kept` of
+# its task accuracy on systematicity and productivity: {glue:text}`full_kept_verdict`. The runs
+# were trained {glue:text}`full_devices`.
+#
+# Productivity on the reduction asks for inputs with more functions than any training input,
+# as the paper's does (there: 9 or more, against at most 8 in training). The figure reads the
+# task's test set for one to three functions and productivity's for more:
+
+# %% tags=["remove-output"]
+if not committed.empty:
+    fig = report.plot_by_functions(committed, "Accuracy by number of functions (full profile)")
+    glue_figure("fig-12-full-by-functions", fig)
 
 # %% [markdown]
-# ## Did the networks learn? Fit, and the gpu profile
+# ```{glue:figure} fig-12-full-by-functions
+# :name: fig-12-full-by-functions
 #
-# A comparison with the paper tests one of its claims only once our networks have learned
-# their own training data, as the paper's had: it trained "for 25 epochs or until
-# convergence" and kept the model that did best on validation data. The book's one fit gate
-# (`tutorlib.fit`) calls a network *fitted* when it gets at least {glue:text}`fit_threshold`
-# of a sample of its own training pairs exactly right and, in distribution, at least the
-# paper's own task accuracy for its architecture minus 5 points (for LSTMS2S, 0.79 - 0.05);
-# a run that measured nothing in distribution (a test split of the full profile) is decided on
-# its training pairs. Every committed run records this fit; Table 5 gathers it for both
-# committed profiles.
+# Sequence accuracy by number of functions on the reduced task, pooled over the committed
+# seeds: the task's test set (one to three functions, as in training) and productivity's test
+# set (shaded: more functions than any training input). The paper's Fig. 3 shows the same fall
+# at its own scale.
+# ```
+
+# %% tags=["remove-output"]
+if not committed.empty:
+    fig = report.plot_overgeneralisation(committed, "Rule or exception during training "
+                                                    "(full profile)")
+    glue_figure("fig-12-full-overgeneralisation", fig)
+glue_facts(report.overgeneralisation_facts(committed))
+
+# %% [markdown]
+# ```{glue:figure} fig-12-full-overgeneralisation
+# :name: fig-12-full-overgeneralisation
 #
-# The **gpu profile** asks the full profile's question (the same 54 runs) with larger
-# networks, nearer the paper's, trained by the *early-stopping recipe*
-# (`tutorlib.seq2seq.convergence`, named for the paper's "until convergence", though every
-# one of our runs stopped on its time budget): batches of 128 grouped by length, the paper's stopping rule on
+# For the training exceptions of the full profile's overgeneralisation runs (0.1% exceptions,
+# the ratio of the paper's Table 1), the fraction answered by the rule (solid) and by the
+# exception (dashed) during training, one line per seed. The runs stop when they pass the fit
+# gate, so each curve ends there. {glue:text}`over_reading`
+# ```
+
+# %% [markdown]
+# ## The whole task: the gpu profile
+#
+# On the paper's whole task (all 520 symbols, inputs of up to 30 functions, outputs of up to
+# 48 symbols here), the **gpu profile** trains larger networks, nearer the paper's, by the
+# *early-stopping recipe*: batches of 128 grouped by length, the paper's stopping rule on
 # in-distribution validation pairs (the base corpus's dev set for the task; held-out training
 # pairs for a test split) and the best model kept, and a training-time budget per run so that
 # the whole sweep fits a lent GPU. It runs with `python -m tutorlib run pcfgset --profile gpu
-# --device cuda --jobs 27` (on a lent machine, `bash tools/gpu_sweep.sh pcfgset`).
+# --device cuda --jobs 27` (on a lent machine, `bash tools/gpu_sweep.sh pcfgset`). Its
+# networks are judged by the same fit gate as the full profile's.
 
 # %%
-report.fit_table()
+report.fit_table(("gpu",))
 
 # %% tags=["remove-input"]
-glue("fit_threshold", f"{report.FIT_THRESHOLD:.0%}", display=False)
 for name, value in report.gpu_facts().items():
     glue(name, value, display=False)
 
 # %% [markdown]
-# *Table 5.* Every committed network's fit: the share of its own training pairs it gets right
-# (mean over its runs on every split, and the lowest and highest run), its accuracy on
-# in-distribution validation pairs (the gpu profile's kept models; the full profile kept its
-# last model and measured none), how many runs fit, and what stopped training.
+# *Table 5.* The gpu profile's networks on the whole task: the share of their own training
+# pairs they get right (mean over their runs on every split, and the lowest and highest run),
+# their accuracy on in-distribution validation pairs, how many runs pass the fit gate, and
+# what stopped training.
 #
 # The gpu profile's {glue:text}`gpu_runs` runs trained in {glue:text}`gpu_wall` on
-# {glue:text}`gpu_device`; {glue:text}`gpu_fitted` of them fit. Each trained
+# {glue:text}`gpu_device`; {glue:text}`gpu_fitted` of them pass the gate. Each trained
 # {glue:text}`gpu_epochs` epochs before its time budget stopped it ({glue:text}`gpu_stopped`
 # runs), far short of the paper's 25; the best fit of any run is {glue:text}`gpu_best_fit`.
 # Sharing one GPU among 27 processes left each run a fraction of it ({numref}`fig-12-gpu-fit`,
@@ -728,10 +759,10 @@ for name, value in report.gpu_facts().items():
 # where fp32 (with TF32 matrix products) does not. Pairs per second in fp32 against bf16, 30
 # steps of each while the six runs of {numref}`fig-12-gpu-fit` (right) trained beside them:
 # {glue:text}`gpu_precision`. With six runs sharing the GPU, the recipe learns several times
-# faster than today's trainer ({numref}`fig-12-gpu-fit`, right, and Table 6), but not fast
-# enough for 54 fitted runs in minutes. So every comparison with the
-# paper's Table 1 remains **untested**, at both profiles: the claims page says so, and Table 7
-# shows the numbers only as a record of how far training got.
+# faster than a fixed number of presentations ({numref}`fig-12-gpu-fit`, right, and Table 6),
+# but not fast enough for 54 fitted runs in minutes: on the whole task, a number from these
+# networks is a record of how far training got, and the claims page reads the full profile's
+# reduced task instead.
 
 # %% tags=["remove-output"]
 fig = report.fit_figure("Validation accuracy during training on the GPU")
@@ -741,11 +772,11 @@ glue_figure("fig-12-gpu-fit", fig)
 # ```{glue:figure} fig-12-gpu-fit
 # :name: fig-12-gpu-fit
 #
-# Exact-match accuracy on in-distribution validation pairs against training time.
-# Left: the gpu profile's 54 runs, 27 at a time on one GPU. Right: one run of each
-# architecture on the base task, six runs sharing the GPU, the early-stopping recipe (solid) against
-# today's trainer (dashed: batches of 16, the full profile's training). The dotted line is the
-# fit threshold.
+# Exact-match accuracy on in-distribution validation pairs against training time, on the
+# whole task. Left: the gpu profile's 54 runs, 27 at a time on one GPU. Right: one run of each
+# architecture on the base task, six runs sharing the GPU, the early-stopping recipe (solid)
+# against a fixed number of presentations (dashed: batches of 16). The dotted line is the fit
+# threshold.
 # ```
 
 # %%
@@ -755,14 +786,7 @@ report.pilot_table()
 # *Table 6.* The runs of {numref}`fig-12-gpu-fit` (right): pairs per second, epochs and seconds
 # trained, the best validation accuracy and training fit, the time to fit (seconds until the
 # validation accuracy first reaches 0.9 of its best), and the seconds each trainer took to reach
-# today's trainer's best validation accuracy.
-
-# %%
-report.tests_table().round(2)
-
-# %% [markdown]
-# *Table 7.* The paper's Table 1 (published) beside the means of our full and gpu profiles.
-# None of our networks fit their training data, so no cell tests the paper's number.
+# the fixed recipe's best validation accuracy.
 
 # %% [markdown]
 # ## Where our setting differs from the paper
@@ -780,14 +804,16 @@ report.tests_table().round(2)
 #   paper trained on the whole training set for many passes, until the models converged.
 # - **What survives.** At this profile the network gets {glue:text}`task_train` of its own
 #   training pairs right and {glue:text}`task_best` of the base test set (token accuracy
-#   {glue:text}`task_tokens`): {glue:text}`learned_verdict` The paper's numbers and
-#   orderings are read from its own networks (Table 0); our full profile's networks did not
-#   fit their training data (Table 5), so Tables 3, 4 and 7 record how far our training got
-#   and test none of them.
-# - **Overgeneralisation.** We report the peak at one exception ratio, measured on the
-#   training exceptions after every epoch as the paper does (and at least ten times over a
-#   run, since the full profile trains for about two epochs); its Table 1 reports one peak per
-#   architecture.
+#   {glue:text}`task_tokens`): {glue:text}`learned_verdict` The paper's numbers are read
+#   from its own networks (Table 0); its findings on trained networks, from our full profile's
+#   networks on the reduced task (Tables 3 and 4), which pass the fit gate.
+# - **The full profile's task.** {glue:text}`full_reduction`: the levels of every score change
+#   with the task, so the full profile's numbers are shown beside the paper's, not judged
+#   against them; its orderings and gaps are.
+# - **Overgeneralisation.** We report the peak at one exception ratio (the full profile: the
+#   paper's 0.1%), measured on the training exceptions twice an epoch as the paper measures it
+#   every epoch; the full profile's runs stop when they pass the fit gate, so their curves end
+#   there, where the paper's went on for up to 25 epochs.
 
 # %%
 glue("max_test", str(settings.max_test or "all"), display=False)
@@ -817,18 +843,21 @@ glue("learned_verdict",
 # - In the paper the Transformer was best on the task and on most tests, and every
 #   architecture lost accuracy on systematicity and more on productivity. This chapter trains
 #   one small network on a reduced task (short inputs, fewer symbols), so that it learns in
-#   seconds: its scores show how the tests work and differ, not the paper's numbers. The full
-#   profile trains the three architectures on the whole task, still far short of convergence:
-#   read its comparisons within an architecture before those between architectures.
+#   seconds: its scores show how the tests work and differ, not the paper's numbers.
+# - The full profile shrinks the task until all three architectures learn it on one CPU core
+#   and builds all five tests on it as the paper does; its networks pass the fit gate
+#   ({glue:text}`full_passed` of its {glue:text}`full_runs` runs), so its orderings and gaps
+#   test the paper's findings (Tables 4a-4c and the claims page), while its levels, on an
+#   easier task, are not the paper's.
 # - The paper's own networks, scored by our scorers from their released outputs, give its
 #   Table 1 back ({glue:text}`rel_close` of {glue:text}`rel_cells` cells within half a point;
 #   the rest differ by how two empty outputs are counted), and show what the table hides: the
 #   held-out pairs differ in difficulty, productivity is below the task at equal length, and
 #   the overgeneralisation curves differ by ratio and architecture.
-# - A comparison of *our* networks tests the paper only when they fit their own training data.
-#   Neither the full profile nor the gpu profile's larger networks, trained by the
-#   early-stopping recipe on a GPU budget of minutes, got there (Table 5), so on our own networks the paper's
-#   Table 1 is untested.
+# - A comparison of *our* networks tests the paper only when they pass the fit gate. On the
+#   whole task the gpu profile's larger networks, trained on a GPU budget of minutes, did not
+#   ({glue:text}`gpu_fitted` of {glue:text}`gpu_runs` runs, Table 5): on the whole task the
+#   paper's Table 1 is untested on our own networks.
 #
 # ## Exercises
 #

@@ -346,3 +346,23 @@ def test_the_introduction_says_which_parts_test_their_claims():
                          "none we could train here learned its tasks (PCFG SET's claims are "
                          "checked instead on the paper's own released networks: 1 of 2 "
                          "reproduced).")
+
+
+def test_a_level_read_from_a_reduced_task_is_shown_not_judged():
+    ours = claims.Ours(95.0, 3, 3, fitted=True, reduced=True)
+    level = claims.Claim("PCFG SET", "pcfgset/12_pcfgset_tests", "k", "task: LSTMS2S", 79.0, "%",
+                         lambda: ours, experiment="pcfgset")
+    assert level.verdict() == claims.REDUCED
+    # an ordering read from the same networks is judged
+    order = claims.order_reading({"a": 90.0, "b": 80.0}, ["a", "b"], [0.95], 3, 3, "full",
+                                 fitted=True, reduced=True)
+    ordering = claims.Claim("PCFG SET", "pcfgset/12_pcfgset_tests", "k", "a > b", 1.0, "order",
+                            lambda: order, claims.ORDER, "pcfgset")
+    assert ordering.verdict() == "reproduced"
+    # a network that failed the gate stays untested, reduced or not
+    unfit = claims.Ours(95.0, 3, 3, fitted=False, reduced=True)
+    assert claims.Claim("PCFG SET", "c", "k", "x", 79.0, "%", lambda: unfit,
+                        experiment="pcfgset").verdict() == claims.UNTESTED
+    frame = pd.DataFrame({"part": ["PCFG SET"], "paper": ["hupkes2020compositionality"],
+                          "claim": ["task: LSTMS2S"], "verdict": [claims.REDUCED]})
+    assert "reduced task" in claims.what_holds(frame)["PCFG SET"]

@@ -32,6 +32,7 @@ from tutorlib.verdicts import (
     MIN_POINTS,
     NOT_MEASURED,
     ORDER,
+    REDUCED,
     RELATIVE_BELOW,
     RELEASED_COLUMN,
     RELEASED_VERDICT_COLUMN,
@@ -276,6 +277,9 @@ def what_holds(frame=None) -> dict[str, str]:
         if count.get(UNTESTED, 0):
             bits.append(f"{_count(int(count[UNTESTED]), 'claim')} untested because our "
                         f"networks did not fit their own training data")
+        if count.get(REDUCED, 0):
+            bits.append(f"{_count(int(count[REDUCED]), 'level')} of networks that learned a "
+                        f"reduced task shown, not judged (its levels are not the paper's)")
         stand_ins = {k: int(count.get(v, 0)) for k, v in EFFECT.items() if count.get(v, 0)}
         if stand_ins:
             shown = stand_ins.get("reproduced", 0)
@@ -355,7 +359,7 @@ def coverage(claims: list[Claim] | None = None):
 
 
 __all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRESHOLD",
-           "MIN_POINTS", "NOT_MEASURED", "ORDER", "RELATIVE_BELOW", "RELEASED_COLUMN",
+           "MIN_POINTS", "NOT_MEASURED", "ORDER", "REDUCED", "RELATIVE_BELOW", "RELEASED_COLUMN",
            "RELEASED_VERDICT_COLUMN", "UNTESTED", "VERDICTS", "Claim", "Ours", "Rule", "close_to",
            "coverage", "formatted", "order_reading", "planned_seeds", "same_sign", "stand_in",
            "summary", "table", "tested_sentences", "what_holds", "within"]

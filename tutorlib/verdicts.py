@@ -23,6 +23,9 @@ training data (or in-distribution validation), the lowest of the parts recorded.
   sign); an ordering: none of its pairs comes out in the paper's order;
 - ``untested: did not fit``: the networks behind our number did not learn their own data (they
   fail the fit gate, :func:`tutorlib.fit.passes`), whatever the number;
+- ``untested: reduced task``: our networks learned a reduction of the paper's task (PCFG SET's
+  full profile, :data:`tutorlib.pcfgset.corpus.REDUCTIONS`), whose levels are not the paper's:
+  a number (an accuracy, a consistency) is shown, not judged; an ordering or a gap is judged;
 - ``stand-in: effect shown`` / ``effect partly shown`` / ``effect not shown``: our experiment
   stands in for the paper's (other data or another task); the rule's ``effect`` says whether it
   shows the paper's effect;
@@ -63,8 +66,10 @@ EFFECT = {"reproduced": "stand-in: effect shown", "partly": "stand-in: effect pa
           "not reproduced": "stand-in: effect not shown"}
 #: Our verdict on a finding read from a paper's released networks only (no experiment of ours).
 NOT_MEASURED = "ours: not measured"
-VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", UNTESTED, *EFFECT.values(),
-                             "not yet run", NOT_MEASURED)
+#: Our verdict on a level (not an ordering) read from networks trained on a reduced task.
+REDUCED = "untested: reduced task"
+VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", UNTESTED, REDUCED,
+                             *EFFECT.values(), "not yet run", NOT_MEASURED)
 #: The fit gate's bar on a network's own training data (:mod:`tutorlib.fit`, the one definition
 #: every page reads): a claim read from networks that fail the gate is untested.
 FIT_THRESHOLD = gate.TRAINING
@@ -81,7 +86,9 @@ class Ours:
     full profile plans. ``fit`` is the networks' fit (a fraction; None: not a trained network
     or not recorded) and ``fitted`` whether it reaches :data:`FIT_THRESHOLD`; a claim read from
     networks that did not fit is untested, whatever the number. ``profile`` names the profile
-    read; ``text`` shows the number where a figure alone does not (an ordering, two readings)."""
+    read; ``text`` shows the number where a figure alone does not (an ordering, two readings).
+    ``reduced``: read from networks trained on a reduction of the paper's task, so a level is
+    not compared with the paper's (:data:`REDUCED`), an ordering is."""
 
     value: float
     runs: int
@@ -92,6 +99,7 @@ class Ours:
     high: float | None = None
     fit: float | None = None
     text: str = ""
+    reduced: bool = False
 
     def __post_init__(self) -> None:
         if self.runs < 0 or self.planned < 0:
@@ -279,6 +287,8 @@ class Claim:
         ours = self.ours() if ours is None else ours
         if ours is not None and ours.fitted is False and self.rule.kind != "stand-in":
             return UNTESTED
+        if ours is not None and ours.reduced and self.rule.kind in ("points", "value"):
+            return REDUCED
         if ours is None and not self.experiment and self.released is not None:
             return NOT_MEASURED
         if ours is None:
@@ -297,7 +307,7 @@ def planned_seeds(experiment: str, key: str = "seeds") -> int:
 
 def order_reading(means: dict[str, float], order: Sequence[str], fits: list[float],
                    runs: int, planned: int, profile: str, names: dict[str, str] | None = None,
-                   fitted: bool | None = None) -> Ours:
+                   fitted: bool | None = None, reduced: bool = False) -> Ours:
     """An ordering claim: the share of the pairs of ``order`` (first > second > ...) that our
     ``means`` put the paper's way, shown as our means in the paper's order. ``fitted`` is the
     fit gate's verdict on every run behind it (by default, the lowest of ``fits`` on training
@@ -316,11 +326,11 @@ def order_reading(means: dict[str, float], order: Sequence[str], fits: list[floa
     fit = min(fits) if fits else None
     if fitted is None and fit is not None:
         fitted = gate.passes(fit)
-    return Ours(share, runs, planned, fitted, profile, fit=fit, text=text)
+    return Ours(share, runs, planned, fitted, profile, fit=fit, text=text, reduced=reduced)
 
 
 __all__ = ["ACCURACY", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "MIN_POINTS", "NOT_MEASURED",
-           "ORDER", "RELATIVE_BELOW", "RELEASED_COLUMN", "RELEASED_VERDICT_COLUMN", "UNTESTED",
+           "ORDER", "REDUCED", "RELATIVE_BELOW", "RELEASED_COLUMN", "RELEASED_VERDICT_COLUMN", "UNTESTED",
            "VERDICTS", "Claim", "Ours", "Rule", "close_to", "order_reading", "planned_seeds",
            "same_sign", "stand_in", "within"]
 

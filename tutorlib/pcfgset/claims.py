@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from tutorlib import profiles
 from tutorlib.pcfgset import experiments as pcfgset_experiments
 from tutorlib.pcfgset import released
 from tutorlib.pcfgset import report as pcfgset_report
@@ -22,10 +23,15 @@ from tutorlib.verdicts import (
 )
 
 
+def _reduced(profile: str) -> bool:
+    """Whether ``profile``'s networks train on a reduction of the paper's task."""
+    return profiles.settings("pcfgset", profile).reduction is not None
+
+
 def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
     """Read from the committed profile (full or gpu) whose networks fit their training data
     best; untested unless every run behind the number passes the fit gate
-    (``pcfgset.report.passes``)."""
+    (``pcfgset.report.passes``), and a level not judged when that profile is a reduction."""
     def read() -> Ours | None:
         profile = pcfgset_report.best_fitted_profile(test, network)
         if profile is None:
@@ -35,7 +41,8 @@ def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
             return None
         ours = Ours.mean_of(values, planned_seeds("pcfgset"), fit=min(fits), profile=profile)
         return Ours(**{**ours.__dict__,
-                       "fitted": all(pcfgset_report.claim_passes(test, network, profile))})
+                       "fitted": all(pcfgset_report.claim_passes(test, network, profile)),
+                       "reduced": _reduced(profile)})
     return read
 
 
@@ -63,7 +70,8 @@ def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[]
         order = list(tests) if len(networks) == 1 else list(networks)
         passed = all(all(pcfgset_report.claim_passes(t, n, profile)) for t, n in readings)
         return order_reading(means, order, fits, runs, planned_seeds("pcfgset"), profile,
-                             {t: t.replace("_", " ") for t in tests}, fitted=passed)
+                             {t: t.replace("_", " ") for t in tests}, fitted=passed,
+                             reduced=_reduced(profile))
     return read
 
 
