@@ -332,8 +332,9 @@ FINDINGS_FACTS = ("full_findings", "full_same_best", "full_task_order", "full_fi
 
 
 def ranking(row: pd.Series) -> str:
-    """The architectures of ``row`` from best to worst, as ``"A > B > C"``."""
-    return " > ".join(row.sort_values(ascending=False).index)
+    """The architectures of ``row`` from best to worst, as ``"A > B > C"`` (those without a
+    number left out; "—" when none has one)."""
+    return " > ".join(row.dropna().sort_values(ascending=False).index) or "—"
 
 
 def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame,
@@ -349,7 +350,7 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
                 dict.fromkeys(FINDINGS_FACTS, missing))
     published = pd.DataFrame(PAPER).T[list(ARCHITECTURE_NAMES)] / 100  # fractions, as ours
     ours = (pd.DataFrame(table_rows(committed.to_dict("records"))).set_index("test")
-            [list(ARCHITECTURE_NAMES)])
+            [list(ARCHITECTURE_NAMES)]).astype(float)  # None (no run yet) becomes NaN
     base_runs = committed[committed["split"] == "pcfgset"]
     fit = base_runs.groupby("network")["train_accuracy"].mean()
     size = base_runs.groupby("network")["parameters"].first()
@@ -361,14 +362,18 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
                 ("systematicity > productivity", "systematicity", "productivity"),
                 ("consistency: equally distributed > primitive",
                  "substitutivity_equally_distributed", "substitutivity_primitive")]:
+            known = pd.notna(o[first]) and pd.notna(o[second])
             checked.append({"finding": finding, "network": network,
                             "paper": bool(p[first] > p[second]),
-                            "ours": bool(o[first] > o[second])})
+                            "ours": bool(o[first] > o[second]) if known else None})
     table3a = (pd.DataFrame(checked).pivot(index="finding", columns="network", values="ours")
                [list(ARCHITECTURE_NAMES)].rename_axis(columns=None))
+    # the paper's ranking over the architectures we have numbers for, so that a partial sweep
+    # compares like with like
     orderings = pd.DataFrame({"ours": ours.apply(ranking, axis=1),
-                              "paper": published.apply(ranking, axis=1)})
-    orderings["same best"] = [o.split(" > ")[0] == p.split(" > ")[0]
+                              "paper": published.where(ours.notna()).apply(ranking, axis=1)})
+    # which is best is a comparison only where at least two architectures have a number
+    orderings["same best"] = [o.split(" > ")[0] == p.split(" > ")[0] if " > " in o else None
                               for o, p in zip(orderings["ours"], orderings["paper"])]
     kept = pd.DataFrame({
         f"{test} / task ({who})": (table.loc[test] / table.loc["task"]).round(2)
@@ -393,20 +398,26 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
     base_passes = {n: [passes(r) for r in base_runs.to_dict("records") if r["network"] == n]
                    for n in ARCHITECTURE_NAMES}
     learned = [n for n in ARCHITECTURE_NAMES if base_passes[n] and all(base_passes[n])]
-    countable = table3a[learned]
+    countable = [bool(v) for v in table3a[learned].to_numpy().ravel()
+                 if v is not None and not pd.isna(v)]
+    checked_all = [bool(v) for v in table3a.to_numpy().ravel() if v is not None and not pd.isna(v)]
+    compared = [bool(v) for v in orderings["same best"] if v is not None]
+    present = list(fit.index)
     facts = {
         "full_findings": (
-            f"{int(countable.to_numpy().sum())} of the {countable.size} that can be counted (those "
-            f"of the architectures that fit their training data: {', '.join(learned)})" if learned
+            f"{sum(countable)} of the {len(countable)} that can be counted (those of the "
+            f"architectures that pass the fit gate on the task: {', '.join(learned)}; a finding "
+            f"is counted once both its tests have runs)" if learned
             else f"none can be counted: no architecture fits its training data (the fit gate "
                  f"asks for at least {FIT_THRESHOLD:.0%} of its training pairs; "
-                 + ", ".join(f"{n} {fit[n]:.2f}" for n in ARCHITECTURE_NAMES)
-                 + f"), so the {int(table3a.to_numpy().sum())} of {table3a.size} that come out "
+                 + ", ".join(f"{n} {fit[n]:.2f}" for n in present)
+                 + f"), so the {sum(checked_all)} of {len(checked_all)} that come out "
                    "the paper's way say nothing about its claims"),
-        "full_same_best": f"{int(orderings['same best'].sum())} of {len(orderings)}",
+        "full_same_best": (f"{sum(compared)} of the {len(compared)}" if compared else
+                           "none of the tests (none has runs of two architectures yet)"),
         "full_task_order": ours_order,
-        "full_fit": ", ".join(f"{n} {fit[n]:.2f}" for n in ARCHITECTURE_NAMES),
-        "full_size": ", ".join(f"{n} {size[n]:,}" for n in ARCHITECTURE_NAMES),
+        "full_fit": ", ".join(f"{n} {fit[n]:.2f}" for n in present),
+        "full_size": ", ".join(f"{n} {size[n]:,}" for n in present),
         "full_epochs": f"{base_runs['epochs'].mean():.1f}",
         "full_devices": " and ".join(f"{count} on {where.get(device, device)}"
                                      for device, count in committed["device"].value_counts()
@@ -434,6 +445,12 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
             f"training data either ({fit[learner]:.2f} of its training pairs, below "
             f"{FIT_THRESHOLD:.0%})"),
     }
+    if len(present) < 2:  # an order needs two architectures
+        facts.update(full_order_verdict="with one architecture so far, no order",
+                     full_slowest=f"{slowest} (the only one so far)")
+    if pd.isna(mine["systematicity / task (ours)"]) or pd.isna(mine["productivity / task (ours)"]):
+        facts.update(full_learner_kept="a share not yet measured",
+                     full_kept_verdict="its generalisation runs are not committed yet")
     return table3a, orderings, kept, facts
 
 
