@@ -120,7 +120,7 @@ def test_without_committed_results_the_report_is_empty(tmp_path, monkeypatch):
     assert results.committed("pcfgset", "gpu") is None
 
 
-def _records(levels: dict[str, dict[str, float]], train: dict[str, float]) -> "pd.DataFrame":
+def _records(levels: dict[str, dict[str, float]], train: dict[str, float]):
     """Run records of every test for each network: its score on each test, its training and
     in-distribution fit, two seeds alike."""
     import pandas as pd
