@@ -480,7 +480,8 @@ def restrictions(settings) -> str:
                      f"{' and '.join(map(str, spec.productivity_functions))} functions)")
     if settings.max_functions is not None:
         found.append(f"inputs with at most {settings.max_functions} functions")
-    if settings.max_output_length is not None:
+    reduced_to = REDUCTIONS[settings.reduction].max_output_length if settings.reduction else None
+    if settings.max_output_length not in (None, reduced_to):
         found.append(f"outputs of at most {settings.max_output_length} symbols")
     if settings.alphabet_size is not None:
         found.append(f"the 520 symbols folded onto {settings.alphabet_size}")
