@@ -42,10 +42,14 @@ positions right), which shows partial learning, and the sequence accuracy on a s
 training pairs (does the model fit what it was trained on?).
 
 ``python -m tutorlib run pcfgset --profile full`` runs every (architecture, split, seed) of the
-full profile, resumably, into ``results/pcfgset/``.
+full profile, resumably, into ``results/pcfgset/``. The full profile builds every split on the
+reduced corpus ``f3-o24`` (``reduction``: :data:`tutorlib.pcfgset.corpus.REDUCTIONS`), which
+all three architectures learn on one core, and trains each network until it passes the fit
+gate (:data:`FULL_RECIPES`, ``stop_at``); on a reduction, productivity is scored on the task's
+network (:func:`model_split`).
 
 The ``gpu`` profile (``python -m tutorlib run pcfgset --profile gpu --device cuda --jobs 27``)
-runs the same 54 runs with larger networks trained by the convergence recipe
+runs 54 runs on the paper's whole corpus with larger networks trained by the convergence recipe
 (:class:`tutorlib.seq2seq.Recipe`, a ``recipe`` per architecture in place of the fixed training
 options): the paper's stopping rule on in-distribution validation pairs
 (:func:`validation_split`), the best model kept, and its fit recorded (``fit``,
