@@ -369,3 +369,22 @@ def test_a_tiny_recipe_run_records_its_fit_and_overgeneralisation_curve(one_thre
     assert scores["device_name"] == "cpu"
     task = exps.run(config, "pcfgset", 0, **options)
     assert 0 <= task["validation_accuracy"] <= 1 and "localism" in task
+
+
+@pytest.mark.slow
+def test_a_run_on_the_reduction_trains_to_the_gate_and_productivity_reuses_the_task_network():
+    config = exps.architecture_config("LSTMS2S", 8, 1, 0.0)
+    options = {"train_size": None, "max_output_length": 24, "max_test": 12,
+               "alphabet_size": 26, "reduction": "f3-o24",
+               "recipe": {"batch_size": 64, "learning_rate": 1e-3, "max_seconds": 1.0,
+                          "fit_size": 20, "stop_at": [0.92, 0.74]}}
+    task = exps.run(config, "pcfgset", 0, **options)
+    productivity = exps.run(config, "productivity", 0, **options)
+    assert task["train_pairs"] == productivity["train_pairs"] == 49_300
+    # the same trained network: its training record is the task's
+    assert productivity["fit"] == task["fit"] and productivity["train_seconds"] == task["train_seconds"]
+    assert task["fit"]["stopped"] in ("fit", "max_seconds")
+    functions = {int(n) for n in productivity["by_length"]["num_functions"]}
+    assert functions <= {4, 5} and {int(n) for n in task["by_length"]["num_functions"]} <= {1, 2, 3}
+    with pytest.raises(ValueError, match="unknown PCFG SET reduction"):
+        exps.run(config, "pcfgset", 0, **{**options, "reduction": "f9"})
