@@ -625,6 +625,10 @@ gaps.round(2)
 # drawn like its training pairs), at least the paper's own task accuracy for its architecture
 # minus 5 points: {glue:text}`fit_bars`. Every committed run records both.
 #
+# Table 3 sets the reduced corpus's splits beside the paper's size: every test keeps its
+# held-out part, at about two thirds of the training pairs (productivity's test inputs are new
+# ones with 4 and 5 functions, against the task's 1 to 3).
+#
 # The committed runs ({glue:text}`full_runs` planned; seeds per network:
 # {glue:text}`full_seeds`) cost {glue:text}`full_cpu_hours` CPU-hours of training. Of them,
 # {glue:text}`full_passed` pass the fit gate.
@@ -639,6 +643,14 @@ glue("fit_bars", ", ".join(
     f"{report.gate.in_distribution_bar(exps.published_fraction('task', n)):.2f}"
     for n in exps.ARCHITECTURE_NAMES), display=False)
 glue_facts(report.full_facts(committed, full))
+report.reduction_table(full.reduction)
+
+# %% [markdown]
+# *Table 3.* Training and test pairs of every split, on the reduced corpus and at the paper's
+# size (as this book generates it). Substitutivity's test pairs are the originals; each has a
+# twin. Overgeneralisation's test pairs are the exceptions, which are also in training.
+
+# %%
 if not committed.empty:
     provenance = results.committed("pcfgset", "full")["provenance"]
     print(f"{provenance['command']}: {provenance['date']}, tutorlib "
@@ -646,7 +658,7 @@ if not committed.empty:
     display(report.fit_table(("full",)))
 
 # %% [markdown]
-# *Table 3.* The full profile's networks: parameters, epochs trained, the share of a sample of
+# *Table 4.* The full profile's networks: parameters, epochs trained, the share of a sample of
 # their own training pairs they get right (mean, lowest and highest run), their in-distribution
 # validation accuracy, how many runs pass the fit gate and what stopped training ("fit": the
 # gate was passed).
@@ -662,8 +674,8 @@ report.side_by_side("full")
 # %% [markdown]
 # ### Which of the paper's findings hold on the reduced task
 #
-# Table 4a checks the paper's findings within each architecture against the committed runs,
-# Table 4b the order of the architectures on each test, and Table 4c the share of its task
+# Table 5a checks the paper's findings within each architecture against the committed runs,
+# Table 5b the order of the architectures on each test, and Table 5c the share of its task
 # accuracy each architecture keeps on the two generalisation tests, which compares gaps across
 # different levels.
 
@@ -674,13 +686,13 @@ for name, value in facts.items():
 display(table3a, orderings, kept)
 
 # %% [markdown]
-# *Table 4a* (first). For each architecture, whether each of the paper's findings within an
+# *Table 5a* (first). For each architecture, whether each of the paper's findings within an
 # architecture holds in our runs (all three hold in the paper for every architecture).
-# *Table 4b* (second). The architectures from best to worst on each test, ours and the
-# paper's. *Table 4c* (third). The share of its task accuracy that each architecture keeps on
+# *Table 5b* (second). The architectures from best to worst on each test, ours and the
+# paper's. *Table 5c* (third). The share of its task accuracy that each architecture keeps on
 # systematicity and on productivity, ours and the paper's.
 #
-# Of the within-architecture findings of Table 4a, {glue:text}`full_findings`. Ranked by task
+# Of the within-architecture findings of Table 5a, {glue:text}`full_findings`. Ranked by task
 # accuracy our networks come out {glue:text}`full_task_order`, {glue:text}`full_order_verdict`,
 # and the best architecture is the paper's on {glue:text}`full_same_best` tests. Our networks
 # have {glue:text}`full_size` parameters and trained {glue:text}`full_epochs` epochs on average
@@ -745,7 +757,7 @@ for name, value in report.gpu_facts().items():
     glue(name, value, display=False)
 
 # %% [markdown]
-# *Table 5.* The gpu profile's networks on the whole task: the share of their own training
+# *Table 6.* The gpu profile's networks on the whole task: the share of their own training
 # pairs they get right (mean over their runs on every split, and the lowest and highest run),
 # their accuracy on in-distribution validation pairs, how many runs pass the fit gate, and
 # what stopped training.
@@ -759,7 +771,7 @@ for name, value in report.gpu_facts().items():
 # where fp32 (with TF32 matrix products) does not. Pairs per second in fp32 against bf16, 30
 # steps of each while the six runs of {numref}`fig-12-gpu-fit` (right) trained beside them:
 # {glue:text}`gpu_precision`. With six runs sharing the GPU, the recipe learns several times
-# faster than a fixed number of presentations ({numref}`fig-12-gpu-fit`, right, and Table 6),
+# faster than a fixed number of presentations ({numref}`fig-12-gpu-fit`, right, and Table 7),
 # but not fast enough for 54 fitted runs in minutes: on the whole task, a number from these
 # networks is a record of how far training got, and the claims page reads the full profile's
 # reduced task instead.
@@ -783,7 +795,7 @@ glue_figure("fig-12-gpu-fit", fig)
 report.pilot_table()
 
 # %% [markdown]
-# *Table 6.* The runs of {numref}`fig-12-gpu-fit` (right): pairs per second, epochs and seconds
+# *Table 7.* The runs of {numref}`fig-12-gpu-fit` (right): pairs per second, epochs and seconds
 # trained, the best validation accuracy and training fit, the time to fit (seconds until the
 # validation accuracy first reaches 0.9 of its best), and the seconds each trainer took to reach
 # the fixed recipe's best validation accuracy.
@@ -806,7 +818,7 @@ report.pilot_table()
 #   training pairs right and {glue:text}`task_best` of the base test set (token accuracy
 #   {glue:text}`task_tokens`): {glue:text}`learned_verdict` The paper's numbers are read
 #   from its own networks (Table 0); its findings on trained networks, from our full profile's
-#   networks on the reduced task (Tables 3 and 4), which pass the fit gate.
+#   networks on the reduced task (Tables 4 and 5), which pass the fit gate.
 # - **The full profile's task.** {glue:text}`full_reduction`: the levels of every score change
 #   with the task, so the full profile's numbers are shown beside the paper's, not judged
 #   against them; its orderings and gaps are.
@@ -847,7 +859,7 @@ glue("learned_verdict",
 # - The full profile shrinks the task until all three architectures learn it on one CPU core
 #   and builds all five tests on it as the paper does; its networks pass the fit gate
 #   ({glue:text}`full_passed` of its {glue:text}`full_runs` runs), so its orderings and gaps
-#   test the paper's findings (Tables 4a-4c and the claims page), while its levels, on an
+#   test the paper's findings (Tables 5a-5c and the claims page), while its levels, on an
 #   easier task, are not the paper's.
 # - The paper's own networks, scored by our scorers from their released outputs, give its
 #   Table 1 back ({glue:text}`rel_close` of {glue:text}`rel_cells` cells within half a point;
@@ -856,7 +868,7 @@ glue("learned_verdict",
 #   the overgeneralisation curves differ by ratio and architecture.
 # - A comparison of *our* networks tests the paper only when they pass the fit gate. On the
 #   whole task the gpu profile's larger networks, trained on a GPU budget of minutes, did not
-#   ({glue:text}`gpu_fitted` of {glue:text}`gpu_runs` runs, Table 5): on the whole task the
+#   ({glue:text}`gpu_fitted` of {glue:text}`gpu_runs` runs, Table 6): on the whole task the
 #   paper's Table 1 is untested on our own networks.
 #
 # ## Exercises

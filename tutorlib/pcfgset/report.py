@@ -675,6 +675,35 @@ def plot_by_functions(runs: pd.DataFrame, title: str):
     return fig
 
 
+def reduction_table(reduction: str) -> pd.DataFrame:
+    """The training and test pairs of every split of a reduced corpus beside the paper's (as
+    this book generates it), a row per split: what each test holds out, at both sizes.
+
+    Parameters
+    ----------
+    reduction : str
+        A key of :data:`tutorlib.pcfgset.corpus.REDUCTIONS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Training and test pairs of each split, reduced and full.
+    """
+    from tutorlib.pcfgset import splits
+
+    rows = {}
+    for name in splits.split_names():
+        reduced_train, reduced_test = splits.split(name, reduction=reduction)
+        full_train, full_test = splits.split(name)
+        rows[name] = {"training pairs (reduced)": len(reduced_train),
+                      "test pairs (reduced)": len(reduced_test),
+                      "training pairs (paper's size)": len(full_train),
+                      "test pairs (paper's size)": len(full_test)}
+    frame = pd.DataFrame(rows).T
+    frame.index.name = "split"
+    return frame
+
+
 def full_facts(committed: pd.DataFrame, settings) -> dict[str, str]:
     """What chapter 12 states about the committed full-profile runs: how many of the planned
     runs are committed, how many seeds each network has, how many runs pass the fit gate, and
