@@ -254,15 +254,3 @@ def test_the_two_trainers_are_told_apart_in_the_legend():
     styles = {(h.get_linestyle(), h.get_marker()) for h in handles}
     assert len(styles) == 2  # one look per trainer, whatever the network's colour
 
-
-@pytest.mark.slow
-def test_the_reduction_table_counts_each_split_at_both_sizes():
-    from tutorlib import pcfgset
-
-    table = report.reduction_table("f3-o24")
-    assert list(table.index) == pcfgset.split_names()
-    train, test = pcfgset.split("systematicity", reduction="f3-o24")
-    assert table.loc["systematicity", "training pairs (reduced)"] == len(train)
-    assert table.loc["systematicity", "test pairs (reduced)"] == len(test)
-    assert table.loc["pcfgset", "training pairs (paper's size)"] == pcfgset.NUM_TRAIN
-    assert (table["training pairs (reduced)"] < table["training pairs (paper's size)"]).all()

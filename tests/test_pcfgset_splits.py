@@ -254,3 +254,16 @@ def test_reduced_tests_keep_what_each_test_tests(reduced):
     assert sizes == sorted(sizes) and sizes[0] >= 4 and sizes[2] >= 40
     with pytest.raises(ValueError, match="unknown PCFG SET reduction 'f3'.*f3-o24"):
         pcfgset.split("pcfgset", reduction="f3")
+
+
+@pytest.mark.slow
+def test_the_reduction_table_counts_each_split_at_both_sizes(data, reduced):
+    from tutorlib.pcfgset import report
+
+    table = report.reduction_table("f3-o24")
+    assert list(table.index) == pcfgset.split_names()
+    train, test = pcfgset.split("systematicity", reduction="f3-o24")
+    assert table.loc["systematicity", "training pairs (reduced)"] == len(train)
+    assert table.loc["systematicity", "test pairs (reduced)"] == len(test)
+    assert table.loc["pcfgset", "training pairs (paper's size)"] == pcfgset.NUM_TRAIN
+    assert (table["training pairs (reduced)"] < table["training pairs (paper's size)"]).all()
