@@ -144,7 +144,7 @@ def test_findings_check_the_papers_orderings_and_count_only_networks_that_pass()
     committed = _records(paper, dict.fromkeys(exps.ARCHITECTURE_NAMES, 0.95))
     table3a, orderings, kept, facts = report.findings(committed)
     assert set(facts) == set(report.FINDINGS_FACTS)
-    assert table3a.to_numpy().all()
+    assert (table3a == "yes").to_numpy().all()
     assert facts["full_findings"].startswith("9 of the 9 that can be counted")
     assert orderings.loc["task", "ours"] == orderings.loc["task", "paper"] == (
         "Transformer > ConvS2S > LSTMS2S")
@@ -156,7 +156,12 @@ def test_findings_check_the_papers_orderings_and_count_only_networks_that_pass()
     assert facts["full_learner"] == "ConvS2S" and "Transformer" in facts["full_slowest"]
     # a network that fails the gate is not counted, and none failing says so
     failing = _records(paper, {"LSTMS2S": 0.95, "ConvS2S": 0.5, "Transformer": 0.95})
-    assert report.findings(failing)[3]["full_findings"].startswith("6 of the 6")
+    table3a, orderings, _, facts = report.findings(failing)
+    assert facts["full_findings"].startswith("6 of the 6")
+    assert (table3a["ConvS2S"] == "(yes)").all()  # shown, not counted
+    assert orderings.loc["task", "ours"] == "Transformer > (ConvS2S) > LSTMS2S"
+    assert orderings["same best"].isna().all()
+    assert facts["full_order_verdict"].startswith("not a finding")
     none = report.findings(_records(paper, dict.fromkeys(exps.ARCHITECTURE_NAMES, 0.2)))[3]
     assert none["full_findings"].startswith("none can be counted: no architecture fits")
     assert none["full_kept_verdict"].startswith("a record of how far training got")
