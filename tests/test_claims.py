@@ -366,3 +366,15 @@ def test_a_level_read_from_a_reduced_task_is_shown_not_judged():
     frame = pd.DataFrame({"part": ["PCFG SET"], "paper": ["hupkes2020compositionality"],
                           "claim": ["task: LSTMS2S"], "verdict": [claims.REDUCED]})
     assert "reduced task" in claims.what_holds(frame)["PCFG SET"]
+
+
+def test_an_order_of_levels_the_stopping_rule_set_is_shown_not_judged():
+    order = claims.order_reading({"a": 80.0, "b": 90.0}, ["a", "b"], [0.95], 3, 3, "full",
+                                 fitted=True, reduced=True, levels=True)
+    claim = claims.Claim("PCFG SET", "c", "k", "on the task, a > b", 1.0, "order",
+                         lambda: order, claims.ORDER, "pcfgset")
+    assert claim.verdict() == claims.REDUCED
+    table = claims.table()
+    task_order = table[table["claim"] == "on the task, Transformer > ConvS2S > LSTMS2S"].iloc[0]
+    if task_order["profile"] == "full" and task_order["fitted"]:
+        assert task_order["verdict"].startswith(claims.REDUCED)

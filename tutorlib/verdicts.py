@@ -25,7 +25,10 @@ training data (or in-distribution validation), the lowest of the parts recorded.
   fail the fit gate, :func:`tutorlib.fit.passes`), whatever the number;
 - ``untested: reduced task``: our networks learned a reduction of the paper's task (PCFG SET's
   full profile, :data:`tutorlib.pcfgset.corpus.REDUCTIONS`), whose levels are not the paper's:
-  a number (an accuracy, a consistency) is shown, not judged; an ordering or a gap is judged;
+  a number (an accuracy, a consistency) is shown, not judged, and so is an ordering of levels
+  that the training rule sets (networks each stopped at the fit gate have the task accuracy
+  the gate asks for); an ordering of what a network does beyond its training distribution is
+  judged;
 - ``stand-in: effect shown`` / ``effect partly shown`` / ``effect not shown``: our experiment
   stands in for the paper's (other data or another task); the rule's ``effect`` says whether it
   shows the paper's effect;
@@ -88,7 +91,9 @@ class Ours:
     networks that did not fit is untested, whatever the number. ``profile`` names the profile
     read; ``text`` shows the number where a figure alone does not (an ordering, two readings).
     ``reduced``: read from networks trained on a reduction of the paper's task, so a level is
-    not compared with the paper's (:data:`REDUCED`), an ordering is."""
+    not compared with the paper's (:data:`REDUCED`), an ordering is, unless ``levels`` says that
+    it orders levels the training rule set (the task accuracies of networks stopped at the fit
+    gate)."""
 
     value: float
     runs: int
@@ -100,6 +105,7 @@ class Ours:
     fit: float | None = None
     text: str = ""
     reduced: bool = False
+    levels: bool = False
 
     def __post_init__(self) -> None:
         if self.runs < 0 or self.planned < 0:
@@ -287,7 +293,8 @@ class Claim:
         ours = self.ours() if ours is None else ours
         if ours is not None and ours.fitted is False and self.rule.kind != "stand-in":
             return UNTESTED
-        if ours is not None and ours.reduced and self.rule.kind in ("points", "value"):
+        if ours is not None and ours.reduced and (self.rule.kind in ("points", "value")
+                                                   or ours.levels):
             return REDUCED
         if ours is None and not self.experiment and self.released is not None:
             return NOT_MEASURED
@@ -307,7 +314,8 @@ def planned_seeds(experiment: str, key: str = "seeds") -> int:
 
 def order_reading(means: dict[str, float], order: Sequence[str], fits: list[float],
                    runs: int, planned: int, profile: str, names: dict[str, str] | None = None,
-                   fitted: bool | None = None, reduced: bool = False) -> Ours:
+                   fitted: bool | None = None, reduced: bool = False,
+                   levels: bool = False) -> Ours:
     """An ordering claim: the share of the pairs of ``order`` (first > second > ...) that our
     ``means`` put the paper's way, shown as our means in the paper's order. ``fitted`` is the
     fit gate's verdict on every run behind it (by default, the lowest of ``fits`` on training
@@ -326,7 +334,8 @@ def order_reading(means: dict[str, float], order: Sequence[str], fits: list[floa
     fit = min(fits) if fits else None
     if fitted is None and fit is not None:
         fitted = gate.passes(fit)
-    return Ours(share, runs, planned, fitted, profile, fit=fit, text=text, reduced=reduced)
+    return Ours(share, runs, planned, fitted, profile, fit=fit, text=text, reduced=reduced,
+                levels=levels)
 
 
 __all__ = ["ACCURACY", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "MIN_POINTS", "NOT_MEASURED",

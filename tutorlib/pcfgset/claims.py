@@ -46,10 +46,18 @@ def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
     return read
 
 
+def _stops_at_gate(profile: str) -> bool:
+    """Whether ``profile``'s networks stop training as soon as they pass the fit gate."""
+    settings = profiles.settings("pcfgset", profile)
+    return all(profiles.network_recipe(settings, n).get("stop_at") for n in settings.architectures)
+
+
 def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[], Ours | None]:
     """PCFG SET's orderings: ``networks`` in the order given on one test, or ``tests`` in the
     order given for one network. Every score is read from one profile, the committed profile
-    that has runs for all of them and whose least-fitted run fits best."""
+    that has runs for all of them and whose least-fitted run fits best. An order of networks on
+    the task itself, read from networks stopped at the fit gate, orders the levels the gate set
+    (shown, not judged)."""
     def read() -> Ours | None:
         best = None
         for profile in pcfgset_report.COMMITTED_PROFILES:
@@ -71,7 +79,9 @@ def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[]
         passed = all(all(pcfgset_report.claim_passes(t, n, profile)) for t, n in readings)
         return order_reading(means, order, fits, runs, planned_seeds("pcfgset"), profile,
                              {t: t.replace("_", " ") for t in tests}, fitted=passed,
-                             reduced=_reduced(profile))
+                             reduced=_reduced(profile),
+                             levels=(list(tests) == ["task"] and len(networks) > 1
+                                     and _stops_at_gate(profile)))
     return read
 
 
