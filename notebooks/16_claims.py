@@ -104,8 +104,10 @@ glue("claims_intro", claims.tested_sentences(table), display=False)
 # - **untested: reduced task**: our networks learned a reduction of the paper's task (PCFG SET's
 #   full profile: {glue:text}`claims_pcfgset_reduction`), so a number of theirs (an accuracy, a
 #   consistency) is shown beside the paper's but not judged: the reduction changes every level.
-#   What the reduction keeps, each test's held-out part, is judged through the orderings and
-#   gaps (which architecture is best, task > systematicity > productivity).
+#   So is the order of the architectures on the task itself, since each network stopped as
+#   soon as it passed the fit gate and its task accuracy is where it stopped. What the
+#   reduction keeps, each test's held-out part, is judged through the other orderings and gaps
+#   (which architecture generalises best at matched fit, task > systematicity > productivity).
 # - **stand-in: effect shown / partly shown / not shown**: our experiment stands in for the
 #   paper's (generated data instead of data we cannot download, another task); the verdict says
 #   whether our stand-in shows the paper's effect, by the rule the claim states.
