@@ -159,6 +159,11 @@ def test_findings_check_the_papers_orderings_and_count_only_networks_that_pass()
     table3a, orderings, _, facts = report.findings(failing)
     assert facts["full_findings"].startswith("6 of the 6")
     assert (table3a["ConvS2S"] == "(yes)").all()  # shown, not counted
+    # a share kept from a run that fails the gate is shown, not read
+    one_fails = committed.copy()
+    one_fails.loc[(one_fails["network"] == "ConvS2S")
+                   & (one_fails["split"] == "systematicity"), "train_accuracy"] = 0.5
+    assert report.findings(one_fails)[3]["full_kept_verdict"].startswith("shown, not a finding")
     assert orderings.loc["task", "ours"] == "Transformer > (ConvS2S) > LSTMS2S"
     assert orderings["same best"].isna().all()
     assert facts["full_order_verdict"].startswith("not a finding")

@@ -467,6 +467,10 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
             f"training data either ({fit[learner]:.2f} of its training pairs, below "
             f"{FIT_THRESHOLD:.0%})"),
     }
+    gaps_fitted = all(gated[(t, learner)] for t in ("task", "systematicity", "productivity"))
+    if learner in learned and not gaps_fitted:
+        facts["full_kept_verdict"] = (f"shown, not a finding: a run of {learner} behind these "
+                                      f"shares fails the fit gate")
     if "(" in ours_order:
         facts["full_order_verdict"] = ("not a finding: a network in brackets fails the fit gate "
                                        "on the task")
