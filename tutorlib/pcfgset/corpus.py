@@ -430,9 +430,9 @@ def generate_reduced(seed: int, reduction: str) -> Corpus:
         Its pairs and every string argument they use.
     """
     seed = check_seed(seed)
-    spec = REDUCTIONS[check_reduction(reduction) or ""] if reduction else None
-    if spec is None:
+    if check_reduction(reduction) is None:
         raise ValueError("generate_reduced needs a reduction; the paper's corpus: generate()")
+    spec = REDUCTIONS[reduction]
     settings = spec.settings
     strings = StringSource(random.Random(f"pcfgset-strings-{reduction}-{seed}"), settings.symbols,
                            settings.string_lengths)
