@@ -188,6 +188,39 @@ def test_stop_at_ends_training_at_the_first_evaluation_that_passes_and_keeps_it(
                                torch.device("cpu")) == pytest.approx(last["validation_accuracy"])
 
 
+def test_stop_at_stops_only_where_confirm_agrees_and_patience_does_not_stop_it(one_thread):
+    train, validation = copy_task(300, 0), copy_task(100, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    config = s2s.Seq2SeqConfig("lstm", 32, 1, 0.0, attention=True)
+    recipe = recipes.Recipe(batch_size=32, learning_rate=1e-2, max_epochs=40, patience=1,
+                            fit_size=100, evaluations_per_epoch=2, stop_at=(0.9, 0.85))
+    torch.manual_seed(0)
+    model = s2s.build_model(config, len(vocab), len(vocab))
+    plain = recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0)
+    asked = []
+
+    def confirm(model):  # refuses the first model that reaches the bars
+        asked.append(model.training)
+        return len(asked) > 1
+
+    torch.manual_seed(0)
+    model = s2s.build_model(config, len(vocab), len(vocab))
+    fit = recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0,
+                      confirm=confirm)
+    assert plain.stopped == fit.stopped == "fit" and asked == [False, False]
+    # the same run up to the refused model, which is marked so; training went on past it
+    refused = len(plain.history) - 1
+    assert fit.history[refused]["confirmed"] is False and fit.history[-1]["confirmed"] is True
+    assert [r["loss"] for r in fit.history[:refused + 1]] == [r["loss"] for r in plain.history]
+    assert len(fit.history) > len(plain.history) and fit.best_epoch == fit.history[-1]["epoch"]
+    # patience=1 stops the same run without stop_at (its validation accuracy dips), not so
+    torch.manual_seed(0)
+    model = s2s.build_model(config, len(vocab), len(vocab))
+    impatient = recipes.fit(model, train, vocab, vocab, recipes.Recipe(
+        **{**recipe.to_dict(), "stop_at": None}), validation=validation, seed=0)
+    assert impatient.stopped == "patience" and len(impatient.history) < len(fit.history)
+
+
 def test_stop_at_is_checked_and_stays_out_of_earlier_keys():
     assert "stop_at" not in recipes.Recipe().to_dict()  # committed run keys are unchanged
     recipe = recipes.Recipe(stop_at=[0.9, 0.74])

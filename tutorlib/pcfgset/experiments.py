@@ -428,6 +428,29 @@ def _overgeneralisation_probe(split_name: str, options: dict, device: str):
     return probe
 
 
+def _train_check(split_name: str, options: dict) -> list[tuple[str, str]]:
+    """The sample of its own training pairs on which a run's training fit is reported (and
+    gated): as many as a test's (``max_test``), seeded."""
+    return _sample(training_pairs(split_name, options["train_size"], **pair_options(options)),
+                   options["max_test"], "train-check")
+
+
+def _gate_check(split_name: str, options: dict, device: str):
+    """``model -> bool``: whether the model's accuracy on :func:`_train_check` reaches the gate's
+    training bar; a run with ``stop_at`` stops only where it does, so that its report (which
+    reads the same sample) shows it passing (the samples the trainer evaluates are smaller)."""
+    check = _train_check(split_name, options)
+    source_vocab, target_vocab = vocabularies(options.get("alphabet_size"))
+    length = _decode_length(check, options)
+
+    def confirm(model) -> bool:
+        fitted = s2s.evaluate(model, check, source_vocab, target_vocab, device=device,
+                              max_length=length)
+        return fitted.accuracy >= fit_gate.TRAINING
+
+    return confirm
+
+
 def _train_recipe(config: dict, split_name: str, seed: int, options: dict, device: str) -> dict:
     """Train with the architecture's convergence recipe (:class:`tutorlib.seq2seq.Recipe`)."""
     train, validation = validation_split(
@@ -435,10 +458,12 @@ def _train_recipe(config: dict, split_name: str, seed: int, options: dict, devic
         options)
     probe = (_overgeneralisation_probe(split_name, options, device)
              if _ratio(split_name) is not None else None)
+    recipe = s2s.Recipe.from_dict(options["recipe"])
     trained = s2s.train_once(
         s2s.Seq2SeqConfig(**config), train, vocabularies(options.get("alphabet_size")),
-        s2s.Recipe.from_dict(options["recipe"]), seed, validation=validation, device=device,
-        on_evaluation=probe, desc=f"{config['cell']} on {split_name}, seed {seed}")
+        recipe, seed, validation=validation, device=device, on_evaluation=probe,
+        confirm=_gate_check(split_name, options, device) if recipe.stop_at else None,
+        desc=f"{config['cell']} on {split_name}, seed {seed}")
     fit = trained.log
     curve = [{"memorisation": r["memorisation"], "overgeneralisation": r["overgeneralisation"],
               "epoch": r["epoch"]} for r in fit.history if "memorisation" in r]
@@ -535,8 +560,7 @@ def _score(config: dict, split_name: str, seed: int, options: dict, device: str)
     if "fit" in info:  # the convergence recipe: the kept model's fit on validation
         scores["validation_accuracy"] = info["fit"]["validation_accuracy"]
     # does the model fit its own training pairs? (a sample as large as a test's)
-    check = _sample(training_pairs(split_name, options["train_size"], **pair_options(options)),
-                    options["max_test"], "train-check")
+    check = _train_check(split_name, options)
     fitted = s2s.evaluate(model, check, source_vocab, target_vocab, device=device,
                           max_length=_decode_length(check, options))
     scores.update(train_accuracy=fitted.accuracy,

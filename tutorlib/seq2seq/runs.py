@@ -137,7 +137,8 @@ def checkpoint_path(config: Seq2SeqConfig, recipe: Recipe, seed: int, train: Pai
 def train_once(config: Seq2SeqConfig, train: Pairs, vocabularies: tuple[Vocabulary, Vocabulary],
                recipe: Recipe, seed: int, *, tests: Mapping[str, Pairs] | None = None,
                device: str | torch.device = "cpu", validation: Pairs | None = None,
-               on_evaluation: Callable[[nn.Module], dict] | None = None, loss_window: int = 100,
+               on_evaluation: Callable[[nn.Module], dict] | None = None,
+               confirm: Callable[[nn.Module], bool] | None = None, loss_window: int = 100,
                eval_batch_size: int = 512, checkpoints: str | os.PathLike | None = None,
                checkpoint_every: float = 60.0, desc: str = "training") -> TrainedRun:
     """Train ``config`` on ``train`` with ``seed`` by ``recipe`` and evaluate it on ``tests``.
@@ -164,6 +165,9 @@ def train_once(config: Seq2SeqConfig, train: Pairs, vocabularies: tuple[Vocabula
         In-distribution validation pairs: the fit at every evaluation, and the stopping rule.
     on_evaluation : callable ``model -> dict``, optional
         Called at every evaluation; its numbers join that row of the log's history.
+    confirm : callable ``model -> bool``, optional
+        With ``recipe.stop_at``: the check a model must also pass to stop there
+        (:func:`~tutorlib.seq2seq.training.fit`).
     loss_window : int
         ``final_loss`` averages this many last steps.
     eval_batch_size : int
@@ -196,7 +200,7 @@ def train_once(config: Seq2SeqConfig, train: Pairs, vocabularies: tuple[Vocabula
                             recipe.embedding_init)
     log = fit(model, train, source_vocab, target_vocab, recipe, seed=seed,
               validation=validation, device=device, on_evaluation=on_evaluation,
-              checkpoint=checkpoint, checkpoint_every=checkpoint_every, desc=desc)
+              confirm=confirm, checkpoint=checkpoint, checkpoint_every=checkpoint_every, desc=desc)
     evaluations = {name: evaluate(model, pairs, source_vocab, target_vocab,
                                   batch_size=eval_batch_size, device=device)
                    for name, pairs in (tests or {}).items()}

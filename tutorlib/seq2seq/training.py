@@ -13,8 +13,10 @@ A recipe covers the two ways the book trains:
   when ``max_seconds`` of training have passed; keep the best model on validation. Hupkes et
   al. (2020, Sec. 5.1) trained "for 25 epochs or until convergence" so. With ``stop_at`` set,
   stop as soon as an evaluation reaches both of its bars (training and validation accuracy,
-  the fit gate's: :mod:`tutorlib.fit`) and keep that model: a network that has learned costs
-  only what it needed.
+  the fit gate's: :mod:`tutorlib.fit`) and, where :func:`fit` is given ``confirm``, the
+  model also passes that check (the gate measured as the run's report will measure it), and
+  keep that model: a network that has learned costs only what it needed. Patience does not
+  stop such a run: it trains until it fits, ``max_epochs`` or ``max_seconds``.
 
 Batches (:func:`epoch_batches`) are length-bucketed by default: the pairs sorted by target and
 source length (ties broken at random), cut into batches, the batches shuffled, so a batch holds
@@ -128,7 +130,8 @@ class Recipe:
         ``evaluations_per_epoch`` times an epoch.
     stop_at : tuple of float, optional
         ``(training, validation)`` accuracy bars: training to convergence stops at the first
-        evaluation that reaches both, and keeps that model (``stopped="fit"``).
+        evaluation that reaches both (and that :func:`fit`'s ``confirm`` accepts), and keeps
+        that model (``stopped="fit"``); ``patience`` is then not a reason to stop.
 
     Examples
     --------
@@ -519,6 +522,7 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
         validation: Sequence[tuple[str, str]] | None = None,
         device: str | torch.device = "cpu",
         on_evaluation: Callable[[nn.Module], dict] | None = None,
+        confirm: Callable[[nn.Module], bool] | None = None,
         checkpoint: str | os.PathLike | None = None, checkpoint_every: float = 60.0,
         desc: str = "training") -> TrainLog:
     """Train ``model`` on ``train`` as ``recipe`` says, and leave it in eval mode holding the
@@ -542,6 +546,10 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
         ``"cpu"`` (bit-reproducible), ``"cuda"``, ``"mps"`` or ``"auto"``.
     on_evaluation : callable ``model -> dict``, optional
         Called at every evaluation (model in eval mode); its numbers join that history row.
+    confirm : callable ``model -> bool``, optional
+        With ``recipe.stop_at``: called (model in eval mode) when an evaluation's samples reach
+        both bars; training stops there only if it returns True (e.g. the fit gate on the
+        larger sample the run's report reads), else it goes on. Its time counts as evaluation.
     checkpoint : str or path, optional
         A file to save the run's state to at most every ``checkpoint_every`` training seconds,
         and to resume from when it exists; removed when the run ends.
@@ -737,10 +745,19 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
             reached = (converging and recipe.stop_at is not None and (due or out_of_time)
                        and state["history"][-1]["train_accuracy"] >= recipe.stop_at[0]
                        and state["history"][-1]["validation_accuracy"] >= recipe.stop_at[1])
+            if reached and confirm is not None:  # the gate as the report measures it
+                tick = time.perf_counter()
+                model.eval()
+                reached = bool(confirm(model))
+                model.train()
+                state["history"][-1]["confirmed"] = reached
+                state["evaluation_seconds"] += time.perf_counter() - tick
+                started = time.perf_counter()
             if reached:  # keep this model, the first that passed
                 state.update(best_row=state["history"][-1], best_state=_state_dict_copy(model))
                 state["stopped"], stop = "fit", True
-            elif converging and state["bad"] >= patience_evaluations:
+            elif (converging and recipe.stop_at is None
+                  and state["bad"] >= patience_evaluations):
                 state["stopped"], stop = "patience", True
             elif out_of_time:
                 state["stopped"], stop = "max_seconds", True
