@@ -264,3 +264,53 @@ def test_the_two_trainers_are_told_apart_in_the_legend():
     styles = {(h.get_linestyle(), h.get_marker()) for h in handles}
     assert len(styles) == 2  # one look per trainer, whatever the network's colour
 
+
+
+def _released_counts(test, architecture, run):
+    """A released run's test set as the breakdown counts our runs record."""
+    from tutorlib.pcfgset import released
+
+    table = released._frame(test)
+    lengths = released._properties(test, "input length")
+    right = (table[f"{architecture}_{run}"].str.split() == table["target"].str.split()).to_numpy()
+    counts = {}
+    for length, ok in zip(lengths, right, strict=True):
+        cell = counts.setdefault(str(length), [0, 0])
+        cell[0] += 1
+        cell[1] += int(ok)
+    return {"input_length": counts, "num_functions": {}}
+
+
+@pytest.mark.slow
+def test_length_readings_from_counts_match_the_released_readers_on_the_release():
+    from tutorlib.pcfgset import released
+
+    task = _released_counts("pcfgset", "lstms2s", 1)
+    productive = _released_counts("productivity", "lstms2s", 1)
+    assert report.length_terciles(task) == pytest.approx(released.length_terciles("lstms2s", 1))
+    assert report.productivity_below_task(task, productive) == pytest.approx(
+        released.productivity_below_task_by_run("lstms2s")[0])
+
+
+def test_length_terciles_and_the_productivity_control_by_hand():
+    counts = {"input_length": {"2": [4, 4], "3": [4, 2], "8": [2, 0], "9": [2, 1]}}
+    # twelve inputs: lengths 2 2 2 2 3 3 3 3 8 8 9 9; cuts at the 1/3 and 2/3 quantiles
+    # (2.67 and 3.0, ties kept together): thirds {2}, {3}, {8, 9}
+    assert report.length_terciles(counts) == [100.0, 50.0, 25.0]
+    productive = {"input_length": {"3": [30, 3], "8": [30, 30], "9": [5, 0]}}
+    task = {"input_length": {"3": [20, 10], "8": [25, 5], "9": [40, 20]}}
+    assert report.productivity_below_task(task, productive) == 0.5  # length 9: too few
+    assert report.productivity_below_task(task, productive, min_examples=40) is None
+    with pytest.raises(ValueError, match="no test input"):
+        report.length_terciles({"input_length": {}})
+
+
+def test_length_readings_of_the_committed_runs_are_gated_per_seed():
+    for network in exps.ARCHITECTURE_NAMES:
+        readings = report.length_readings(network, "full")
+        task = [r for r in records("full") if r["network"] == network and r["split"] == "pcfgset"]
+        assert len(readings["terciles"]) == len(task)
+        assert readings["terciles_pass"] == [report.passes(r)
+                                             for r in sorted(task, key=lambda r: r["seed"])]
+        assert all(0 <= share <= 1 for share in readings["below"])
+        assert len(readings["below"]) == len(readings["below_pass"]) <= len(task)

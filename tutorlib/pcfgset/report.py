@@ -644,6 +644,91 @@ def plot_by_length(runs: pd.DataFrame, title: str, *, length_bin: int = 1,
     return fig
 
 
+def length_terciles(counts: dict) -> list[float]:
+    """Accuracy (%) on the shortest, middle and longest third of a test set's inputs by input
+    length, from one run's :func:`tutorlib.pcfgset.experiments.breakdown` counts: the thirds
+    cut as :func:`tutorlib.pcfgset.released.length_terciles` cuts the released test sets (at
+    the length quantiles, ties kept together); NaN for a third that holds no input.
+
+    Parameters
+    ----------
+    counts : dict
+        ``{"input_length": {length: [inputs, correct]}, ...}`` (keys may be strings, as JSON
+        stores them).
+
+    Returns
+    -------
+    list of float
+        Three accuracies (%), shortest third first.
+
+    Examples
+    --------
+    >>> length_terciles({"input_length": {"3": [10, 9], "5": [10, 5], "9": [10, 1]}})
+    [90.0, 50.0, 10.0]
+    """
+    cells = sorted((int(k), int(n), int(hits)) for k, (n, hits) in counts["input_length"].items())
+    if not cells or sum(n for _, n, _ in cells) == 0:
+        raise ValueError("length_terciles: the counts hold no test input")
+    lengths = np.repeat([c[0] for c in cells], [c[1] for c in cells])
+    cuts = np.quantile(lengths, [1 / 3, 2 / 3])
+    bins = np.digitize([c[0] for c in cells], cuts, right=True)
+    out = []
+    for b in range(3):
+        inputs = sum(c[1] for c, k in zip(cells, bins, strict=True) if k == b)
+        right = sum(c[2] for c, k in zip(cells, bins, strict=True) if k == b)
+        out.append(100 * right / inputs if inputs else math.nan)
+    return out
+
+
+def productivity_below_task(task: dict, productivity: dict, min_examples: int = 20) -> float | None:
+    """The paper's Fig. 3 control for one run: the share of input lengths (with at least
+    ``min_examples`` inputs in both test sets) at which the productivity score is below the
+    task accuracy, as :func:`tutorlib.pcfgset.released.productivity_below_task_by_run` reads
+    the released runs; None where no length has enough inputs in both.
+
+    Parameters
+    ----------
+    task, productivity : dict
+        The two runs' :func:`tutorlib.pcfgset.experiments.breakdown` counts.
+    min_examples : int
+        Fewest inputs a length needs in each test set.
+
+    Returns
+    -------
+    float or None
+    """
+    left = {int(k): v for k, v in task["input_length"].items()}
+    right = {int(k): v for k, v in productivity["input_length"].items()}
+    common = [n for n in sorted(set(left) & set(right))
+              if left[n][0] >= min_examples and right[n][0] >= min_examples]
+    if not common:
+        return None
+    return float(np.mean([right[n][1] / right[n][0] < left[n][1] / left[n][0] for n in common]))
+
+
+def length_readings(network: str, profile: str) -> dict[str, list]:
+    """Per seed of ``network``'s committed runs in ``profile``, the task's accuracy by thirds of
+    input length (:func:`length_terciles`), the productivity control
+    (:func:`productivity_below_task`, where both runs of a seed are committed) and whether the
+    runs behind each reading pass the fit gate: ``{"terciles", "terciles_pass", "below",
+    "below_pass"}``."""
+    task = {r["seed"]: r for r in _claim_records("task", network, profile)
+            if isinstance(r.get("by_length"), dict)}
+    productive = {r["seed"]: r for r in _claim_records("productivity", network, profile)
+                  if isinstance(r.get("by_length"), dict)}
+    out: dict[str, list] = {"terciles": [], "terciles_pass": [], "below": [], "below_pass": []}
+    for seed in sorted(task):
+        out["terciles"].append(length_terciles(task[seed]["by_length"]))
+        out["terciles_pass"].append(passes(task[seed]))
+        if seed in productive:
+            share = productivity_below_task(task[seed]["by_length"],
+                                            productive[seed]["by_length"])
+            if share is not None:
+                out["below"].append(share)
+                out["below_pass"].append(passes(task[seed]) and passes(productive[seed]))
+    return out
+
+
 def by_functions(runs: pd.DataFrame) -> pd.DataFrame:
     """Sequence accuracy by number of functions, a column per network, pooled over seeds: the
     task's test set (``pcfgset``) and, beyond it, productivity's (on a reduction its test
