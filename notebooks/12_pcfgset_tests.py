@@ -730,6 +730,25 @@ if not committed.empty:
 # at its own scale.
 # ```
 
+# %% [markdown]
+# The paper also states findings about length and about localism's mistakes in words
+# (Sec. 4.2 and 4.4): task accuracy falls with input length; productivity is below the task
+# at the same input length, so longer inputs alone do not explain it; and most of LSTMS2S's
+# localism mistakes have an unrolled step applied to a string of more than five symbols.
+# Table 5d reads them on our networks (the claims page judges them, beside the released
+# networks' readings):
+
+# %%
+report.length_table("full")
+
+# %% [markdown]
+# *Table 5d.* Per architecture, on the full profile's reduced task: accuracy on the shortest,
+# middle and longest third of the task's test inputs by length (mean over seeds); the share of
+# the input lengths with at least 20 inputs in both test sets at which productivity is below
+# the task (mean over seeds); the share of the inputs whose unrolled prediction differs from
+# the whole one that have an unrolled step applied to more than five symbols; and how many of
+# the task runs behind the row pass the fit gate.
+
 # %% tags=["remove-output"]
 if not committed.empty:
     fig = report.plot_overgeneralisation(committed, "Rule or exception during training "

@@ -168,9 +168,10 @@ claims.formatted(table, part="TRE")
 # by this book's scorers, with their own verdict by the same rule. These networks are the
 # paper's, so that verdict is not a new test of the paper's claim: it checks our
 # implementation of the tests (where it fails, our scorer or our reading of the paper differs
-# from the authors'), and it reads findings the paper states in words from its own networks
-# (the rows whose verdict for ours reads "ours: not measured"). No fit gate applies to them:
-# they are the reference. **Ours**: our own networks, a number for one network read from the
+# from the authors'), and it reads findings the paper states in words from its own networks,
+# also where our runs record nothing to read them from (the rows whose verdict for ours reads
+# "ours: not measured", each saying why in its note). No fit gate applies to them: they are
+# the reference. **Ours**: our own networks, a number for one network read from the
 # committed profile whose runs of it fit their training data best
 # ({glue:text}`claims_pcfgset_profiles`), and an ordering of several read from one profile for
 # all of them, named in the row; gated by fit as everywhere on this page. The full profile's

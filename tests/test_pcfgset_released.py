@@ -4,6 +4,7 @@ point (or with the reason it differs)."""
 
 import pytest
 
+from tutorlib import pcfgset
 from tutorlib.pcfgset import released, report
 from tutorlib.pcfgset.experiments import PAPER
 from tutorlib.pcfgset.scores import accuracy
@@ -104,7 +105,7 @@ def test_analyses_beyond_table1():
     assert depths["examples"].sum() == 9721
     long = released.localism_long_strings(1)
     assert long["long inputs"] + long["short inputs"] == 9567
-    assert released._longest_argument("remove_first A1 B2 C3 , D4") == 3
+    assert pcfgset.longest_argument("remove_first A1 B2 C3 , D4") == 3
     failures = released.failures("pcfgset")
     assert 0 < len(failures) < 9721
 

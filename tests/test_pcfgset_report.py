@@ -314,3 +314,19 @@ def test_length_readings_of_the_committed_runs_are_gated_per_seed():
                                              for r in sorted(task, key=lambda r: r["seed"])]
         assert all(0 <= share <= 1 for share in readings["below"])
         assert len(readings["below"]) == len(readings["below_pass"]) <= len(task)
+
+
+def test_the_length_table_reads_the_committed_runs_and_names_a_bad_profile():
+    table = report.length_table("full")
+    assert list(table.index) == [n for n in exps.ARCHITECTURE_NAMES
+                                 if report.length_readings(n, "full")["terciles"]]
+    for network, row in table.iterrows():
+        readings = report.length_readings(network, "full")
+        assert row["shortest third (%)"] == pytest.approx(
+            np.mean([t[0] for t in readings["terciles"]]), abs=0.05)
+        shares = [r["localism_long_steps"] for r in report.localism_mistake_records(network, "full")]
+        assert all(0 <= s <= 1 for s in shares)
+        shown = row["localism mistakes with a long step (share)"]
+        assert shown == (round(float(np.mean(shares)), 2) if shares else "not measured")
+    with pytest.raises(ValueError, match="profile must be one of"):
+        report.length_table("tutorial")

@@ -1,3 +1,5 @@
+import math
+
 import pytest
 
 from tutorlib import pcfgset
@@ -75,6 +77,36 @@ def test_a_model_that_errs_on_long_inputs_is_not_local():
 def test_unrolled_predictions_check_the_batch_size():
     with pytest.raises(ValueError, match="returned 0 predictions for a batch of 3"):
         pcfgset.unrolled_predictions(SOURCES, lambda batch: [])
+
+
+def test_unrolled_steps_and_the_long_step_reading_of_localism_mistakes_by_hand():
+    def model(batch):  # right on single steps, wrong on longer inputs
+        return [" ".join(pcfgset.interpret(s)) if pcfgset.num_functions(s) == 1 else "A1"
+                for s in batch]
+
+    steps = pcfgset.unrolled_steps(SOURCES, model)
+    assert [len(s) for s in steps] == [4, 1, 4]
+    assert steps[1] == [("copy A1 B2", "A1 B2")]
+    # the second step of the first input: append applied to four symbols and the prediction
+    assert steps[0][1] == ("append V12 P3 R9 J8 , K19 C16 P13 K19 C16 P13",
+                           "V12 P3 R9 J8 K19 C16 P13 K19 C16 P13")
+    assert [s[-1][1] for s in steps] == pcfgset.unrolled_predictions(SOURCES, model)
+    # the longest arguments: first input 3, 6, 10, 10 (shift and reverse of ten symbols);
+    # third input 2, 1, 4, 6 (echo of the six symbols append returned)
+    assert [max(pcfgset.longest_argument(step) for step, _ in s) for s in steps] == [10, 2, 6]
+    assert pcfgset.longest_argument("append A1 B2 , C3 D4 E5") == 3
+    whole = model(SOURCES)  # the first and third differ from their unrolled predictions
+    assert pcfgset.localism_long_steps(whole, steps) == 1.0
+    assert pcfgset.localism_long_steps(whole, steps, longer_than=6) == 0.5
+    assert pcfgset.localism_long_steps(whole, steps, longer_than=10) == 0.0
+    same = [s[-1][1] for s in steps]
+    assert math.isnan(pcfgset.localism_long_steps(same, steps))  # no mistake to read
+    with pytest.raises(ValueError, match="one list of unrolled steps per whole prediction"):
+        pcfgset.localism_long_steps(whole, steps[:2])
+    with pytest.raises(ValueError, match=r"steps\[1\] must be a non-empty list"):
+        pcfgset.localism_long_steps(whole, [steps[0], [], steps[2]])
+    with pytest.raises(ValueError, match="longer_than"):
+        pcfgset.localism_long_steps(whole, steps, longer_than=-1)
 
 
 def test_overgeneralisation_rates_and_peak():

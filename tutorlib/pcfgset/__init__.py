@@ -75,11 +75,14 @@ from tutorlib.pcfgset.language import (
 from tutorlib.pcfgset.scores import (
     accuracy,
     consistency,
+    localism_long_steps,
     localism_score,
+    longest_argument,
     overgeneralisation_rates,
     peak,
     token_accuracy,
     unrolled_predictions,
+    unrolled_steps,
 )
 from tutorlib.pcfgset.splits import (
     HELD_OUT_PAIRS,
@@ -101,12 +104,13 @@ __all__ = [
     "CorpusStatistics", "OvergeneralisationSplit", "SamplerSettings", "SubstitutivitySplit",
     "accuracy", "alphabet", "apply", "base_corpus", "check_tree", "consistency", "depth",
     "derivation", "evaluate", "export", "format_input", "functions", "generate",
-    "generate_reduced", "interpret", "localism_score", "num_functions",
+    "generate_reduced", "interpret", "localism_long_steps", "localism_score", "longest_argument",
+    "num_functions",
     "overgeneralisation_rates", "overgeneralisation_split", "parse", "peak",
     "productivity_inputs", "read_pairs", "read_unrolled", "sample_inputs", "split", "split_names",
     "statistics", "string_arguments", "substitute", "to_hf_dataset", "substitutivity_split",
     "token_accuracy", "twin_of", "unroll", "unrolled_lines", "unrolled_predictions",
-    "write_pairs",
+    "unrolled_steps", "write_pairs",
 ]
 
 from tutorlib.checks import type_check as _type_check  # noqa: E402

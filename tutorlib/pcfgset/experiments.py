@@ -577,9 +577,13 @@ def _score(config: dict, split_name: str, seed: int, options: dict, device: str)
         if split_name == "pcfgset":
             length = _decode_length(test, options)
             sources = [s for s, _ in test]
-            unrolled = pcfgset.unrolled_predictions(
+            steps = pcfgset.unrolled_steps(
                 sources, lambda batch: predict(model, batch, length, device, alphabet_size))
+            unrolled = [input_steps[-1][1] for input_steps in steps]
             scores["localism"] = pcfgset.localism_score(evaluation.predictions, unrolled)
+            # the paper's reading of localism's mistakes (Sec. 4.4), counted
+            share = pcfgset.localism_long_steps(evaluation.predictions, steps)
+            scores["localism_long_steps"] = None if math.isnan(share) else share
             scores["unrolled_accuracy"] = pcfgset.accuracy(unrolled, [t for _, t in test])
     elif split_name.startswith("substitutivity_"):
         test, twins = twin_pairs(split_name.removeprefix("substitutivity_"), options["max_test"],

@@ -35,8 +35,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tutorlib.pcfgset.language import FUNCTIONS, TWINS, depth, num_functions, parse
-from tutorlib.pcfgset.scores import accuracy, consistency, localism_score, peak
+from tutorlib.pcfgset.language import TWINS, depth, num_functions, parse
+from tutorlib.pcfgset.scores import (
+    accuracy,
+    consistency,
+    localism_long_steps,
+    localism_score,
+    longest_argument,
+    peak,
+)
 from tutorlib.pcfgset.splits import HELD_OUT_PAIRS
 
 DATA = Path(__file__).with_name("released_data")
@@ -397,9 +404,9 @@ def length_terciles(architecture: str, run: int, test: str = "pcfgset") -> list[
 def localism_mistakes_with_long_strings(run: int, longer_than: int = 5) -> float:
     """Of the LSTMS2S inputs whose unrolled prediction differs from the whole one, the share with
     an unrolled step applied to a string of more than ``longer_than`` symbols."""
-    mistakes = [_has_long_step(block, longer_than) for block in localism_blocks(run)
-                if block.whole.split() != block.unrolled.split()]
-    return float(np.mean(mistakes))
+    blocks = localism_blocks(run)
+    return localism_long_steps([b.whole for b in blocks], [b.steps[:-1] for b in blocks],
+                               longer_than)
 
 
 def by_synonym(condition: str) -> pd.DataFrame:
@@ -466,19 +473,7 @@ def localism_long_strings(run: int, longer_than: int = 5) -> dict[str, float]:
 def _has_long_step(block: LocalismBlock, longer_than: int) -> bool:
     """Whether an unrolled step of ``block`` applies a function to a string of more than
     ``longer_than`` symbols."""
-    return any(_longest_argument(step) > longer_than for step, _ in block.steps[:-1])
-
-
-def _longest_argument(step: str) -> int:
-    """The longest string argument of one unrolled step (runs of non-function tokens between
-    commas), whatever its symbols (a step's arguments are earlier predictions)."""
-    longest = current = 0
-    for token in step.split() + [","]:
-        if token == "," or token in FUNCTIONS:
-            longest, current = max(longest, current), 0
-        else:
-            current += 1
-    return longest
+    return any(longest_argument(step) > longer_than for step, _ in block.steps[:-1])
 
 
 def failures(test: str) -> pd.DataFrame:

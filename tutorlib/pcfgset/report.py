@@ -143,7 +143,9 @@ def claim_fit(test: str, network: str, profile: str) -> tuple[float | None, int,
     return float(np.mean(values)), len(values), all(claim_passes(test, network, profile))
 
 
-def _claim_records(test: str, network: str, profile: str) -> list[dict]:
+def claim_records(test: str, network: str, profile: str) -> list[dict]:
+    """The committed run records behind one claim of Table 1 read from ``profile`` (those that
+    hold its score)."""
     runs = _runs(profile)
     if runs.empty:
         return []
@@ -156,7 +158,7 @@ def _claim_records(test: str, network: str, profile: str) -> list[dict]:
 def claim_runs(test: str, network: str, profile: str) -> tuple[list[float], list[float]]:
     """For one claim of Table 1 read from ``profile``: each run's score (%) and each run's fit
     (its accuracy on its own training data, a fraction); empty lists without a run."""
-    mine = _claim_records(test, network, profile)
+    mine = claim_records(test, network, profile)
     score = TEST_SCORES[test][1]
     return [100 * float(r[score]) for r in mine], [float(r["train_accuracy"]) for r in mine]
 
@@ -164,7 +166,7 @@ def claim_runs(test: str, network: str, profile: str) -> tuple[list[float], list
 def claim_passes(test: str, network: str, profile: str) -> list[bool]:
     """For one claim of Table 1 read from ``profile``: whether each run behind it passes the
     fit gate (:func:`passes`)."""
-    return [passes(r) for r in _claim_records(test, network, profile)]
+    return [passes(r) for r in claim_records(test, network, profile)]
 
 
 def best_fitted_profile(test: str, network: str) -> str | None:
@@ -712,9 +714,9 @@ def length_readings(network: str, profile: str) -> dict[str, list]:
     (:func:`productivity_below_task`, where both runs of a seed are committed) and whether the
     runs behind each reading pass the fit gate: ``{"terciles", "terciles_pass", "below",
     "below_pass"}``."""
-    task = {r["seed"]: r for r in _claim_records("task", network, profile)
+    task = {r["seed"]: r for r in claim_records("task", network, profile)
             if isinstance(r.get("by_length"), dict)}
-    productive = {r["seed"]: r for r in _claim_records("productivity", network, profile)
+    productive = {r["seed"]: r for r in claim_records("productivity", network, profile)
                   if isinstance(r.get("by_length"), dict)}
     out: dict[str, list] = {"terciles": [], "terciles_pass": [], "below": [], "below_pass": []}
     for seed in sorted(task):
@@ -727,6 +729,59 @@ def length_readings(network: str, profile: str) -> dict[str, list]:
                 out["below"].append(share)
                 out["below_pass"].append(passes(task[seed]) and passes(productive[seed]))
     return out
+
+
+def localism_mistake_records(network: str, profile: str) -> list[dict]:
+    """``network``'s committed task runs of ``profile`` that recorded the share of localism's
+    mistakes with a long unrolled step (``localism_long_steps``; runs scored before it was
+    recorded, and runs without a mistake, have none)."""
+    return [r for r in claim_records("localism", network, profile)
+            if isinstance(r.get("localism_long_steps"), (int, float))
+            and not math.isnan(r["localism_long_steps"])]
+
+
+def length_table(profile: str = "full") -> pd.DataFrame:
+    """The paper's findings about length and localism's mistakes (Sec. 4.2, Fig. 3; Sec. 4.4),
+    read on each architecture's committed runs of ``profile``: the task's accuracy on the
+    shortest, middle and longest third of its test inputs (:func:`length_terciles`, mean over
+    seeds), the share of input lengths at which productivity is below the task
+    (:func:`productivity_below_task`, mean over seeds), the share of localism's mistakes that
+    have an unrolled step applied to more than five symbols (mean over the runs that recorded
+    it), and how many of the runs behind the row pass the fit gate.
+
+    Parameters
+    ----------
+    profile : str
+        A committed profile (:data:`COMMITTED_PROFILES`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per architecture with runs; empty without any.
+    """
+    if profile not in COMMITTED_PROFILES:
+        raise ValueError(f"length_table: profile must be one of {COMMITTED_PROFILES}, got "
+                         f"{profile!r}")
+    rows = []
+    for network in ARCHITECTURE_NAMES:
+        readings = length_readings(network, profile)
+        if not readings["terciles"]:
+            continue
+        thirds = np.mean(readings["terciles"], axis=0)
+        long_steps = [r["localism_long_steps"] for r in localism_mistake_records(network, profile)]
+        passed = readings["terciles_pass"]
+        rows.append({
+            "network": network,
+            "shortest third (%)": round(float(thirds[0]), 1),
+            "middle third (%)": round(float(thirds[1]), 1),
+            "longest third (%)": round(float(thirds[2]), 1),
+            "productivity below the task (share of lengths)": (
+                round(float(np.mean(readings["below"])), 2) if readings["below"]
+                else "not measured"),
+            "localism mistakes with a long step (share)": (
+                round(float(np.mean(long_steps)), 2) if long_steps else "not measured"),
+            "task runs passing the gate": f"{sum(passed)} of {len(passed)}"})
+    return pd.DataFrame(rows).set_index("network") if rows else pd.DataFrame()
 
 
 def by_functions(runs: pd.DataFrame) -> pd.DataFrame:

@@ -15,8 +15,8 @@ import math
 import numbers
 from collections.abc import Callable, Sequence
 
-from tutorlib.checks import ArrayLike, check_outputs
-from tutorlib.pcfgset.language import substitute, unroll
+from tutorlib.checks import ArrayLike, check_outputs, check_scalar
+from tutorlib.pcfgset.language import FUNCTIONS, substitute, unroll
 
 
 def _text(prediction) -> str:
@@ -116,9 +116,9 @@ def consistency(predictions_a: ArrayLike, predictions_b: ArrayLike) -> float:
     return same / len(predictions_a)
 
 
-def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], Sequence],
-                         *, synonyms: dict[str, str] | None = None) -> list[str]:
-    """Localism: each input's prediction when the model computes it step by step.
+def unrolled_steps(sources: Sequence[str], predict: Callable[[list[str]], Sequence],
+                   *, synonyms: dict[str, str] | None = None) -> list[list[tuple[str, str]]]:
+    """Localism's unrolled computation: each input's steps as the model computes them.
 
     Every input is unrolled (:func:`~.language.unroll`); the model predicts each step, and its
     prediction replaces the step's ``*k`` in later steps. ``predict`` gets one batch per step
@@ -137,21 +137,92 @@ def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], 
 
     Returns
     -------
-    list of str
-        The prediction of each input's last step.
+    list of list of (str, str)
+        For each input, its steps in order: the step as given to the model (earlier
+        predictions substituted) and the model's prediction for it.
     """
     programs = [unroll(source, synonyms=synonyms) for source in sources]
-    outputs: list[list[str]] = [[] for _ in programs]
+    steps: list[list[tuple[str, str]]] = [[] for _ in programs]
     for k in range(max((len(p) for p in programs), default=0)):
-        active = [i for i, steps in enumerate(programs) if k < len(steps)]
-        batch = [substitute(programs[i][k], outputs[i]) for i in active]
+        active = [i for i, program in enumerate(programs) if k < len(program)]
+        batch = [substitute(programs[i][k], [out for _, out in steps[i]]) for i in active]
         predictions = list(predict(batch))
         if len(predictions) != len(batch):
             raise ValueError(f"predict returned {len(predictions)} predictions for a batch of "
                              f"{len(batch)} inputs")
-        for i, prediction in zip(active, predictions, strict=True):
-            outputs[i].append(_text(prediction))
-    return [steps[-1] for steps in outputs]
+        for i, step, prediction in zip(active, batch, predictions, strict=True):
+            steps[i].append((step, _text(prediction)))
+    return steps
+
+
+def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], Sequence],
+                         *, synonyms: dict[str, str] | None = None) -> list[str]:
+    """Localism: each input's prediction when the model computes it step by step (the last
+    step's prediction of :func:`unrolled_steps`, whose parameters it takes).
+
+    Returns
+    -------
+    list of str
+        The prediction of each input's last step.
+    """
+    return [steps[-1][1] for steps in unrolled_steps(sources, predict, synonyms=synonyms)]
+
+
+def longest_argument(step: str) -> int:
+    """The longest string argument of one unrolled step: the longest run of tokens that are
+    neither functions nor commas (a step's arguments are earlier predictions, whatever their
+    symbols).
+
+    Examples
+    --------
+    >>> longest_argument("append A B C , D E")
+    3
+    """
+    longest = current = 0
+    for token in step.split() + [","]:
+        if token == "," or token in FUNCTIONS:
+            longest, current = max(longest, current), 0
+        else:
+            current += 1
+    return longest
+
+
+def localism_long_steps(whole: ArrayLike, steps: Sequence[Sequence[tuple[str, str]]],
+                        longer_than: int = 5) -> float:
+    """Hupkes et al.'s (2020, Sec. 4.4) reading of localism's mistakes, counted: of the inputs
+    whose unrolled prediction differs from the whole input's, the share with an unrolled step
+    that applies a function to a string of more than ``longer_than`` symbols; NaN without such
+    an input.
+
+    Parameters
+    ----------
+    whole : sequence of str or of list of str
+        The model's predictions for the whole inputs.
+    steps : sequence
+        Each input's unrolled steps, from :func:`unrolled_steps`, in the same order.
+    longer_than : int
+        A string argument longer than this is long (the paper: five).
+
+    Returns
+    -------
+    float
+        From 0 to 1, or NaN.
+    """
+    check_outputs(whole, "whole predictions")
+    check_scalar(longer_than, "longer_than", int, min_val=0)
+    if isinstance(steps, (str, bytes)) or not hasattr(steps, "__len__") or len(steps) != len(whole):
+        raise ValueError(f"steps must hold one list of unrolled steps per whole prediction "
+                         f"({len(whole)}), got {steps!r:.80}")
+    for position, input_steps in enumerate(steps):
+        if (isinstance(input_steps, (str, bytes)) or not input_steps
+                or not all(isinstance(p, (tuple, list)) and len(p) == 2
+                           and all(isinstance(x, str) for x in p) for p in input_steps)):
+            raise ValueError(f"steps[{position}] must be a non-empty list of (step, prediction) "
+                             f"string pairs, as unrolled_steps returns, got {input_steps!r:.80}")
+    long = [any(longest_argument(step) > longer_than for step, _ in input_steps)
+            for prediction, input_steps in zip(whole, steps, strict=True)
+            if _text(prediction).split() != input_steps[-1][1].split()]
+    return sum(long) / len(long) if long else math.nan
 
 
 def localism_score(whole: ArrayLike, unrolled: ArrayLike) -> float:
