@@ -46,12 +46,6 @@ def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
     return read
 
 
-def _stops_at_gate(profile: str) -> bool:
-    """Whether ``profile``'s networks stop training as soon as they pass the fit gate."""
-    settings = profiles.settings("pcfgset", profile)
-    return all(profiles.network_recipe(settings, n).get("stop_at") for n in settings.architectures)
-
-
 def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[], Ours | None]:
     """PCFG SET's orderings: ``networks`` in the order given on one test, or ``tests`` in the
     order given for one network. Every score is read from one profile, the committed profile
@@ -81,7 +75,8 @@ def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[]
                              {t: t.replace("_", " ") for t in tests}, fitted=passed,
                              reduced=_reduced(profile),
                              levels=(list(tests) == ["task"] and len(networks) > 1
-                                     and _stops_at_gate(profile)))
+                                     and pcfgset_report.stops_at_gate(
+                                         profiles.settings("pcfgset", profile))))
     return read
 
 
