@@ -158,7 +158,16 @@ def unrolled_steps(sources: Sequence[str], predict: Callable[[list[str]], Sequen
 def unrolled_predictions(sources: Sequence[str], predict: Callable[[list[str]], Sequence],
                          *, synonyms: dict[str, str] | None = None) -> list[str]:
     """Localism: each input's prediction when the model computes it step by step (the last
-    step's prediction of :func:`unrolled_steps`, whose parameters it takes).
+    step's prediction of :func:`unrolled_steps`).
+
+    Parameters
+    ----------
+    sources : sequence of str
+        The inputs, each with at least one function.
+    predict : callable
+        Maps a list of steps (input strings) to as many predictions (:func:`unrolled_steps`).
+    synonyms : dict, optional
+        Synonyms and the function each stands for (e.g. ``TWINS``).
 
     Returns
     -------
@@ -172,6 +181,16 @@ def longest_argument(step: str) -> int:
     """The longest string argument of one unrolled step: the longest run of tokens that are
     neither functions nor commas (a step's arguments are earlier predictions, whatever their
     symbols).
+
+    Parameters
+    ----------
+    step : str
+        One unrolled step, tokens separated by spaces.
+
+    Returns
+    -------
+    int
+        The number of symbols of its longest string argument (0 without one).
 
     Examples
     --------
