@@ -21,16 +21,20 @@ from tutorlib.orchard import experiments
 
 
 def pilot_config(variant: str, model: str, hidden: int, layers: int, train_size: int,
-                 max_seconds: float, test_size: int, batch_size: int | None = None) -> dict:
-    """The gpu profile's run of ``model`` on ``variant``, scaled down for one CPU core."""
+                 max_seconds: float, test_size: int, batch_size: int | None = None,
+                 warmup_steps: int | None = None, learning_rate: float | None = None) -> dict:
+    """The gpu profile's run of ``model`` on ``variant``, scaled down for one CPU core (and
+    with another batch size, warm-up or peak learning rate where given)."""
     config = experiments.run_settings(variant, model, experiments.SETTINGS["gpu"])
     config["architecture"] = {**config["architecture"], "hidden_size": hidden,
                               "num_layers": layers}
     if model == "transformer":
         config["architecture"]["num_heads"] = 4
     recipe = {**config["recipe"], "max_seconds": max_seconds}
-    if batch_size is not None:
-        recipe["batch_size"] = batch_size
+    for name, value in (("batch_size", batch_size), ("warmup_steps", warmup_steps),
+                        ("learning_rate", learning_rate)):
+        if value is not None:
+            recipe[name] = value
     config.update(train_size=train_size, test_size=test_size, train_check=min(1_000, test_size),
                   eval_batch_size=32, recipe=recipe)
     return config
@@ -44,6 +48,8 @@ def main() -> None:
     parser.add_argument("--layers", type=int, default=1)
     parser.add_argument("--train-size", type=int, default=40_000)
     parser.add_argument("--batch-size", type=int)
+    parser.add_argument("--warmup-steps", type=int)
+    parser.add_argument("--learning-rate", type=float)
     parser.add_argument("--max-seconds", type=float, default=1_200.0)
     parser.add_argument("--test-size", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
@@ -51,7 +57,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("results/orchard/pilot-cpu.json"))
     args = parser.parse_args()
     config = pilot_config(args.variant, args.model, args.hidden, args.layers, args.train_size,
-                          args.max_seconds, args.test_size, args.batch_size)
+                          args.max_seconds, args.test_size, args.batch_size, args.warmup_steps,
+                          args.learning_rate)
     record = experiments.run(config, args.seed, device=args.device)
     fit = record["fit"]
     print(f"{args.variant} {args.model}: {record['parameters']:,} parameters, "
