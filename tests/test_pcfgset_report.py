@@ -334,3 +334,19 @@ def test_the_length_table_reads_the_committed_runs_and_names_a_bad_profile():
         assert shown == (round(float(np.mean(shares)), 2) if shares else "not measured")
     with pytest.raises(ValueError, match="profile must be one of"):
         report.length_table("tutorial")
+
+
+def test_the_reduction_pilot_table_and_its_reading_come_from_the_committed_pilot():
+    pilots = report.reduction_pilots()
+    files = sorted(results.project_results("pcfgset", "pilot").glob("*.json"))
+    assert len(pilots) == len(files) > 0
+    assert list(pilots["training pairs"]) == sorted(pilots["training pairs"])
+    passed = pilots[pilots["passes the gate at (s)"].map(lambda v: isinstance(v, (int, np.integer)))]
+    # a pass is within the run's budget and at a validation the gate accepts
+    assert (passed["best validation"] >= passed["validation bar"] - 0.005).all()
+    reading = report.reduction_pilot_reading(pilots)
+    for candidate in pilots["candidate"].unique():
+        assert f"{candidate}: " in reading
+    fastest = passed[passed["network"] == "LSTMS2S"]["passes the gate at (s)"].min()
+    assert f"LSTMS2S passes in {fastest} s" in reading
+    assert report.reduction_pilot_reading(pilots.iloc[:0]) == "no pilot committed"

@@ -259,6 +259,75 @@ def pilot_table() -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["network", "trainer"]) if rows else pd.DataFrame()
 
 
+def reduction_pilots() -> pd.DataFrame:
+    """The pilot that chose the full profile's reduction (``results/pcfgset/pilot/``,
+    ``benchmarks/pcfgset_pilot.py``, one core a run): per candidate reduction, architecture and
+    recipe tried, the training pairs, the seconds of training until the network first passed
+    the fit gate (or "not in" its budget), and its best training and validation accuracy.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per pilot run, by candidate (fewest training pairs first) and architecture;
+        empty without the folder.
+    """
+    folder = results.project_results("pcfgset", "pilot")
+    rows = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        run = json.loads(path.read_text(encoding="utf-8"))
+        architecture, recipe = run["architecture"], run["recipe"]
+        shape = f"{architecture['num_layers']} layer{'s' if architecture['num_layers'] > 1 else ''}"
+        if architecture.get("kernel_size"):
+            shape += f", kernel {architecture['kernel_size']}"
+        fitted = run["seconds_to_fit"]
+        rows.append({
+            "candidate": run["candidate"], "network": run["network"], "seed": run["seed"],
+            "network size": shape,
+            "recipe": f"{recipe['learning_rate']:g}, {recipe['schedule'].replace('_', ' ')}",
+            "training pairs": run["train_pairs"],
+            "passes the gate at (s)": (round(fitted) if fitted is not None
+                                       else f"not in {round(run['train_seconds'])}"),
+            "best training": round(run["best_train"], 2),
+            "best validation": round(run["best_validation"], 2),
+            "validation bar": run["gate_in_distribution"]})
+    if not rows:
+        return pd.DataFrame()
+    return (pd.DataFrame(rows).sort_values(["training pairs", "candidate", "network", "seed"],
+                                           kind="stable").reset_index(drop=True))
+
+
+def reduction_pilot_reading(pilots: pd.DataFrame) -> str:
+    """What :func:`reduction_pilots` shows, in words, per candidate: for each architecture, the
+    fastest pass of the gate, or that none passed and the best validation accuracy reached.
+
+    Parameters
+    ----------
+    pilots : pandas.DataFrame
+        From :func:`reduction_pilots`.
+
+    Returns
+    -------
+    str
+        One clause per candidate, joined by semicolons ("no pilot committed" when empty).
+    """
+    if pilots.empty:
+        return "no pilot committed"
+    clauses = []
+    for candidate, rows in pilots.groupby("candidate", sort=False):
+        parts = []
+        for network, mine in rows.groupby("network", sort=False):
+            passed = [v for v in mine["passes the gate at (s)"] if isinstance(v, (int, np.integer))]
+            if passed:
+                parts.append(f"{network} passes in {min(passed)} s")
+            else:
+                best = mine.loc[mine["best validation"].idxmax()]
+                parts.append(f"{network} does not pass (training {best['best training']:.2f} / "
+                             f"validation {best['best validation']:.2f} at best, against "
+                             f"{gate.TRAINING:.2f} / {best['validation bar']:.2f})")
+        clauses.append(f"{candidate}: " + ", ".join(parts))
+    return "; ".join(clauses)
+
+
 def gpu_facts() -> dict[str, str]:
     """The sentences' numbers chapter 12 states about the gpu profile, as text (empty values
     say "not committed")."""
