@@ -486,6 +486,21 @@ glue_figure("fig-14-pilots", fig)
 report.pilot_table(pilots).set_index(["budget", "model"]).drop(columns="variant").round(1)
 
 # %% [markdown]
+# How long does each model need on one core to learn an easier variant? The same scaled-down
+# recipe on other variants, the time each run first passed the fit gate on its samples of
+# training and validation examples:
+
+# %%
+report.time_to_fit()
+
+# %% [markdown]
+# *The fit-first pilot* (`results/orchard/pilot-cpu-easy.json`, `pilot-cpu-warmup.json`):
+# per variant and model, its warm-up, the seconds of training until its samples of training
+# and validation examples first both reached the gate's 90% on both trees (or the budget it
+# had), the epochs it trained, the best samples, its own checks on 1,000 training and 1,000
+# validation examples at the end, and whether it passes the gate.
+
+# %% [markdown]
 # ## Recap
 #
 # - An ORCHARD input is two trees; `COPY k` in the second refers to the k-th item of the first in

@@ -142,11 +142,16 @@ def test_the_table_covers_the_book():
     tre_published = set(table.loc[table["part"] == "TRE", "published"])
     assert generalisation.PAPER["r(TRE, generalisation gap)"] in tre_published
     assert dynamics.PAPER["r(TRE, I(theta; X)), compression phase"] in tre_published
-    # 21 numbers of Table 1, 8 orderings, and 10 findings read from the released networks only
+    # 21 numbers of Table 1, 8 orderings, and 10 findings the paper states in words
     assert len(table[table["part"] == "PCFG SET"]) == 3 * len(pcfgset_experiments.PAPER) + 8 + 10
-    # depth-12 first trees of the hard variants (2 models x 2), the Transformer's second tree,
-    # the Transformer against the LSTM in distribution (4), COPY's ordering (2 models x 2)
-    assert len(table[table["part"] == "ORCHARD"]) == 14
+    # depth-12 first trees of the hard variants (2 models x 2), the Transformer's second tree
+    # (2), the Transformer against the LSTM in distribution (4) and the LSTM against the
+    # Transformer beyond it (4), FIRST-LAST against MIN-MAX (2 models x 2 levels), COPY's
+    # ordering (2 models x 2)
+    orchard = table[table["part"] == "ORCHARD"]
+    assert len(orchard) == 22
+    assert orchard["claim"].str.contains("FIRST-LAST is easier than MIN-MAX").sum() == 4
+    assert orchard["claim"].str.contains("at depths 9-12, the LSTM is ahead").sum() == 4
     assert dbca_experiments.PAPER["mcd"]["lstm_attention"] in set(table["published"])
     # Keysers et al.'s Table 4 with its intervals
     mcd = table[table["claim"].str.startswith("SCAN's MCD splits")]

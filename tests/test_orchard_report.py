@@ -228,3 +228,25 @@ def test_the_cpu_pilots_their_table_and_what_they_test(monkeypatch, tmp_path):
     neither = {"1 hour": {k: pilot(m, 0.4) for k, m in [("a", "lstm"), ("b", "transformer")]}}
     assert "stays untested until a GPU" in report.pilot_facts(neither)["pilot_text"]
     report.plot_pilot_curves(pilots, "pilots")
+
+
+def test_time_to_fit_reads_the_first_evaluation_past_the_gate_on_both_samples():
+    deep = {"12": {"first": 0.6, "second": 0.3, "both": 0.2, "n": 10}}
+
+    def pilot(model, fit, history, budget=1200.0):
+        record = _run("firstlast_easy", model, fit, by_depth=deep)
+        record["train"]["both"] = record["valid"]["both"] = fit
+        record.update(epochs=5.0, recipe={"max_seconds": budget, "warmup_steps": 200},
+                      fit_history=[{"seconds": s, "train_accuracy": t, "validation_accuracy": v}
+                                   for s, t, v in history])
+        return record
+
+    passing = pilot("lstm", 0.99, [(50.0, 0.95, 0.5), (100.0, 0.85, 0.93), (150.0, 0.92, 0.91)])
+    failing = pilot("transformer", 0.6, [(600.0, 0.4, 0.45), (1200.0, 0.6, 0.62)])
+    table = report.time_to_fit({"file": {"a": passing, "b": failing}})
+    # 50 s: validation short; 100 s: training short; 150 s: both past 0.9
+    assert list(table["passes the gate at (s)"]) == [150, "not in 1200"]
+    assert list(table["fits"]) == [True, False]
+    assert list(table["best validation sample (%)"]) == [93.0, 62.0]
+    committed = report.time_to_fit()
+    assert len(committed) >= 2 and set(committed["model"]) == {"LSTM", "Transformer"}

@@ -94,6 +94,28 @@ def claims() -> list[Claim]:
             _orchard_order([("transformer", variant), ("lstm", variant)], "both",
                            in_distribution), ORDER, "orchard",
             published_text="Transformer > LSTM"))
+    beyond = tuple(range(9, 13))
+    for variant in ("minmax_medium", "minmax_hard", "firstlast_medium", "firstlast_hard"):
+        claims.append(Claim(
+            "ORCHARD", "orchard/14_orchard", "pung2021orchard",
+            f"at depths 9-12, the LSTM is ahead of the Transformer on "
+            f"{variant.replace('_', ' ')} (first tree)", 1.0, "order",
+            _orchard_order([("lstm", variant), ("transformer", variant)], "first", beyond),
+            ORDER, "orchard", published_text="LSTM > Transformer",
+            note="Sec. 5 (\u201cfar outperforms ... for greater depths of tree (\u2265 9)\u201d); "
+                 "read as the mean first-tree accuracy over depths 9 to 12"))
+    for model in ("lstm", "transformer"):
+        for level in ("medium", "hard"):
+            claims.append(Claim(
+                "ORCHARD", "orchard/14_orchard", "pung2021orchard",
+                f"{_ORCHARD_NAMES[model]}, {level}: FIRST-LAST is easier than MIN-MAX (both "
+                f"trees)", 1.0, "order",
+                _orchard_order([(model, f"firstlast_{level}"), (model, f"minmax_{level}")],
+                               "both", orchard_experiments.TEST_DEPTHS), ORDER, "orchard",
+                published_text="FIRST-LAST > MIN-MAX",
+                note="Sec. 5 (both models \u201cperform better on the FIRST-LAST dataset for "
+                     "ORCHARD-med and ORCHARD-hard\u201d); read as the mean accuracy on both "
+                     "trees over the test depths 3 to 12"))
     for model in ("lstm", "transformer"):
         for family in ("minmax", "firstlast"):
             keys = [(model, f"{family}_{level}") for level in ("easy", "medium", "hard")]

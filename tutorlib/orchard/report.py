@@ -16,6 +16,7 @@ a comparison between the models is one of generalisation only where both fit.
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pandas as pd
@@ -314,6 +315,61 @@ def pilot_table(pilots: dict[str, dict[str, dict]]) -> pd.DataFrame:
                 **{f"depth 12, {tree} (%)": 100 * record["by_depth"]["12"][tree]
                    for tree in ("first", "second")},
                 "fit (%)": 100 * run_fit(record), "fits": fits(record)})
+    return pd.DataFrame(rows)
+
+
+#: The fit-first pilots (issue 48): how long each model takes on one core to pass the fit
+#: gate at the training depths, by variant (``benchmarks/orchard_pilot.py``, 40,000 training
+#: examples, hidden 128), ``results/orchard/<file>``.
+FIT_FIRST_PILOT_FILES = ("pilot-cpu-easy.json", "pilot-cpu-warmup.json")
+
+
+def time_to_fit(pilots: dict[str, dict[str, dict]] | None = None) -> pd.DataFrame:
+    """How long each fit-first pilot run took to pass the fit gate on both trees at the
+    training depths (the first evaluation at which its samples of training and validation
+    examples both reach :data:`FIT_THRESHOLD`, exact label), or that it did not within its
+    budget; with its warm-up, its best samples and its own checks (both trees, %).
+
+    Parameters
+    ----------
+    pilots : dict, optional
+        ``{file: {"variant/model": record}}``; default: the committed
+        :data:`FIT_FIRST_PILOT_FILES`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per pilot run; empty without any.
+    """
+    if pilots is None:
+        pilots = {}
+        for name in FIT_FIRST_PILOT_FILES:
+            path = results.project_results("orchard", name)
+            if path.exists():
+                pilots[name] = json.loads(path.read_text(encoding="utf-8"))
+    rows = []
+    for runs in pilots.values():
+        for record in runs.values():
+            history = record.get("fit_history") or []
+            passed = next((p["seconds"] for p in history
+                           if p["train_accuracy"] >= FIT_THRESHOLD
+                           and p["validation_accuracy"] >= FIT_THRESHOLD), None)
+            recipe = record.get("recipe") or {}
+            budget = recipe.get("max_seconds")
+            rows.append({
+                "variant": record["variant"], "model": NAMES[record["model"]],
+                "parameters": int(record["parameters"]),
+                "warm-up steps": recipe.get("warmup_steps"),
+                "passes the gate at (s)": (round(passed) if passed is not None
+                                           else f"not in {budget:.0f}" if budget else "no"),
+                "epochs": round(float(record["epochs"]), 1),
+                "best training sample (%)": round(100 * max(
+                    (p["train_accuracy"] for p in history), default=math.nan), 1),
+                "best validation sample (%)": round(100 * max(
+                    (p["validation_accuracy"] for p in history), default=math.nan), 1),
+                "training, both trees (%)": round(100 * record["train"]["both"], 1),
+                "validation, both trees (%)": round(100 * record["valid"]["both"], 1),
+                "fits": fits(record)})
     return pd.DataFrame(rows)
 
 
