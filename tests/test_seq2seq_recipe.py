@@ -219,6 +219,13 @@ def test_stop_at_stops_only_where_confirm_agrees_and_patience_does_not_stop_it(o
     impatient = recipes.fit(model, train, vocab, vocab, recipes.Recipe(
         **{**recipe.to_dict(), "stop_at": None}), validation=validation, seed=0)
     assert impatient.stopped == "patience" and len(impatient.history) < len(fit.history)
+    plain_recipe = recipes.Recipe(**{**recipe.to_dict(), "stop_at": None})
+    with pytest.raises(ValueError, match="confirm is a check .* for a recipe with stop_at"):
+        recipes.fit(model, train, vocab, vocab, plain_recipe, validation=validation, seed=0,
+                    confirm=confirm)
+    with pytest.raises((TypeError, ValueError), match="confirm=True violates type hint"):
+        recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0,
+                    confirm=True)
 
 
 def test_stop_at_is_checked_and_stays_out_of_earlier_keys():

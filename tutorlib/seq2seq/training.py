@@ -568,6 +568,9 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
     if not train:
         raise ValueError("no training pairs")
     converging = recipe.presentations is None
+    if confirm is not None and recipe.stop_at is None:
+        raise ValueError("confirm is a check (model -> bool) for a recipe with stop_at; this "
+                         "recipe has no stop_at")
     if converging and not validation:
         raise ValueError("training to convergence needs validation pairs (the stopping rule "
                          "reads them); or give the recipe presentations")
