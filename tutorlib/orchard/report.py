@@ -291,11 +291,17 @@ PILOT_FILES = {"15 minutes": "pilot-cpu.json", "1 hour": "pilot-cpu-hour.json"}
 def cpu_pilots() -> dict[str, dict[str, dict]]:
     """The committed CPU pilots, by budget (:data:`PILOT_FILES`): each a dict of
     ``"variant/model"`` to its run record; budgets without a file are left out."""
+    return _committed_pilots(PILOT_FILES)
+
+
+def _committed_pilots(files: dict[str, str]) -> dict[str, dict[str, dict]]:
+    """``{label: {"variant/model": record}}`` of the committed pilot files ``{label: file}``
+    (``results/orchard/<file>``); labels without a file are left out."""
     found = {}
-    for budget, name in PILOT_FILES.items():
+    for label, name in files.items():
         path = results.project_results("orchard", name)
         if path.exists():
-            found[budget] = json.loads(path.read_text())
+            found[label] = json.loads(path.read_text(encoding="utf-8"))
     return found
 
 
@@ -342,11 +348,7 @@ def time_to_fit(pilots: dict[str, dict[str, dict]] | None = None) -> pd.DataFram
         A row per pilot run; empty without any.
     """
     if pilots is None:
-        pilots = {}
-        for name in FIT_FIRST_PILOT_FILES:
-            path = results.project_results("orchard", name)
-            if path.exists():
-                pilots[name] = json.loads(path.read_text(encoding="utf-8"))
+        pilots = _committed_pilots({name: name for name in FIT_FIRST_PILOT_FILES})
     rows = []
     for runs in pilots.values():
         for record in runs.values():

@@ -148,16 +148,27 @@ def _released_length_trend(network: str) -> Callable[[], Ours | None]:
     return read
 
 
+def _length_reading(network: str, test: str, values: str) -> tuple[str, dict, list] | None:
+    """For :func:`_length_trend` and :func:`_productivity_control`: the profile whose runs of
+    ``network`` on ``test`` fit best, its :func:`~tutorlib.pcfgset.report.length_readings` and
+    those runs' fits; None where the readings hold no ``values``."""
+    profile = pcfgset_report.best_fitted_profile(test, network)
+    if profile is None:
+        return None
+    readings = pcfgset_report.length_readings(network, profile)
+    if not readings[values]:
+        return None
+    return profile, readings, pcfgset_report.claim_runs(test, network, profile)[1]
+
+
 def _length_trend(network: str) -> Callable[[], Ours | None]:
     """:func:`_trend` over our task runs of ``network`` (the profile whose task runs fit best),
     tested only when every one passes the fit gate."""
     def read() -> Ours | None:
-        profile = pcfgset_report.best_fitted_profile("task", network)
-        readings = (pcfgset_report.length_readings(network, profile) if profile is not None
-                    else {"terciles": []})
-        if not readings["terciles"]:
+        found = _length_reading(network, "task", "terciles")
+        if found is None:
             return None
-        fits = pcfgset_report.claim_runs("task", network, profile)[1]
+        profile, readings, fits = found
         return _trend(readings["terciles"], planned_seeds("pcfgset"), profile=profile,
                       fitted=all(readings["terciles_pass"]), fit=min(fits))
     return read
@@ -168,12 +179,10 @@ def _productivity_control(network: str) -> Callable[[], Ours | None]:
     productivity is below the task (:func:`tutorlib.pcfgset.report.productivity_below_task`),
     the mean over seeds; tested only when every run behind it passes the fit gate."""
     def read() -> Ours | None:
-        profile = pcfgset_report.best_fitted_profile("productivity", network)
-        readings = (pcfgset_report.length_readings(network, profile) if profile is not None
-                    else {"below": []})
-        if not readings["below"]:
+        found = _length_reading(network, "productivity", "below")
+        if found is None:
             return None
-        fits = pcfgset_report.claim_runs("productivity", network, profile)[1]
+        profile, readings, fits = found
         ours = Ours.mean_of(readings["below"], planned_seeds("pcfgset"), profile=profile)
         return Ours(**{**ours.__dict__, "fitted": all(readings["below_pass"]),
                        "fit": min(fits)})
