@@ -756,7 +756,8 @@ if not committed.empty:
 report.length_table("full")
 
 # %% [markdown]
-# *Table 5d.* Per architecture, on the full profile's reduced task: accuracy on the shortest,
+# *Table 5d.* Per architecture, on the full profile's reduced task, read only from runs that
+# pass the fit gate (the last column counts them): accuracy on the shortest,
 # middle and longest third of the task's test inputs by length (mean over seeds); the share of
 # the input lengths with at least 20 inputs in both test sets at which productivity is below
 # the task (mean over seeds); the share of the inputs whose unrolled prediction differs from

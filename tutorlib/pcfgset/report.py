@@ -818,7 +818,8 @@ def localism_mistake_records(network: str, profile: str) -> list[dict]:
 
 def length_table(profile: str = "full") -> pd.DataFrame:
     """The paper's findings about length and localism's mistakes (Sec. 4.2, Fig. 3; Sec. 4.4),
-    read on each architecture's committed runs of ``profile``: the task's accuracy on the
+    read on each architecture's committed runs of ``profile`` that pass the fit gate (how many
+    of its task runs do is the last column): the task's accuracy on the
     shortest, middle and longest third of its test inputs (:func:`length_terciles`, mean over
     seeds), the share of input lengths at which productivity is below the task
     (:func:`productivity_below_task`, mean over seeds), the share of localism's mistakes that
@@ -843,17 +844,19 @@ def length_table(profile: str = "full") -> pd.DataFrame:
         readings = length_readings(network, profile)
         if not readings["terciles"]:
             continue
-        thirds = np.mean(readings["terciles"], axis=0)
-        long_steps = [r["localism_long_steps"] for r in localism_mistake_records(network, profile)]
         passed = readings["terciles_pass"]
+        # only runs that pass the fit gate are read; a network without one says so
+        thirds = [t for t, ok in zip(readings["terciles"], passed, strict=True) if ok]
+        below = [b for b, ok in zip(readings["below"], readings["below_pass"], strict=True) if ok]
+        long_steps = [r["localism_long_steps"] for r in localism_mistake_records(network, profile)
+                      if passes(r)]
+        mean_thirds = np.mean(thirds, axis=0) if thirds else [None] * 3
         rows.append({
             "network": network,
-            "shortest third (%)": round(float(thirds[0]), 1),
-            "middle third (%)": round(float(thirds[1]), 1),
-            "longest third (%)": round(float(thirds[2]), 1),
+            **{f"{name} third (%)": (round(float(v), 1) if v is not None else "no fitted run")
+               for name, v in zip(("shortest", "middle", "longest"), mean_thirds, strict=True)},
             "productivity below the task (share of lengths)": (
-                round(float(np.mean(readings["below"])), 2) if readings["below"]
-                else "not measured"),
+                round(float(np.mean(below)), 2) if below else "not measured"),
             "localism mistakes with a long step (share)": (
                 round(float(np.mean(long_steps)), 2) if long_steps else "not measured"),
             "task runs passing the gate": f"{sum(passed)} of {len(passed)}"})
