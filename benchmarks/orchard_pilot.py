@@ -17,12 +17,14 @@ import argparse
 import json
 from pathlib import Path
 
+from tutorlib import fit
 from tutorlib.orchard import experiments
 
 
 def pilot_config(variant: str, model: str, hidden: int, layers: int, train_size: int,
                  max_seconds: float, test_size: int, batch_size: int | None = None,
-                 warmup_steps: int | None = None, learning_rate: float | None = None) -> dict:
+                 warmup_steps: int | None = None, learning_rate: float | None = None,
+                 train_depths: tuple[int, int] | None = None, stop_at: bool = False) -> dict:
     """The gpu profile's run of ``model`` on ``variant``, scaled down for one CPU core (and
     with another batch size, warm-up or peak learning rate where given)."""
     config = experiments.run_settings(variant, model, experiments.SETTINGS["gpu"])
@@ -31,12 +33,16 @@ def pilot_config(variant: str, model: str, hidden: int, layers: int, train_size:
     if model == "transformer":
         config["architecture"]["num_heads"] = 4
     recipe = {**config["recipe"], "max_seconds": max_seconds}
+    if stop_at:  # stop at the first evaluation past the fit gate: the time to fit
+        recipe["stop_at"] = [fit.TRAINING, fit.IN_DISTRIBUTION]
     for name, value in (("batch_size", batch_size), ("warmup_steps", warmup_steps),
                         ("learning_rate", learning_rate)):
         if value is not None:
             recipe[name] = value
     config.update(train_size=train_size, test_size=test_size, train_check=min(1_000, test_size),
                   eval_batch_size=32, recipe=recipe)
+    if train_depths is not None and tuple(train_depths) != experiments.TRAIN_DEPTHS:
+        config["train_depths"] = list(train_depths)
     return config
 
 
@@ -51,6 +57,10 @@ def main() -> None:
     parser.add_argument("--warmup-steps", type=int)
     parser.add_argument("--learning-rate", type=float)
     parser.add_argument("--max-seconds", type=float, default=1_200.0)
+    parser.add_argument("--train-depths", type=int, nargs=2, metavar=("MIN", "MAX"),
+                        help="train (and validate) on trees of these depths (default 3 6)")
+    parser.add_argument("--stop-at-gate", action="store_true",
+                        help="stop at the first evaluation past the fit gate (time to fit)")
     parser.add_argument("--test-size", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu")
@@ -58,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     config = pilot_config(args.variant, args.model, args.hidden, args.layers, args.train_size,
                           args.max_seconds, args.test_size, args.batch_size, args.warmup_steps,
-                          args.learning_rate)
+                          args.learning_rate, args.train_depths, args.stop_at_gate)
     record = experiments.run(config, args.seed, device=args.device)
     fit = record["fit"]
     print(f"{args.variant} {args.model}: {record['parameters']:,} parameters, "
@@ -67,7 +77,10 @@ def main() -> None:
           f"valid {record['valid']['first']:.3f}/{record['valid']['second']:.3f}; depth 12 "
           f"{record['by_depth']['12']['first']:.3f}/{record['by_depth']['12']['second']:.3f}")
     found = json.loads(args.out.read_text()) if args.out.exists() else {}
-    found[f"{args.variant}/{args.model}"] = {"config": config, "seed": args.seed, **record}
+    name = f"{args.variant}/{args.model}"
+    if args.train_depths is not None and tuple(args.train_depths) != experiments.TRAIN_DEPTHS:
+        name += "/depths{}-{}".format(*args.train_depths)
+    found[name] = {"config": config, "seed": args.seed, **record}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
 

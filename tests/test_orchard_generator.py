@@ -209,6 +209,26 @@ def test_training_depths_are_balanced_for_each_tree():
     assert sum(first.values()) == 402
 
 
+def test_a_shallower_training_range_gives_those_depths_and_other_draws():
+    pairs = orchard.generate_part("firstlast_medium", "train", 200, depths=(3, 4))
+    first, second = orchard.depth_counts(pairs)
+    assert set(first) == set(second) == {3, 4}
+    assert first[3] == first[4] == 100
+    # the release's range given explicitly is the release's part, draw for draw
+    assert orchard.generate_part("minmax_hard", "valid", 30, depths=(3, 6)) \
+        == orchard.generate_part("minmax_hard", "valid", 30)
+
+
+@pytest.mark.parametrize("part, depths, message", [
+    ("test9", (3, 4), "not 'test9'"),
+    ("train", (5, 4), "max_depth"),
+    ("train", (3, 4, 5), "depths"),
+])
+def test_a_bad_training_range_is_refused_with_what_was_wrong(part, depths, message):
+    with pytest.raises(ValueError, match=message):
+        orchard.generate_part("minmax_hard", part, 4, depths=depths)
+
+
 def test_balanced_depths_counts_differ_by_at_most_one():
     rng = random.Random(0)
     for n in (0, 1, 7, 100, 101):

@@ -29,7 +29,7 @@ import torch
 from tutorlib import cache, results
 from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
-from tutorlib.orchard.generator import TEST_DEPTHS, generate_part, variant
+from tutorlib.orchard.generator import TEST_DEPTHS, TRAIN_DEPTHS, generate_part, variant
 from tutorlib.orchard.language import OPERATORS, parse_label
 from tutorlib.profiles import (
     PRESENTATION_FIELDS,
@@ -189,6 +189,7 @@ class OrchardSettings(Settings):
     eval_batch_size: int
     threads: int
     training: dict = field(default_factory=dict)
+    train_depths: list[int] = field(default_factory=lambda: list(TRAIN_DEPTHS))
 
     def __post_init__(self) -> None:
         check_per_network("training", self.training, self.models,
@@ -201,6 +202,9 @@ class OrchardSettings(Settings):
 # came later (a run's key holds them only when they differ, so earlier keys stay valid).
 TRAINING_KEYS = (*PRESENTATION_FIELDS, "warmup_steps", "embedding_init")
 LATER_DEFAULTS = {"warmup_steps": 0, "embedding_init": "pytorch"}
+# Run settings added later, likewise: the depths of the training set (and of its validation
+# examples), the release's 3 to 6 unless a reduction trains on shallower trees.
+RUN_DEFAULTS = {"train_depths": list(TRAIN_DEPTHS)}
 
 
 def _lstm(hidden: int, layers: int, dropout: float) -> dict:
@@ -289,11 +293,13 @@ def build(config: dict) -> torch.nn.Module:
 
 def _train_and_test(config: dict, seed: int, device: str) -> dict:
     name = config["variant"]
-    train = generate_part(name, "train", config["train_size"], config["data_seed"])
+    depths = tuple(config.get("train_depths", TRAIN_DEPTHS))
+    train = generate_part(name, "train", config["train_size"], config["data_seed"], depths)
     tests = {str(depth): depth_bin(name, depth, config["test_size"], config["data_seed"])
              for depth in config["test_depths"]}
     tests["train"] = train[: config["train_check"]]
-    tests["valid"] = generate_part(name, "valid", config["train_check"], config["data_seed"])
+    tests["valid"] = generate_part(name, "valid", config["train_check"], config["data_seed"],
+                                   depths)
     options = LATER_DEFAULTS | config
     converging = "recipe" in config
     recipe = (s2s.Recipe.from_dict(config["recipe"]) if converging else s2s.Recipe.fixed(
@@ -336,7 +342,8 @@ def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> di
     keys = ("train_size", "test_depths", "test_size", "train_check", "data_seed",
             "eval_batch_size", "threads")
     config = {"variant": variant_name, "model": model,
-              "architecture": dict(settings["models"][model]), **{k: settings[k] for k in keys}}
+              "architecture": dict(settings["models"][model]), **{k: settings[k] for k in keys},
+              **key_dict({"train_depths": list(settings["train_depths"])}, RUN_DEFAULTS)}
     training = network_recipe(settings, model)
     if "presentations" not in training:  # to convergence: the whole recipe, one field
         return {**config, "recipe": s2s.Recipe.from_dict(training).to_dict()}

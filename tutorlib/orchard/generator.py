@@ -363,7 +363,8 @@ def part_seed(seed: int, variant_name: str, part: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def generate_part(variant_name: str, part: str, num_examples: int, seed: int = 0) -> list[Pair]:
+def generate_part(variant_name: str, part: str, num_examples: int, seed: int = 0,
+                  depths: tuple[int, int] | None = None) -> list[Pair]:
     """One part (``train``, ``valid``, ``test``, ``test3`` ... ``test12``) of a variant.
 
     Parameters
@@ -376,6 +377,10 @@ def generate_part(variant_name: str, part: str, num_examples: int, seed: int = 0
         How many examples, at least 0.
     seed : int
         A non-negative seed, from which the part's own seed is derived (:func:`part_seed`).
+    depths : (int, int), optional
+        Another depth range for ``train``, ``valid`` or ``test`` (the release's: 3 to 6), for a
+        reduction trained on shallower trees; the part's seed then also depends on it. A depth
+        bin ``test{d}`` keeps its depth.
 
     Returns
     -------
@@ -386,9 +391,20 @@ def generate_part(variant_name: str, part: str, num_examples: int, seed: int = 0
     --------
     >>> len(generate_part("minmax_medium", "test12", 3))
     3
+    >>> shallow = generate_part("minmax_medium", "train", 2, depths=(3, 4))
+    >>> len(shallow), shallow == generate_part("minmax_medium", "train", 2)
+    (2, False)
     """
     spec = variant(variant_name)
     min_depth, max_depth = part_depths(part)
+    if depths is not None and tuple(depths) != TRAIN_DEPTHS:
+        if (min_depth, max_depth) != TRAIN_DEPTHS:
+            raise ValueError(f"depths apply to the parts train, valid and test, not {part!r} "
+                             f"(a depth bin keeps its depth)")
+        min_depth, max_depth = depths
+        _check_int("min_depth", min_depth, 1, MAX_SUPPORTED_DEPTH)
+        _check_int("max_depth", max_depth, min_depth, MAX_SUPPORTED_DEPTH)
+        part = f"{part}{min_depth}-{max_depth}"
     return generate(num_examples, operators=spec.operators, copy_prob=spec.copy_prob,
                     min_depth=min_depth, max_depth=max_depth,
                     seed=part_seed(_check_int("seed", seed, 0), variant_name, part))
