@@ -24,7 +24,8 @@ from tutorlib.orchard import experiments
 def pilot_config(variant: str, model: str, hidden: int, layers: int, train_size: int,
                  max_seconds: float, test_size: int, batch_size: int | None = None,
                  warmup_steps: int | None = None, learning_rate: float | None = None,
-                 train_depths: tuple[int, int] | None = None, stop_at: bool = False) -> dict:
+                 train_depths: tuple[int, int] | None = None,
+                 stop_tree: str | None = None) -> dict:
     """The gpu profile's run of ``model`` on ``variant``, scaled down for one CPU core (and
     with another batch size, warm-up or peak learning rate where given)."""
     config = experiments.run_settings(variant, model, experiments.SETTINGS["gpu"])
@@ -33,8 +34,13 @@ def pilot_config(variant: str, model: str, hidden: int, layers: int, train_size:
     if model == "transformer":
         config["architecture"]["num_heads"] = 4
     recipe = {**config["recipe"], "max_seconds": max_seconds}
-    if stop_at:  # stop at the first evaluation past the fit gate: the time to fit
-        recipe["stop_at"] = [fit.TRAINING, fit.IN_DISTRIBUTION]
+    if stop_tree is not None:  # stop at the first evaluation past the fit gate: time to fit
+        # on the whole label the trainer's samples can check it; on the first tree alone only
+        # the run's per-tree check can (experiments._tree_gate)
+        recipe["stop_at"] = ([fit.TRAINING, fit.IN_DISTRIBUTION] if stop_tree == "both"
+                             else [0.0, 0.0])
+        if stop_tree != "both":
+            config["stop_tree"] = stop_tree
     for name, value in (("batch_size", batch_size), ("warmup_steps", warmup_steps),
                         ("learning_rate", learning_rate)):
         if value is not None:
@@ -59,8 +65,9 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=1_200.0)
     parser.add_argument("--train-depths", type=int, nargs=2, metavar=("MIN", "MAX"),
                         help="train (and validate) on trees of these depths (default 3 6)")
-    parser.add_argument("--stop-at-gate", action="store_true",
-                        help="stop at the first evaluation past the fit gate (time to fit)")
+    parser.add_argument("--stop-at-gate", choices=experiments.TREES,
+                        help="stop at the first evaluation past the fit gate on these trees "
+                             "(the time to fit)")
     parser.add_argument("--test-size", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu")
@@ -80,6 +87,8 @@ def main() -> None:
     name = f"{args.variant}/{args.model}"
     if args.train_depths is not None and tuple(args.train_depths) != experiments.TRAIN_DEPTHS:
         name += "/depths{}-{}".format(*args.train_depths)
+    if args.stop_at_gate not in (None, "both"):
+        name += f"/stop-{args.stop_at_gate}"
     found[name] = {"config": config, "seed": args.seed, **record}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")

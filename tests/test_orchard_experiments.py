@@ -204,6 +204,9 @@ def test_the_gpu_profile_trains_by_the_recipe_and_records_its_fit(one_thread):
     assert result["fit"]["validation_accuracy"] == max(
         row["validation_accuracy"] for row in result["fit_history"])  # the best model is kept
     assert set(result["valid"]) == {"first", "second", "both", "malformed"}
+    # each evaluation also scores each tree of the run's own checks
+    assert {"train_first", "train_second", "valid_first", "valid_second"} \
+        <= set(result["fit_history"][-1])
     # a bad recipe is named before any work
     with pytest.raises(ValueError, match="presentations needs batch_size and learning_rate"):
         dataclasses.replace(gpu, recipe={"presentations": 1000})
@@ -212,3 +215,18 @@ def test_the_gpu_profile_trains_by_the_recipe_and_records_its_fit(one_thread):
     with pytest.raises(ValueError, match="unknown recipe field"):
         dataclasses.replace(gpu, training={"lstm": gpu["training"]["lstm"]},
                             recipe={"bucketing": True})
+
+
+def test_a_run_can_stop_at_the_fit_gate_on_the_first_tree_alone():
+    scores = {"train_first": 0.95, "valid_first": 0.92, "train_second": 0.6, "valid_second": 0.5}
+    assert exps._tree_gate(lambda model: scores, "first")(None)
+    assert not exps._tree_gate(lambda model: scores, "both")(None)
+    assert not exps._tree_gate(lambda model: {**scores, "valid_first": 0.89}, "first")(None)
+    full = profiles.settings("orchard", "full")
+    # the release's depths and the whole label keep the keys of earlier runs
+    assert "stop_tree" not in exps.run_settings("minmax_hard", "lstm", full)
+    shallow = dataclasses.replace(full, train_depths=[3, 4], stop_tree="first")
+    config = exps.run_settings("minmax_hard", "lstm", shallow)
+    assert config["train_depths"] == [3, 4] and config["stop_tree"] == "first"
+    with pytest.raises(ValueError, match="stop_tree must be one of first, second, both"):
+        dataclasses.replace(full, stop_tree="left")

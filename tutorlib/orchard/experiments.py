@@ -27,6 +27,7 @@ import numpy as np
 import torch
 
 from tutorlib import cache, results
+from tutorlib import fit as fit_gate
 from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
 from tutorlib.orchard.generator import TEST_DEPTHS, TRAIN_DEPTHS, generate_part, variant
@@ -190,8 +191,11 @@ class OrchardSettings(Settings):
     threads: int
     training: dict = field(default_factory=dict)
     train_depths: list[int] = field(default_factory=lambda: list(TRAIN_DEPTHS))
+    stop_tree: str = "both"
 
     def __post_init__(self) -> None:
+        if self.stop_tree not in TREES:
+            raise ValueError(f"stop_tree must be one of {', '.join(TREES)}, got {self.stop_tree!r}")
         check_per_network("training", self.training, self.models,
                           [f.name for f in fields(s2s.Recipe)], noun="model")
         for model in self.models:  # a clear error for a bad recipe now
@@ -204,7 +208,9 @@ TRAINING_KEYS = (*PRESENTATION_FIELDS, "warmup_steps", "embedding_init")
 LATER_DEFAULTS = {"warmup_steps": 0, "embedding_init": "pytorch"}
 # Run settings added later, likewise: the depths of the training set (and of its validation
 # examples), the release's 3 to 6 unless a reduction trains on shallower trees.
-RUN_DEFAULTS = {"train_depths": list(TRAIN_DEPTHS)}
+# ``stop_tree``: the trees whose fit stops a run whose recipe has ``stop_at`` (the whole label
+# unless a comparison reads the first tree alone, see :func:`_tree_gate`).
+RUN_DEFAULTS = {"train_depths": list(TRAIN_DEPTHS), "stop_tree": "both"}
 
 
 def _lstm(hidden: int, layers: int, dropout: float) -> dict:
@@ -291,6 +297,34 @@ def build(config: dict) -> torch.nn.Module:
                                                  LATER_DEFAULTS["embedding_init"]))
 
 
+def _tree_scores(checks: dict[str, list[tuple[str, str]]], batch_size: int):
+    """``model -> dict``: the accuracy on each tree (``train_first``, ``valid_second``, ...) of
+    ``checks`` (``{"train": pairs, "valid": pairs}``), for the fit history at each evaluation
+    (the trainer's own samples score only the whole label)."""
+    def score(model) -> dict[str, float]:
+        out = {}
+        for part, pairs in checks.items():
+            found = accuracies(predict(model, [x for x, _ in pairs], batch_size), pairs)
+            out.update({f"{part}_{tree}": round(found[tree], 4) for tree in ("first", "second")})
+        return out
+    return score
+
+
+def _tree_gate(score, tree: str):
+    """``model -> bool``: whether a model passes the fit gate on ``tree`` of the run's own
+    training and validation checks (:func:`tutorlib.orchard.report.fits` reads the same numbers
+    from the record). A run whose recipe has ``stop_at`` stops only where this agrees; with
+    ``stop_tree="first"`` its ``stop_at`` is ``[0, 0]``, since the trainer's samples score the
+    whole label and the first tree's fit is this check's."""
+    names = ("first", "second") if tree == "both" else (tree,)
+
+    def confirm(model) -> bool:
+        found = score(model)
+        return fit_gate.passes(min(found[f"train_{n}"] for n in names),
+                               min(found[f"valid_{n}"] for n in names))
+    return confirm
+
+
 def _train_and_test(config: dict, seed: int, device: str) -> dict:
     name = config["variant"]
     depths = tuple(config.get("train_depths", TRAIN_DEPTHS))
@@ -306,10 +340,15 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
         config["presentations"], config["batch_size"], config["learning_rate"],
         config["final_lr_fraction"], warmup_steps=options["warmup_steps"],
         embedding_init=options["embedding_init"]))
+    score = _tree_scores({part: tests[part] for part in ("train", "valid")},
+                         config["eval_batch_size"])
     trained = s2s.train_once(
         s2s.Seq2SeqConfig(**config["architecture"]), model_pairs(train), vocabularies(),
         recipe, seed, tests={key: model_pairs(pairs) for key, pairs in tests.items()},
         device=device, validation=model_pairs(tests["valid"]) if converging else None,
+        on_evaluation=score if converging else None,  # the fit of each tree along the way
+        confirm=(_tree_gate(score, config.get("stop_tree", RUN_DEFAULTS["stop_tree"]))
+                 if converging and recipe.stop_at else None),
         loss_window=50, eval_batch_size=config["eval_batch_size"],
         desc=f"{name}, {config['model']}, seed {seed}")
     scores = {key: accuracies(trained.evaluations[key].predictions, pairs)
@@ -343,7 +382,8 @@ def run_settings(variant_name: str, model: str, settings: OrchardSettings) -> di
             "eval_batch_size", "threads")
     config = {"variant": variant_name, "model": model,
               "architecture": dict(settings["models"][model]), **{k: settings[k] for k in keys},
-              **key_dict({"train_depths": list(settings["train_depths"])}, RUN_DEFAULTS)}
+              **key_dict({"train_depths": list(settings["train_depths"]),
+                          "stop_tree": settings["stop_tree"]}, RUN_DEFAULTS)}
     training = network_recipe(settings, model)
     if "presentations" not in training:  # to convergence: the whole recipe, one field
         return {**config, "recipe": s2s.Recipe.from_dict(training).to_dict()}
