@@ -383,3 +383,29 @@ def test_an_order_of_levels_the_stopping_rule_set_is_shown_not_judged():
     task_order = table[table["claim"] == "on the task, Transformer > ConvS2S > LSTMS2S"].iloc[0]
     if task_order["profile"] == "full" and task_order["fitted"]:
         assert task_order["verdict"].startswith(claims.REDUCED)
+
+
+def test_an_untested_row_says_why_and_only_an_untested_one():
+    unfit = claims.Ours(40.0, 3, 3, fitted=False)
+    fitted = claims.Ours(40.0, 3, 3, fitted=True)
+    rows = [claims.Claim("ORCHARD", "orchard/14_orchard", "k", name, 40.0, "%", lambda o=ours: o,
+                         experiment="orchard", why_untested=lambda: "no pilot fitted it")
+            for name, ours in (("a", unfit), ("b", fitted))]
+    rows.append(claims.Claim("ORCHARD", "orchard/14_orchard", "k", "c", 40.0, "%",
+                             lambda: unfit, experiment="orchard"))
+    frame = claims.table(rows)
+    assert list(frame["why untested"]) == ["no pilot fitted it", "", ""]
+    reasons = claims.untested_reasons(frame, part="ORCHARD")
+    assert list(reasons.index) == [1, 3] and list(reasons["why"]) == ["no pilot fitted it", "—"]
+    with pytest.raises(ValueError, match="no claims for part 'CFQ'"):
+        claims.untested_reasons(frame, part="CFQ")
+
+
+def test_the_committed_untested_rows_name_their_reason():
+    frame = claims.table()
+    for part in ("PCFG SET", "ORCHARD"):
+        reasons = claims.untested_reasons(frame, part=part)
+        # a row read from runs that failed the gate names a run or a pilot
+        assert all(("seed" in why or "pilot" in why) for why in reasons["why"] if why != "—")
+    pcfgset = claims.untested_reasons(frame, part="PCFG SET")
+    assert (pcfgset["why"] != "—").all()  # every failing PCFG SET run is in the full profile

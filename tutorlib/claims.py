@@ -121,6 +121,8 @@ def table(claims: list[Claim] | None = None):
                      "fitted": None if ours is None else ours.fitted,
                      "profile": None if ours is None else ours.profile,
                      "verdict": verdict, "rule": claim.rule.describe(), "note": claim.note,
+                     "why untested": (claim.why_untested() if claim.why_untested is not None
+                                      and verdict.startswith(UNTESTED) else ""),
                      "chapter": claim.chapter, "experiment": claim.experiment,
                      "published text": claim.published_text,
                      "ours text": "" if ours is None else ours.text,
@@ -232,6 +234,35 @@ def formatted(frame=None, part: str | None = None):
                        "fit", "runs", "verdict"]
         return shown.set_index("number")[columns].rename_axis(None)
     return shown.set_index(["part", "number"])[columns]
+
+
+def untested_reasons(frame=None, part: str | None = None):
+    """The claims that are untested because their networks did not fit, with why, where the
+    claim knows from committed measurements.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame, optional
+        From :func:`table`; default: the claims page's table.
+    part : str, optional
+        One part (``"ORCHARD"``); its claims are numbered as :func:`formatted` numbers them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``claim`` and ``why`` ("—" where the claim does not say), indexed by the
+        claim's number in its part.
+    """
+    frame = _claims_frame(frame, "untested_reasons")
+    if part is not None:
+        if part not in set(frame["part"]):
+            raise ValueError(f"no claims for part {part!r}; the parts are "
+                             f"{', '.join(dict.fromkeys(frame['part']))}")
+        frame = frame[frame["part"] == part]
+    numbered = frame.assign(number=frame.groupby("part").cumcount() + 1)
+    untested = numbered[numbered["verdict"].str.startswith(UNTESTED)]
+    return (untested.assign(why=untested["why untested"].replace("", "—"))
+            .set_index("number")[["claim", "why"]].rename_axis(None))
 
 
 def summary(frame=None):
@@ -362,7 +393,7 @@ __all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRE
            "MIN_POINTS", "NOT_MEASURED", "ORDER", "REDUCED", "RELATIVE_BELOW", "RELEASED_COLUMN",
            "RELEASED_VERDICT_COLUMN", "UNTESTED", "VERDICTS", "Claim", "Ours", "Rule", "close_to",
            "coverage", "formatted", "order_reading", "planned_seeds", "same_sign", "stand_in",
-           "summary", "table", "tested_sentences", "what_holds", "within"]
+           "summary", "table", "tested_sentences", "untested_reasons", "what_holds", "within"]
 
 
 from tutorlib.checks import type_check as _type_check  # noqa: E402

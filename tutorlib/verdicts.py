@@ -257,7 +257,10 @@ class Claim:
     interval's half-width), ``published_text`` how to show the published value where a number
     does not say it (a range, an ordering). ``released`` reads the same number from the paper's
     own networks, as their authors released their outputs, scored by our scorers (PCFG SET):
-    a check of our implementation of the test, beside our own networks."""
+    a check of our implementation of the test, beside our own networks. ``why_untested``
+    says in one line, from committed measurements, why networks that fit cannot be had for it
+    at this book's scale (shown when the verdict is :data:`UNTESTED`; "" when it does not
+    know)."""
 
     part: str
     chapter: str
@@ -272,6 +275,7 @@ class Claim:
     spread: float | None = None
     published_text: str = ""
     released: Callable[[], Ours | None] | None = None
+    why_untested: Callable[[], str] | None = None
 
     def ours(self) -> Ours | None:
         return self.read()

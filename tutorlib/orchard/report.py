@@ -327,7 +327,80 @@ def pilot_table(pilots: dict[str, dict[str, dict]]) -> pd.DataFrame:
 #: The fit-first pilots (issue 48): how long each model takes on one core to pass the fit
 #: gate at the training depths, by variant (``benchmarks/orchard_pilot.py``, 40,000 training
 #: examples, hidden 128), ``results/orchard/<file>``.
-FIT_FIRST_PILOT_FILES = ("pilot-cpu-easy.json", "pilot-cpu-warmup.json")
+FIT_FIRST_PILOT_FILES = ("pilot-cpu-easy.json", "pilot-cpu-warmup.json",
+                         "pilot-cpu-shallow.json")
+
+
+def _all_pilots() -> list[dict]:
+    """Every committed CPU pilot run (:data:`PILOT_FILES` and :data:`FIT_FIRST_PILOT_FILES`)."""
+    files = {**{name: name for name in PILOT_FILES.values()},
+             **{name: name for name in FIT_FIRST_PILOT_FILES}}
+    return [record for runs in _committed_pilots(files).values() for record in runs.values()]
+
+
+def _pilot_depths(record: dict) -> str:
+    low, high = record.get("config", {}).get("train_depths", TRAIN_DEPTHS)
+    return f"{low}-{high}"
+
+
+def pilot_reason(tree: str, keys, pilots: list[dict] | None = None) -> str:
+    """Why a claim on ``tree`` of the networks ``keys`` is untested, in one line, from the
+    committed CPU pilots: for each (model, variant) the pilot run that came nearest the fit gate
+    on that tree (the lower of its accuracies on training and validation examples, %), with its
+    training depths and minutes of one core, or that none was piloted.
+
+    Parameters
+    ----------
+    tree : {"first", "second", "both"}
+        The tree the claim reads (its fit is what the gate asks for).
+    keys : iterable of (str, str)
+        The (model, variant) pairs the claim reads.
+    pilots : list of dict, optional
+        Pilot run records; default: every committed one.
+
+    Returns
+    -------
+    str
+        One sentence; "" when none of ``keys`` was piloted.
+
+    Examples
+    --------
+    >>> run = {"variant": "minmax_hard", "model": "lstm", "train_seconds": 600,
+    ...        "train": {"first": 1.0, "second": 0.5}, "valid": {"first": 0.97, "second": 0.4}}
+    >>> for part in pilot_reason("second", [("lstm", "minmax_hard")], [run]).split(" ("):
+    ...     print(part)
+    on one core, no CPU pilot fitted the second tree of LSTM minmax hard
+    nearest the gate: 40%, depths 3-6, 10 min)
+    """
+    _trees(tree)
+    pilots = _all_pilots() if pilots is None else pilots
+    which = "both trees" if tree == "both" else f"the {tree} tree"
+    shown, fitted, untried = [], [], []
+    for model, variant in keys:
+        runs = [r for r in pilots if r["model"] == model and r["variant"] == variant
+                and "valid" in r]
+        name = f"{NAMES[model]} {variant.replace('_', ' ')}"
+        if not runs:
+            untried.append(name)
+            continue
+        best = max(runs, key=lambda r: run_fit(r, tree))
+        if fits(best, tree):
+            fitted.append(f"{name} in {best['train_seconds'] / 60:.0f} min")
+        else:
+            shown.append(f"{name} (nearest the gate: {100 * run_fit(best, tree):.0f}%, depths "
+                         f"{_pilot_depths(best)}, {best['train_seconds'] / 60:.0f} min)")
+    if not shown and not fitted:
+        return ""
+    bits = []
+    if shown:
+        bits.append(f"on one core, no CPU pilot fitted {which} of {'; '.join(shown)}")
+    if fitted:
+        bits.append(f"{'' if shown else 'on one core, '}CPU pilots fitted {which} of "
+                    f"{', '.join(fitted)}" + ("" if shown else "; its profile's runs are not "
+                                                "committed, or did not fit"))
+    if untried:
+        bits.append(f"not piloted: {', '.join(untried)}")
+    return "; ".join(bits)
 
 
 def time_to_fit(pilots: dict[str, dict[str, dict]] | None = None) -> pd.DataFrame:

@@ -169,6 +169,52 @@ def claim_passes(test: str, network: str, profile: str) -> list[bool]:
     return [passes(r) for r in claim_records(test, network, profile)]
 
 
+def unfit_reason(tests, networks, profile: str = "full") -> str:
+    """Why a claim on ``tests`` of ``networks`` read from ``profile`` is untested, in one
+    line: each committed run behind it that fails the fit gate, why its training stopped and
+    where it stood against the gate's bars; "" when none fails.
+
+    Parameters
+    ----------
+    tests : iterable of str
+        Keys of Table 1 (``"task"``, ``"systematicity"``, ...).
+    networks : iterable of str
+        Architectures (``"Transformer"``).
+    profile : str
+        The committed profile.
+
+    Returns
+    -------
+    str
+        One sentence, or "".
+    """
+    stops = {"max_seconds": "reached its time budget", "max_epochs": "reached its epoch limit",
+             "patience": "stopped improving"}
+    failing = []
+    for network in networks:
+        for test in tests:
+            for row in claim_records(test, network, profile):
+                if passes(row) or any(f[1] == row["seed"] and f[0] == (network, row["split"])
+                                      for f in failing):
+                    continue
+                failing.append(((network, row["split"]), row["seed"], row))
+    if not failing:
+        return ""
+    parts = []
+    for (network, split), seed, row in failing:
+        fit = row.get("fit") or {}
+        held = in_distribution(row)
+        bar = gate.in_distribution_bar(published_fraction("task", network))
+        parts.append(
+            f"{network} {split.replace('_', ' ')}, seed {seed}: "
+            f"{stops.get(fit.get('stopped'), 'stopped')} "
+            f"({float(row['train_seconds']) / 60:.0f} min of one core) at "
+            f"{float(row['train_accuracy']):.3f} training"
+            + ("" if held is None else f", {held:.3f} in distribution")
+            + f" (the gate: {gate.TRAINING:g} and {bar:g})")
+    return f"the {profile} profile's run{'s' if len(parts) > 1 else ''} " + "; ".join(parts)
+
+
 def best_fitted_profile(test: str, network: str) -> str | None:
     """Of the committed profiles, the one whose runs behind ``(test, network)`` fit their
     training data best (mean training fit); None when none is committed."""
