@@ -247,6 +247,22 @@ def test_time_to_fit_reads_the_first_evaluation_past_the_gate_on_both_samples():
     # 50 s: validation short; 100 s: training short; 150 s: both past 0.9
     assert list(table["passes the gate at (s)"]) == [150, "not in 1200"]
     assert list(table["fits"]) == [True, False]
-    assert list(table["best validation sample (%)"]) == [93.0, 62.0]
+    assert list(table["training depths"]) == ["3-6", "3-6"]
+    assert "copy_pilot_text" in report.time_to_fit_facts(table)  # no COPY variant piloted
+    assert "yet" in report.time_to_fit_facts(table)["copy_pilot_text"]
+    # a newer pilot scores each tree at each evaluation and may stop on the first tree alone
+    first = pilot("transformer", 0.95, [(60.0, 0.2, 0.2), (120.0, 0.3, 0.3)])
+    first["variant"], first["config"] = "minmax_hard", {"stop_tree": "first",
+                                                         "train_depths": [3, 4]}
+    first["train"]["second"] = first["valid"]["second"] = 0.4
+    first["fit_history"][0].update(train_first=0.95, valid_first=0.85, train_second=0.3,
+                                   valid_second=0.3)
+    first["fit_history"][1].update(train_first=0.95, valid_first=0.92, train_second=0.4,
+                                   valid_second=0.4)
+    shallow = report.time_to_fit({"file": {"c": first}})
+    assert shallow.iloc[0]["passes the gate at (s)"] == 120
+    assert shallow.iloc[0]["gate on"] == "first" and shallow.iloc[0]["training depths"] == "3-4"
+    assert bool(shallow.iloc[0]["fits"])  # on the first tree, the one it stops on
+    assert "No pilot has fitted both trees" in report.time_to_fit_facts(shallow)["copy_pilot_text"]
     committed = report.time_to_fit()
     assert len(committed) >= 2 and set(committed["model"]) == {"LSTM", "Transformer"}

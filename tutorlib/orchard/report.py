@@ -16,7 +16,6 @@ a comparison between the models is one of generalisation only where both fit.
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pandas as pd
@@ -403,16 +402,33 @@ def pilot_reason(tree: str, keys, pilots: list[dict] | None = None) -> str:
     return "; ".join(bits)
 
 
+def _passed_at(record: dict, tree: str) -> float | None:
+    """The training seconds at which a pilot first passed the fit gate on ``tree`` at an
+    evaluation: on each tree's checks where its history scored them (newer pilots), else on the
+    trainer's samples of the whole label; None if it never did."""
+    names = ("first", "second") if tree == "both" else (tree,)
+    for point in record.get("fit_history") or []:
+        if all(f"train_{n}" in point for n in names):
+            train = min(point[f"train_{n}"] for n in names)
+            valid = min(point[f"valid_{n}"] for n in names)
+        elif tree == "both":
+            train, valid = point["train_accuracy"], point["validation_accuracy"]
+        else:
+            continue
+        if gate.passes(train, valid):
+            return point["seconds"]
+    return None
+
+
 def time_to_fit(pilots: dict[str, dict[str, dict]] | None = None) -> pd.DataFrame:
-    """How long each fit-first pilot run took to pass the fit gate on both trees at the
-    training depths (the first evaluation at which its samples of training and validation
-    examples both reach :data:`FIT_THRESHOLD`, exact label), or that it did not within its
-    budget; with its warm-up, its best samples and its own checks (both trees, %).
+    """How long each fit-first pilot run took to pass the fit gate at its training depths, on
+    the trees it stops on (both, unless it stops on the first tree alone), or that it did not
+    within its budget; with its warm-up and its own checks of each tree at the end (%).
 
     Parameters
     ----------
     pilots : dict, optional
-        ``{file: {"variant/model": record}}``; default: the committed
+        ``{file: {"variant/model...": record}}``; default: the committed
         :data:`FIT_FIRST_PILOT_FILES`.
 
     Returns
@@ -425,27 +441,40 @@ def time_to_fit(pilots: dict[str, dict[str, dict]] | None = None) -> pd.DataFram
     rows = []
     for runs in pilots.values():
         for record in runs.values():
-            history = record.get("fit_history") or []
-            passed = next((p["seconds"] for p in history
-                           if p["train_accuracy"] >= FIT_THRESHOLD
-                           and p["validation_accuracy"] >= FIT_THRESHOLD), None)
             recipe = record.get("recipe") or {}
             budget = recipe.get("max_seconds")
+            tree = record.get("config", {}).get("stop_tree", "both")
+            passed = _passed_at(record, tree)
             rows.append({
                 "variant": record["variant"], "model": NAMES[record["model"]],
+                "training depths": _pilot_depths(record),
                 "parameters": int(record["parameters"]),
-                "warm-up steps": recipe.get("warmup_steps"),
+                "warm-up steps": recipe.get("warmup_steps"), "gate on": tree,
                 "passes the gate at (s)": (round(passed) if passed is not None
                                            else f"not in {budget:.0f}" if budget else "no"),
                 "epochs": round(float(record["epochs"]), 1),
-                "best training sample (%)": round(100 * max(
-                    (p["train_accuracy"] for p in history), default=math.nan), 1),
-                "best validation sample (%)": round(100 * max(
-                    (p["validation_accuracy"] for p in history), default=math.nan), 1),
-                "training, both trees (%)": round(100 * record["train"]["both"], 1),
-                "validation, both trees (%)": round(100 * record["valid"]["both"], 1),
-                "fits": fits(record)})
+                **{f"{tree_name} tree, training / validation (%)":
+                   f"{100 * record['train'][tree_name]:.1f} / {100 * record['valid'][tree_name]:.1f}"
+                   for tree_name in ("first", "second")},
+                "fits": fits(record, tree)})
     return pd.DataFrame(rows)
+
+
+def time_to_fit_facts(table: pd.DataFrame) -> dict[str, str]:
+    """What :func:`time_to_fit`'s table says about the second tree of the variants with COPY
+    (``copy_pilot_text``): which pilots fitted both trees of one, if any."""
+    copy = table[~table["variant"].str.endswith("_easy")] if len(table) else table
+    both = copy[(copy["gate on"] == "both") & copy["fits"]] if len(copy) else copy
+    if not len(copy):
+        return {"copy_pilot_text": "No pilot has trained on a variant with `COPY` yet."}
+    if not len(both):
+        return {"copy_pilot_text": (
+            "No pilot has fitted both trees of a variant with `COPY` within its budget, which "
+            "is why the claims page reads the comparisons of both trees as untested.")}
+    names = "; ".join(f"{r['model']} on {r['variant'].replace('_', ' ')} (depths "
+                      f"{r['training depths']}, {r['passes the gate at (s)']} s)"
+                      for r in both.to_dict("records"))
+    return {"copy_pilot_text": f"Pilots that fitted both trees of a variant with `COPY`: {names}."}
 
 
 def pilot_facts(pilots: dict[str, dict[str, dict]]) -> dict[str, str]:
