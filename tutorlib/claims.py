@@ -206,17 +206,22 @@ def _claims_frame(frame, caller: str):
     return frame
 
 
+def _of_part(frame, part: str | None):
+    """The rows of ``part`` (all without one), or an error naming the parts."""
+    if part is None:
+        return frame
+    if part not in set(frame["part"]):
+        raise ValueError(f"no claims for part {part!r}; the parts are "
+                         f"{', '.join(dict.fromkeys(frame['part']))}")
+    return frame[frame["part"] == part]
+
+
 def formatted(frame=None, part: str | None = None):
     """:func:`table` for reading: a row per claim, the numbers as text with their units ("99.7%",
     "r = 0.50", "—" for none), ours with its 95% interval in brackets, the fit as a share. All
     parts, indexed by part (with its paper) and the claim's number in the part; or, given
     ``part``, that part's claims numbered from 1."""
-    frame = _claims_frame(frame, "formatted")
-    if part is not None:
-        if part not in set(frame["part"]):
-            raise ValueError(f"no claims for part {part!r}; the parts are "
-                             f"{', '.join(dict.fromkeys(frame['part']))}")
-        frame = frame[frame["part"] == part]
+    frame = _of_part(_claims_frame(frame, "formatted"), part)
     parts = [f"{name}: {CITATIONS.get(key, key)}" for name, key in zip(frame["part"], frame["paper"])]
     rows = frame.to_dict("records")
     shown = frame.assign(
@@ -253,12 +258,7 @@ def untested_reasons(frame=None, part: str | None = None):
         Columns ``claim`` and ``why`` ("—" where the claim does not say), indexed by the
         claim's number in its part.
     """
-    frame = _claims_frame(frame, "untested_reasons")
-    if part is not None:
-        if part not in set(frame["part"]):
-            raise ValueError(f"no claims for part {part!r}; the parts are "
-                             f"{', '.join(dict.fromkeys(frame['part']))}")
-        frame = frame[frame["part"] == part]
+    frame = _of_part(_claims_frame(frame, "untested_reasons"), part)
     numbered = frame.assign(number=frame.groupby("part").cumcount() + 1)
     untested = numbered[numbered["verdict"].str.startswith(UNTESTED)]
     return (untested.assign(why=untested["why untested"].replace("", "—"))
