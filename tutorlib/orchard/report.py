@@ -369,7 +369,7 @@ def pilot_reason(tree: str, keys, pilots: list[dict] | None = None) -> str:
     >>> for part in pilot_reason("second", [("lstm", "minmax_hard")], [run]).split(" ("):
     ...     print(part)
     on one core, no CPU pilot fitted the second tree of LSTM minmax hard
-    nearest the gate: 40%, depths 3-6, 10 min)
+    nearest the gate: 40.0%, depths 3-6, 10 min)
     """
     _trees(tree)
     pilots = _all_pilots() if pilots is None else pilots
@@ -382,11 +382,14 @@ def pilot_reason(tree: str, keys, pilots: list[dict] | None = None) -> str:
         if not runs:
             untried.append(name)
             continue
-        best = max(runs, key=lambda r: run_fit(r, tree))
-        if fits(best, tree):
-            fitted.append(f"{name} in {best['train_seconds'] / 60:.0f} min")
+        passing = [r for r in runs if fits(r, tree)]
+        if passing:  # the quickest to fit
+            best = min(passing, key=lambda r: r["train_seconds"])
+            fitted.append(f"{name} in {best['train_seconds'] / 60:.0f} min (depths "
+                          f"{_pilot_depths(best)})")
         else:
-            shown.append(f"{name} (nearest the gate: {100 * run_fit(best, tree):.0f}%, depths "
+            best = max(runs, key=lambda r: run_fit(r, tree))
+            shown.append(f"{name} (nearest the gate: {100 * run_fit(best, tree):.1f}%, depths "
                          f"{_pilot_depths(best)}, {best['train_seconds'] / 60:.0f} min)")
     if not shown and not fitted:
         return ""
@@ -395,8 +398,9 @@ def pilot_reason(tree: str, keys, pilots: list[dict] | None = None) -> str:
         bits.append(f"on one core, no CPU pilot fitted {which} of {'; '.join(shown)}")
     if fitted:
         bits.append(f"{'' if shown else 'on one core, '}CPU pilots fitted {which} of "
-                    f"{', '.join(fitted)}" + ("" if shown else "; its profile's runs are not "
-                                                "committed, or did not fit"))
+                    f"{', '.join(fitted)}" + ("" if shown else "; the committed runs of its "
+                                                "profile did not fit (the pilots' setting is "
+                                                "not a profile yet)"))
     if untried:
         bits.append(f"not piloted: {', '.join(untried)}")
     return "; ".join(bits)
@@ -469,8 +473,8 @@ def time_to_fit_facts(table: pd.DataFrame) -> dict[str, str]:
         return {"copy_pilot_text": "No pilot has trained on a variant with `COPY` yet."}
     if not len(both):
         return {"copy_pilot_text": (
-            "No pilot has fitted both trees of a variant with `COPY` within its budget, which "
-            "is why the claims page reads the comparisons of both trees as untested.")}
+            "No pilot has fitted both trees of a variant with `COPY` within its budget, so the "
+            "comparisons of both trees on the claims page stay untested.")}
     names = "; ".join(f"{r['model']} on {r['variant'].replace('_', ' ')} (depths "
                       f"{r['training depths']}, {r['passes the gate at (s)']} s)"
                       for r in both.to_dict("records"))
