@@ -297,14 +297,14 @@ def build(config: dict) -> torch.nn.Module:
                                                  LATER_DEFAULTS["embedding_init"]))
 
 
-def _tree_scores(checks: dict[str, list[tuple[str, str]]], batch_size: int):
+def _tree_scores(checks: dict[str, list[tuple[str, str]]], batch_size: int, device: str):
     """``model -> dict``: the accuracy on each tree (``train_first``, ``valid_second``, ...) of
     ``checks`` (``{"train": pairs, "valid": pairs}``), for the fit history at each evaluation
-    (the trainer's own samples score only the whole label)."""
+    (the trainer's own samples score only the whole label), decoded where the model trains."""
     def score(model) -> dict[str, float]:
         out = {}
         for part, pairs in checks.items():
-            found = accuracies(predict(model, [x for x, _ in pairs], batch_size), pairs)
+            found = accuracies(predict(model, [x for x, _ in pairs], batch_size, device), pairs)
             out.update({f"{part}_{tree}": round(found[tree], 4) for tree in ("first", "second")})
         return out
     return score
@@ -341,7 +341,7 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
         config["final_lr_fraction"], warmup_steps=options["warmup_steps"],
         embedding_init=options["embedding_init"]))
     score = _tree_scores({part: tests[part] for part in ("train", "valid")},
-                         config["eval_batch_size"])
+                         config["eval_batch_size"], device)
     trained = s2s.train_once(
         s2s.Seq2SeqConfig(**config["architecture"]), model_pairs(train), vocabularies(),
         recipe, seed, tests={key: model_pairs(pairs) for key, pairs in tests.items()},
@@ -428,13 +428,14 @@ def run(config: dict, seed: int = 0, *, return_model: bool = False, device: str 
     return entry["result"], model.eval()
 
 
-def predict(model, lines: list[str], batch_size: int = 32) -> list[str]:
+def predict(model, lines: list[str], batch_size: int = 32, device: str = "cpu") -> list[str]:
     """A trained model's decoded outputs for input lines, as tokens separated by spaces (``"8 ,
-    7"`` when it writes a label; score them with :func:`score_label`)."""
+    7"`` when it writes a label; score them with :func:`score_label`), decoded on ``device``
+    (where the model is moved)."""
     source_vocab, target_vocab = vocabularies()
     # a label is "<first> , <second>": 3 tokens and EOS; 14 is what decoding has always allowed
     return s2s.predict(model, lines, source_vocab, target_vocab, max_length=14,
-                       batch_size=batch_size)
+                       batch_size=batch_size, device=resolve_device(device))
 
 
 # ---------------------------------------------------------------------------------------------
