@@ -190,18 +190,16 @@ def unfit_reason(tests, networks, profile: str = "full") -> str:
     """
     stops = {"max_seconds": "reached its time budget", "max_epochs": "reached its epoch limit",
              "patience": "stopped improving"}
-    failing = []
+    failing = {}  # one entry a run: productivity is scored on its task's network
     for network in networks:
         for test in tests:
             for row in claim_records(test, network, profile):
-                if passes(row) or any(f[1] == row["seed"] and f[0] == (network, row["split"])
-                                      for f in failing):
-                    continue
-                failing.append(((network, row["split"]), row["seed"], row))
+                if not passes(row):
+                    failing[(network, row["split"], row["seed"])] = row
     if not failing:
         return ""
     parts = []
-    for (network, split), seed, row in failing:
+    for (network, split, seed), row in failing.items():
         fit = row.get("fit") or {}
         held = in_distribution(row)
         bar = gate.in_distribution_bar(published_fraction("task", network))
