@@ -195,16 +195,17 @@ def unfit_reason(tests, networks, profile: str = "full") -> str:
         for test in tests:
             for row in claim_records(test, network, profile):
                 if not passes(row):
-                    failing[(network, row["split"], row["seed"])] = row
+                    trained = "task" if row["split"] in ("pcfgset", "productivity") else row["split"]
+                    failing[(network, trained, row["seed"])] = row
     if not failing:
         return ""
     parts = []
-    for (network, split, seed), row in failing.items():
+    for (network, split, seed), row in failing.items():  # split: what the network trained on
         fit = row.get("fit") or {}
         held = in_distribution(row)
         bar = gate.in_distribution_bar(published_fraction("task", network))
         parts.append(
-            f"{network} {split.replace('_', ' ')}, seed {seed}: "
+            f"{network} on the {split.replace('_', ' ')}, seed {seed}: "
             f"{stops.get(fit.get('stopped'), 'stopped')} "
             f"({float(row['train_seconds']) / 60:.0f} min of one core) at "
             f"{float(row['train_accuracy']):.3f} training"
