@@ -205,13 +205,13 @@ def unfit_reason(tests, networks, profile: str = "full") -> str:
         held = in_distribution(row)
         bar = gate.in_distribution_bar(published_fraction("task", network))
         parts.append(
-            f"{network} on the {split.replace('_', ' ')}, seed {seed}: "
+            f"{network}'s {split.replace('_', ' ')} run, seed {seed}: "
             f"{stops.get(fit.get('stopped'), 'stopped')} "
             f"({float(row['train_seconds']) / 60:.0f} min of one core) at "
             f"{float(row['train_accuracy']):.3f} training"
             + ("" if held is None else f", {held:.3f} in distribution")
             + f" (the gate: {gate.TRAINING:g} and {bar:g})")
-    return f"the {profile} profile's run{'s' if len(parts) > 1 else ''} " + "; ".join(parts)
+    return f"in the {profile} profile, " + "; ".join(parts)
 
 
 def best_fitted_profile(test: str, network: str) -> str | None:
