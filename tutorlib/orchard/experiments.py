@@ -306,7 +306,9 @@ def _tree_scores(checks: dict[str, list[tuple[str, str]]], batch_size: int, devi
         for part, pairs in checks.items():
             found = accuracies(predict(model, [x for x, _ in pairs], batch_size, device), pairs)
             out.update({f"{part}_{tree}": round(found[tree], 4) for tree in ("first", "second")})
+        score.last = out  # the trainer confirms a stop on the model it has just scored
         return out
+    score.last = None
     return score
 
 
@@ -319,7 +321,8 @@ def _tree_gate(score, tree: str):
     names = ("first", "second") if tree == "both" else (tree,)
 
     def confirm(model) -> bool:
-        found = score(model)
+        # confirm follows the evaluation that scored this model: reuse it, decode only without
+        found = getattr(score, "last", None) or score(model)
         return fit_gate.passes(min(found[f"train_{n}"] for n in names),
                                min(found[f"valid_{n}"] for n in names))
     return confirm
