@@ -11,24 +11,26 @@ from tutorlib import cache, orchard, profiles, results
 from tutorlib.orchard import experiments as exps
 
 
-def test_profiles_grow_and_the_paper_profile_runs_every_variant_model_and_seed():
-    ci, tutorial, paper = (profiles.settings("orchard", p) for p in profiles.PROFILES)
+def test_profiles_grow_and_the_gpu_profile_runs_every_variant_model_and_seed():
+    ci, tutorial, full = (profiles.settings("orchard", p) for p in profiles.PROFILES)
+    gpu = profiles.settings("orchard", "gpu")
     assert ci["variants"] == ["minmax_hard"] and len(ci["test_depths"]) <= 3
     assert ci["test_size"] <= 20 and ci["recipe"]["presentations"] <= 500
     assert tutorial["variants"] == ["minmax_hard"]  # one variant, both models, in minutes
-    assert tutorial["test_depths"] == paper["test_depths"] == list(range(3, 13))
-    assert sorted(paper["variants"]) == sorted(orchard.variant_names())
-    assert paper["seeds"] == [0, 1, 2]
-    for s in (ci, tutorial, paper):
+    assert tutorial["test_depths"] == full["test_depths"] == gpu["test_depths"] == list(range(3, 13))
+    # the paper's scale: every variant; the full profile: the hard variants (issue 48's reduction)
+    assert sorted(gpu["variants"]) == sorted(orchard.variant_names())
+    assert set(full["variants"]) <= set(orchard.variant_names())
+    assert full["seeds"] == gpu["seeds"] == [0, 1, 2]
+    for s in (ci, tutorial, full, gpu):
         assert set(s["models"]) == {"lstm", "transformer"}
         lstm = s["models"]["lstm"]
         assert lstm["cell"] == "lstm" and lstm["bidirectional"] and lstm["attention"]
         transformer = s["models"]["transformer"]
         assert transformer["cell"] == "transformer" and transformer["positions"] == "sinusoidal"
-    assert (ci["recipe"]["presentations"] < tutorial["recipe"]["presentations"]
-            < paper["recipe"]["presentations"])
-    assert ci["test_size"] < tutorial["test_size"] < paper["test_size"]
-    assert len(exps.runs(paper)) == 6 * 2 * 3
+    assert ci["recipe"]["presentations"] < tutorial["recipe"]["presentations"]
+    assert ci["test_size"] < tutorial["test_size"] < full["test_size"]
+    assert len(exps.runs(gpu)) == 6 * 2 * 3 and len(exps.runs(full)) == 2 * 2 * 3
     assert len(exps.runs(ci)) == 2
 
 
@@ -56,10 +58,10 @@ def test_run_settings_hold_everything_that_changes_a_run():
 
 
 def test_training_overrides_change_one_models_key_and_leave_the_paper_keys_alone():
-    paper = profiles.settings("orchard", "full")
-    # the full profile trains its Transformer as fairseq would; its LSTM keys are as they were
-    assert set(paper["training"]) == {"transformer"}
-    for config, _ in exps.runs(paper):
+    tutorial = profiles.settings("orchard", "tutorial")
+    # the tutorial profile trains its Transformer as fairseq would; its LSTM keys are as they were
+    assert set(tutorial["training"]) == {"transformer"}
+    for config, _ in exps.runs(tutorial):
         later = set(exps.LATER_DEFAULTS) & set(config)
         assert later == (set() if config["model"] == "lstm" else {"warmup_steps", "embedding_init"})
     runs_dir = Path(__file__).resolve().parents[1] / "results" / "orchard" / "runs"
@@ -67,7 +69,6 @@ def test_training_overrides_change_one_models_key_and_leave_the_paper_keys_alone
     keys = {results.run_key("orchard", c, s) for profile in ("full", "gpu")
             for c, s in exps.runs(profiles.settings("orchard", profile))}
     assert committed and committed <= keys  # the committed runs are still the profiles' own
-    tutorial = profiles.settings("orchard", "tutorial")
     lstm = exps.run_settings("minmax_hard", "lstm", tutorial)
     transformer = exps.run_settings("minmax_hard", "transformer", tutorial)
     overrides = tutorial["training"]["transformer"]
@@ -222,11 +223,18 @@ def test_a_run_can_stop_at_the_fit_gate_on_the_first_tree_alone():
     assert exps._tree_gate(lambda model: scores, "first")(None)
     assert not exps._tree_gate(lambda model: scores, "both")(None)
     assert not exps._tree_gate(lambda model: {**scores, "valid_first": 0.89}, "first")(None)
-    full = profiles.settings("orchard", "full")
+    gpu = profiles.settings("orchard", "gpu")
     # the release's depths and the whole label keep the keys of earlier runs
-    assert "stop_tree" not in exps.run_settings("minmax_hard", "lstm", full)
-    shallow = dataclasses.replace(full, train_depths=[3, 4], stop_tree="first")
-    config = exps.run_settings("minmax_hard", "lstm", shallow)
-    assert config["train_depths"] == [3, 4] and config["stop_tree"] == "first"
+    config = exps.run_settings("minmax_hard", "lstm", gpu)
+    assert "stop_tree" not in config and "train_depths" not in config
+    # the full profile's reduction: depths 3-4, stopped once the first tree fits; the trainer's
+    # own samples (whole labels) do not stop it, the run's per-tree check does
+    full = profiles.settings("orchard", "full")
+    for model in ("lstm", "transformer"):
+        config = exps.run_settings("minmax_hard", model, full)
+        assert config["train_depths"] == [3, 4] and config["stop_tree"] == "first"
+        assert config["recipe"]["stop_at"] == [0.0, 0.0]
+        assert config["recipe"]["max_seconds"] == 1_800.0  # 30 minutes of one core (issue 48)
+    assert full["variants"] == ["minmax_hard", "firstlast_hard"] and full["seeds"] == [0, 1, 2]
     with pytest.raises(ValueError, match="stop_tree must be one of first, second, both"):
         dataclasses.replace(full, stop_tree="left")

@@ -57,7 +57,7 @@ def test_claims_read_the_table_at_the_edge_and_at_depth():
         str(d): {tree: values[(r["variant"], r["model"], tree, d)] / 100 for tree in report.TREES}
         | {"n": 10} for d in (6, 12)}) for r in fitted]
     claims = report.claims_table(table, 12, fitted, "ci", committed={"full": with_depths},
-                                 planned_runs=36)
+                                 planned_runs={"full": 36})
     assert list(claims.columns) == ["published", "this run (ci)", "full profile (4 of 36 runs)"]
     assert list(claims.iloc[:, 1]) == column  # the committed runs read as the page's own
 
@@ -92,7 +92,8 @@ def test_claims_are_read_from_the_profile_that_fits_best():
     assert report.best_profile("transformer", "minmax_hard", by_profile) is None
     reading = report.claim_reading("lstm", "minmax_hard", "second", by_profile=by_profile)
     assert reading == {"value": pytest.approx(20.0), "values": [pytest.approx(20.0)], "runs": 1,
-                       "fitted": True, "fit": pytest.approx(0.95), "profile": "gpu"}
+                       "fitted": True, "fit": pytest.approx(0.95), "profile": "gpu",
+                       "reduced": False}
     # over several depths: each run's mean over them
     deeper = {**deep, "11": {"first": 0.9, "second": 0.4, "both": 0.3, "n": 10}}
     two = {"gpu": [_run("minmax_hard", "lstm", 0.95, by_depth=deeper, seed=s) for s in range(2)]}
@@ -168,6 +169,33 @@ def test_setting_facts_are_shares_of_the_papers_setting():
     assert found["tutorial_variants"] == "minmax_hard"
     with pytest.raises(ValueError, match="no run of the transformer among the 1 records"):
         report.setting_facts(settings, [], [{"model": "lstm", "parameters": 1}])
+
+
+def test_a_reduced_run_is_gated_on_the_trees_it_was_trained_to_fit():
+    """The full profile's runs train on depths 3-4 to fit the first tree: they fit on it, the
+    fit table and summary say so, and a claim read from them is a reduced task's."""
+    deep = {"12": {"first": 0.6, "second": 0.1, "both": 0.05, "n": 10}}
+    shallow = [{**_run("minmax_hard", "lstm", 0.95, second=0.4, seed=s, by_depth=deep),
+                "train_depths": [3, 4], "stop_tree": "first"} for s in range(3)]
+    assert report.gate_tree(shallow[0]) == "first" and report.gate_tree(_run("a", "lstm")) == "both"
+    assert report.train_depths(shallow[0]) == (3, 4) and report.reduced(shallow)
+    assert not report.reduced([_run("minmax_hard", "lstm")])
+    row = report.fit_table({"full": shallow}).loc[("full", "minmax_hard", "lstm")]
+    assert row["fitted"] == "3 of 3" and row["gate on"] == "first"
+    assert row["training depths"] == "3-4" and row["lowest fit (%)"] == pytest.approx(95.0)
+    assert report.fit_summary(shallow) == ("the LSTM fits its first tree on minmax_hard; the "
+                                           "Transformer has no run")
+    reading = report.claim_reading("lstm", "minmax_hard", "first", by_profile={"full": shallow})
+    assert reading["fitted"] and reading["reduced"] and reading["value"] == pytest.approx(60.0)
+    # its second tree is not what it was trained to fit: a claim on it stays untested
+    assert not report.claim_reading("lstm", "minmax_hard", "second",
+                                    by_profile={"full": shallow})["fitted"]
+    from tutorlib import profiles
+    facts = report.full_facts(profiles.settings("orchard", "full"),
+                              [{**r, "train_seconds": 120.0 + 60 * r["seed"]} for r in shallow])
+    assert facts["full_runs"] == "3 of 12" and facts["full_fitted"] == "3 of 3"
+    assert facts["full_lstm_minutes"] == "2 to 4"
+    assert facts["full_transformer_minutes"] == "no run yet"
 
 
 def test_the_fit_summary_names_the_variants_each_model_fits():

@@ -36,6 +36,7 @@ from tutorlib.orchard.experiments import (
 from tutorlib.orchard.experiments import runs as runs_of
 from tutorlib.orchard.generator import TRAIN_DEPTHS
 from tutorlib.profiles import network_recipe
+from tutorlib.profiles import settings as settings_of
 
 NAMES = {"lstm": "LSTM", "transformer": "Transformer"}
 # The last training depth: the edge the prose compares the deepest bin with.
@@ -98,6 +99,24 @@ def fits(record: dict, tree: str = "both") -> bool:
                        min(record["valid"][name] for name in names))
 
 
+def gate_tree(record: dict) -> str:
+    """The trees whose fit a run was trained to (``stop_tree`` of its settings): ``"first"`` for
+    a run of the full profile, which stops once its first tree fits, else ``"both"``."""
+    return record.get("stop_tree", "both")
+
+
+def train_depths(record: dict) -> tuple[int, int]:
+    """The depths a run was trained (and validated) on: the release's 3 to 6 unless the run
+    says otherwise (the full profile's reduction: 3 to 4)."""
+    return tuple(record.get("train_depths", TRAIN_DEPTHS))
+
+
+def reduced(records: list[dict]) -> bool:
+    """Whether any of the runs was trained on other depths than the paper's 3 to 6: a reduction
+    of its task, whose levels the claims page does not compare with the paper's."""
+    return any(train_depths(r) != tuple(TRAIN_DEPTHS) for r in records)
+
+
 def _mean(records: list[dict], part: str, tree: str) -> float:
     """Mean accuracy (%) of the records that have ``part``; NaN if none has."""
     values = [r[part][tree] for r in records if part in r]
@@ -114,7 +133,9 @@ def _by_variant_and_model(records: list[dict]) -> list[tuple[tuple[str, str], li
 
 def fit_table(records_by_profile: dict[str, list[dict]]) -> pd.DataFrame:
     """Each model's fit on each variant, per profile: the mean accuracy (%) on training and
-    validation examples of the training depths, first and second tree, and how many runs fit.
+    validation examples of the training depths, first and second tree, the depths and the
+    trees the runs were trained to fit (:func:`gate_tree`), the lowest fit on those trees and
+    how many runs fit them.
 
     Parameters
     ----------
@@ -124,8 +145,8 @@ def fit_table(records_by_profile: dict[str, list[dict]]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Indexed by profile, variant and model; the mean over seeds, the lowest run's fit and
-        ``fitted`` as "k of n" runs.
+        Indexed by profile, variant and model; the mean over seeds, ``training depths``,
+        ``gate on``, the lowest run's fit and ``fitted`` as "k of n" runs.
     """
     rows = []
     for profile, records in records_by_profile.items():
@@ -135,17 +156,20 @@ def fit_table(records_by_profile: dict[str, list[dict]]) -> pd.DataFrame:
                 **{f"{name}, {tree} (%)": _mean(runs, part, tree)
                    for part, name in (("train", "training"), ("valid", "validation"))
                    for tree in ("first", "second")},
-                "lowest fit (%)": 100 * min(run_fit(r) for r in runs),
-                "fitted": f"{sum(fits(r) for r in runs)} of {len(runs)}"})
+                "training depths": "-".join(map(str, train_depths(runs[0]))),
+                "gate on": gate_tree(runs[0]),
+                "lowest fit (%)": 100 * min(run_fit(r, gate_tree(r)) for r in runs),
+                "fitted": f"{sum(fits(r, gate_tree(r)) for r in runs)} of {len(runs)}"})
     columns = ["profile", "variant", "model", "runs", "training, first (%)",
                "training, second (%)", "validation, first (%)", "validation, second (%)",
-               "lowest fit (%)", "fitted"]
+               "training depths", "gate on", "lowest fit (%)", "fitted"]
     return pd.DataFrame(rows, columns=columns).set_index(["profile", "variant", "model"])
 
 
 def fit_summary(records: list[dict]) -> str:
     """Which variants each model fits, in words: where all its runs fit, where some do, or
-    none.
+    none (each run on the trees it was trained to fit, :func:`gate_tree`; "first tree only"
+    where that is the first).
 
     Examples
     --------
@@ -161,16 +185,19 @@ def fit_summary(records: list[dict]) -> str:
             parts.append(f"the {NAMES[model]} has no run")
             continue
         variants = sorted({r["variant"] for r in runs})
-        every = [v for v in variants if all(fits(r) for r in runs if r["variant"] == v)]
+        every = [v for v in variants
+                 if all(fits(r, gate_tree(r)) for r in runs if r["variant"] == v)]
         some = [v for v in variants if v not in every
-                and any(fits(r) for r in runs if r["variant"] == v)]
+                and any(fits(r, gate_tree(r)) for r in runs if r["variant"] == v)]
         if not every and not some:
             parts.append(f"the {NAMES[model]} fits on no variant")
             continue
         if not every:
             parts.append(f"the {NAMES[model]} fits only in some runs, on {', '.join(some)}")
             continue
-        parts.append(f"the {NAMES[model]} fits on {', '.join(every)}"
+        first_only = all(gate_tree(r) == "first" for r in runs)
+        parts.append(f"the {NAMES[model]} fits{' its first tree' if first_only else ''} on "
+                     f"{', '.join(every)}"
                      + (f" (and in some runs on {', '.join(some)})" if some else ""))
     return "; ".join(parts)
 
@@ -229,8 +256,9 @@ def claim_reading(model: str, variant: str, tree: str, depth: int | tuple[int, .
     """What the claims page reads for ``model`` on ``variant``: the mean accuracy (%) on
     ``tree`` at ``depth`` (or averaged over a tuple of depths) from :func:`best_profile`'s runs,
     each run's own accuracy (``values``), how many runs, whether all fit on ``tree`` (a claim
-    about one tree is tested on that tree's fit), the lowest fit (``fit``, a fraction) and the
-    profile; ``None`` without a committed run."""
+    about one tree is tested on that tree's fit), the lowest fit (``fit``, a fraction), the
+    profile and whether its runs trained on a reduction (:func:`reduced`); ``None`` without a
+    committed run."""
     found = best_profile(model, variant, by_profile, tree)
     if found is None:
         return None
@@ -239,7 +267,8 @@ def claim_reading(model: str, variant: str, tree: str, depth: int | tuple[int, .
     values = [100 * float(np.mean([r["by_depth"][str(d)][tree] for d in depths])) for r in runs]
     return {"value": float(np.mean(values)), "values": values, "runs": len(runs),
             "fitted": all(fits(r, tree) for r in runs),
-            "fit": min(run_fit(r, tree) for r in runs), "profile": profile}
+            "fit": min(run_fit(r, tree) for r in runs), "profile": profile,
+            "reduced": reduced(runs)}
 
 
 def fitted_by_depth(by_profile: dict[str, list[dict]], depths=(EDGE, 12)) -> pd.DataFrame:
@@ -543,6 +572,48 @@ def _span_gib(memory: dict) -> str:
     return f"{memory['min']:.1f}-{memory['max']:.1f}" if memory else "–"
 
 
+def full_facts(settings, records: list[dict]) -> dict[str, str]:
+    """The facts the chapter states about the full profile: what it trains (variants, training
+    depths, the trees its gate reads, the budget), how many of its runs are committed and fit,
+    and how long its runs trained, per model.
+
+    Parameters
+    ----------
+    settings : tutorlib.profiles.Settings
+        The full profile's ``orchard`` settings.
+    records : list of dict
+        Its committed run records.
+
+    Returns
+    -------
+    dict of str to str
+        Name -> text (``full_variants``, ``full_depths``, ``full_budget``, ``full_runs``,
+        ``full_fitted``, ``full_fit_summary``, ``full_lstm_minutes``,
+        ``full_transformer_minutes``).
+
+    Examples
+    --------
+    >>> from tutorlib import profiles
+    >>> facts = full_facts(profiles.settings("orchard", "full"), [])
+    >>> facts["full_depths"], facts["full_runs"], facts["full_lstm_minutes"]
+    ('3 to 4', '0 of 12', 'no run yet')
+    """
+    recipe = network_recipe(settings, "transformer")
+    planned = len(runs_of(settings))
+    facts = {"full_variants": " and ".join(settings["variants"]),
+             "full_depths": f"{settings['train_depths'][0]} to {settings['train_depths'][1]}",
+             "full_budget": (f"{recipe['max_seconds'] / 60:g} minutes"
+                             if recipe.get("max_seconds") else "no time limit"),
+             "full_runs": f"{len(records)} of {planned}",
+             "full_fitted": f"{sum(fits(r, gate_tree(r)) for r in records)} of {len(records)}",
+             "full_fit_summary": fit_summary(records)}
+    for model in MODELS:
+        minutes = [r["train_seconds"] / 60 for r in records if r["model"] == model]
+        facts[f"full_{model}_minutes"] = (f"{min(minutes):.0f} to {max(minutes):.0f}"
+                                          if minutes else "no run yet")
+    return facts
+
+
 def gpu_facts(by_profile: dict[str, list[dict]], settings) -> dict[str, str]:
     """The facts the chapter states about the ``gpu`` profile and the networks that fit: how
     many gpu runs are committed and fit, each model's size, how far the unfinished Transformer
@@ -652,15 +723,16 @@ def plot_by_depth(table: pd.DataFrame, title: str, train_depths=TRAIN_DEPTHS,
             if col == 0:
                 ax.set_ylabel("accuracy (%)")
         if records is not None:
-            _plot_fit(axes[row, 3], [r for r in records if r["variant"] == name], name)
+            _plot_fit(axes[row, 3], [r for r in records if r["variant"] == name], name,
+                      train_depths)
     axes[0, 0].legend(loc="lower left", fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     return fig
 
 
-def _plot_fit(ax, records: list[dict], variant: str) -> None:
-    """Bars of each model's mean accuracy on training and validation examples (depths 3-6)."""
+def _plot_fit(ax, records: list[dict], variant: str, depths=TRAIN_DEPTHS) -> None:
+    """Bars of each model's mean accuracy on training and validation examples (of ``depths``)."""
     labels = ["train\n1st", "train\n2nd", "valid\n1st", "valid\n2nd"]
     width = 0.38
     for i, model in enumerate(MODELS):
@@ -673,7 +745,7 @@ def _plot_fit(ax, records: list[dict], variant: str) -> None:
                color=f"C{i}")
     ax.axhline(100 * FIT_THRESHOLD, color="0.3", ls="--", lw=1)
     ax.set_xticks(np.arange(4), labels, fontsize=7)
-    ax.set_title(f"{variant}: fit (depths 3-6)", fontsize=9)
+    ax.set_title(f"{variant}: fit (depths {depths[0]}-{depths[1]})", fontsize=9)
 
 
 def mean_accuracy(table: pd.DataFrame, *, model: str, tree: str, depth: int,
@@ -887,7 +959,7 @@ def claim_column(table: pd.DataFrame, deep: int, records: list[dict]) -> list[st
 
 def claims_table(table: pd.DataFrame, deepest: int, records: list[dict], profile: str,
                  committed: dict[str, list[dict]] | None = None,
-                 planned_runs: int = 0) -> pd.DataFrame:
+                 planned_runs: dict[str, int] | None = None) -> pd.DataFrame:
     """The paper's claims, what it reports, and the same quantities from this page's runs and
     from each committed profile, each marked untested where its runs do not fit.
 
@@ -904,8 +976,8 @@ def claims_table(table: pd.DataFrame, deepest: int, records: list[dict], profile
     committed : dict of str to list of dict, optional
         Committed profiles' runs (:func:`committed_by_profile`), a column each, read at their
         deepest bin.
-    planned_runs : int
-        How many runs a committed profile plans (the full and gpu profiles: 36).
+    planned_runs : dict of str to int, optional
+        How many runs each committed profile plans; by default, from the profile's settings.
 
     Returns
     -------
@@ -917,13 +989,27 @@ def claims_table(table: pd.DataFrame, deepest: int, records: list[dict], profile
         f"this run ({profile})": claim_column(table, deepest, records)}).set_index("claim")
     for name, runs in (committed or {}).items():
         runs_table = by_depth_table(runs)
-        claims[f"{name} profile ({len(runs)} of {planned_runs} runs)"] = claim_column(
+        planned = (planned_runs[name] if planned_runs is not None
+                   else len(runs_of(settings_of("orchard", name))))
+        depths = "-".join(map(str, train_depths(runs[0])))
+        trained = "" if not reduced(runs) else f", trained on depths {depths}"
+        claims[f"{name} profile ({len(runs)} of {planned} runs{trained})"] = claim_column(
             runs_table, max(runs_table["depth"]), runs)
     return claims
 
 
 def _epochs(settings) -> str:
-    """Passes over the training set, per model where the models differ."""
+    """Passes over the training set, per model where the models differ (for a profile trained
+    to convergence, its rule: until the gate's trees fit, at most so many epochs and minutes)."""
+    config = run_settings(settings["variants"][0], "lstm", settings)
+    if "recipe" in config:
+        recipe = config["recipe"]
+        until = ("until the first tree fits" if settings["stop_tree"] == "first"
+                 else "until both trees fit" if recipe.get("stop_at")
+                 else "until validation stops improving")
+        budget = (f", {recipe['max_seconds'] / 60:g} minutes" if recipe.get("max_seconds")
+                  else "")
+        return f"{until} (at most {recipe['max_epochs']} epochs{budget})"
     per_model = {model: run_settings(settings["variants"][0], model, settings)["presentations"]
                  / settings["train_size"] for model in settings["models"]}
     if len(set(per_model.values())) == 1:
@@ -934,6 +1020,7 @@ def _epochs(settings) -> str:
 def _transformer_training(settings) -> str:
     """A profile's Transformer training in a few words."""
     config = run_settings(settings["variants"][0], "transformer", settings)
+    config = {**config, **config.get("recipe", {})}  # a convergence recipe is one field
     return (f"learning rate {config['learning_rate']:g}, warmup "
             f"{config.get('warmup_steps', 0)} steps, {config.get('embedding_init', 'pytorch')} "
             f"embedding initialisation")
@@ -958,6 +1045,17 @@ def _record_parameters(records: list[dict]) -> dict[str, int]:
     return found
 
 
+def _variants(names: list[str]) -> str:
+    return "all six" if len(names) == 6 else ", ".join(names)
+
+
+def _hardware(settings) -> str:
+    """Where a profile's runs train, in a few words: one CPU core a run, and the budget."""
+    recipe = network_recipe(settings, "transformer")
+    seconds = recipe.get("max_seconds")
+    return "CPU, one core a run" + (f", at most {seconds / 60:g} minutes" if seconds else "")
+
+
 def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataFrame:
     """Every difference between the paper's setting and ours: the paper, this page's runs and
     the full profile, a column each.
@@ -976,14 +1074,17 @@ def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataF
     Returns
     -------
     pandas.DataFrame
-        A row per aspect (training examples, epochs, sizes, decoding, hardware...).
+        A row per aspect (variants, training depths and examples, epochs, sizes, decoding,
+        hardware...).
     """
     paper = PAPER["training"]
     ours = _record_parameters(records)
     full_parameters = _parameters(full)
 
     def column(s, parameters, hardware, test_size) -> dict[str, str]:
-        return {"training examples": f"{s['train_size']:,}", "epochs": _epochs(s),
+        return {"variants": _variants(s["variants"]),
+                "training depths": "-".join(map(str, s["train_depths"])),
+                "training examples": f"{s['train_size']:,}", "epochs": _epochs(s),
                 "batch size": f"{network_recipe(s, 'lstm')['batch_size']}",
                 "LSTM parameters": f"{parameters['lstm'] / 1e6:.3f}M",
                 "Transformer parameters": f"{parameters['transformer'] / 1e6:.3f}M",
@@ -994,6 +1095,7 @@ def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataF
 
     return pd.DataFrame({
         "Pung & Chan (2021)": {
+            "variants": "all six", "training depths": "-".join(map(str, TRAIN_DEPTHS)),
             "training examples": f"{paper['examples']:,}", "epochs": f"{paper['epochs']}",
             "batch size": f"{paper['batch_size']}",
             "LSTM parameters": f"{paper['lstm_parameters'] / 1e6:.1f}M",
@@ -1003,7 +1105,7 @@ def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataF
             "test examples per depth bin": "the release's test sets",
             "Transformer training": "fairseq", "seeds": "-"},
         f"this run ({profile})": column(settings, ours, "CPU", f"{settings['test_size']}"),
-        "our full profile": column(full, full_parameters, "CPU, about 10 core-hours for 36 runs",
+        "our full profile": column(full, full_parameters, _hardware(full),
                                    f"{full['test_size']:,}"),
     })
 
