@@ -274,9 +274,10 @@ SETTINGS = {
         training={model: {**recipe, "max_seconds": 1_800.0, "stop_at": [0.0, 0.0], "fit_size": 200}
                   for model, recipe in GPU_RECIPES.items()},
         train_depths=[3, 4], stop_tree="first"),
-    # gpu: the full profile's 36 runs with networks near the paper's LSTM size (5.0M and 7.9M
-    # parameters against its 6.2M and 44.3M), 200,000 training examples (the paper's: 500,000)
-    # and the convergence recipe above, on one GPU (JOBS=18 bash tools/gpu_sweep.sh orchard).
+    # gpu: every variant, both models, three seeds (36 runs), with networks near the paper's LSTM
+    # size (5.0M and 7.9M parameters against its 6.2M and 44.3M), 200,000 training examples (the
+    # paper's: 500,000) and the convergence recipe above, on one GPU (JOBS=18 bash
+    # tools/gpu_sweep.sh orchard).
     "gpu": OrchardSettings(
         variants=["minmax_easy", "minmax_medium", "minmax_hard",
                   "firstlast_easy", "firstlast_medium", "firstlast_hard"],

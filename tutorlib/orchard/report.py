@@ -427,9 +427,8 @@ def pilot_reason(tree: str, keys, pilots: list[dict] | None = None) -> str:
         bits.append(f"on one core, no CPU pilot fitted {which} of {'; '.join(shown)}")
     if fitted:
         bits.append(f"{'' if shown else 'on one core, '}CPU pilots fitted {which} of "
-                    f"{', '.join(fitted)}" + ("" if shown else "; the committed runs of its "
-                                                "profile did not fit (the pilots' setting is "
-                                                "not a profile yet)"))
+                    f"{', '.join(fitted)}" + ("" if shown else "; the committed runs the "
+                                                "claim reads did not all fit"))
     if untried:
         bits.append(f"not piloted: {', '.join(untried)}")
     return "; ".join(bits)
