@@ -93,7 +93,7 @@ def test_claims_are_read_from_the_profile_that_fits_best():
     reading = report.claim_reading("lstm", "minmax_hard", "second", by_profile=by_profile)
     assert reading == {"value": pytest.approx(20.0), "values": [pytest.approx(20.0)], "runs": 1,
                        "fitted": True, "fit": pytest.approx(0.95), "profile": "gpu",
-                       "reduced": False}
+                       "reduced": False, "trained_for": True}
     # over several depths: each run's mean over them
     deeper = {**deep, "11": {"first": 0.9, "second": 0.4, "both": 0.3, "n": 10}}
     two = {"gpu": [_run("minmax_hard", "lstm", 0.95, by_depth=deeper, seed=s) for s in range(2)]}
@@ -187,9 +187,15 @@ def test_a_reduced_run_is_gated_on_the_trees_it_was_trained_to_fit():
                                            "Transformer has no run")
     reading = report.claim_reading("lstm", "minmax_hard", "first", by_profile={"full": shallow})
     assert reading["fitted"] and reading["reduced"] and reading["value"] == pytest.approx(60.0)
-    # its second tree is not what it was trained to fit: a claim on it stays untested
-    assert not report.claim_reading("lstm", "minmax_hard", "second",
-                                    by_profile={"full": shallow})["fitted"]
+    # its second tree is not what it was trained to fit: a claim on it stays untested, and
+    # is read from a profile whose runs were trained to fit it where one has runs
+    second = report.claim_reading("lstm", "minmax_hard", "second", by_profile={"full": shallow})
+    assert not second["fitted"] and not second["trained_for"]
+    assert not report.trained_for(shallow, "both") and report.trained_for(shallow, "first")
+    gpu = [_run("minmax_hard", "lstm", 0.95, second=0.5, by_depth=deep)]
+    both = {"full": shallow, "gpu": gpu}
+    assert report.best_profile("lstm", "minmax_hard", both, "second")[0] == "gpu"
+    assert report.best_profile("lstm", "minmax_hard", both, "first")[0] == "full"
     from tutorlib import profiles
     facts = report.full_facts(profiles.settings("orchard", "full"),
                               [{**r, "train_seconds": 120.0 + 60 * r["seed"]} for r in shallow])

@@ -49,9 +49,11 @@ def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
                      for key in keys}
             if any(f is None for f in found.values()):
                 continue
-            # every member fitted first, then the fewest runs of a member (a finished profile
-            # before a begun one), then the least-fitted member's fit
-            rank = (all(f["fitted"] for f in found.values()),
+            # runs trained to fit the trees it reads first, then every member fitted, then the
+            # fewest runs of a member (a finished profile before a begun one), then the
+            # least-fitted member's fit
+            rank = (all(f["trained_for"] for f in found.values()),
+                    all(f["fitted"] for f in found.values()),
                     min(f["runs"] for f in found.values()),
                     min(f["fit"] for f in found.values()))
             if best is None or rank > best[0]:

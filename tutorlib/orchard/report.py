@@ -111,6 +111,14 @@ def train_depths(record: dict) -> tuple[int, int]:
     return tuple(record.get("train_depths", TRAIN_DEPTHS))
 
 
+def trained_for(records: list[dict], tree: str) -> bool:
+    """Whether every run was trained to fit ``tree`` (a run trained to fit the first tree alone
+    is not one to read a claim about the second tree or both from, where another profile's runs
+    were trained for it)."""
+    _trees(tree)
+    return all(gate_tree(r) in ("both", tree) for r in records)
+
+
 def reduced(records: list[dict]) -> bool:
     """Whether any of the runs was trained on other depths than the paper's 3 to 6: a reduction
     of its task, whose levels the claims page does not compare with the paper's."""
@@ -234,7 +242,8 @@ def best_profile(model: str, variant: str,
                  by_profile: dict[str, list[dict]] | None = None,
                  tree: str = "both") -> tuple[str, list[dict]] | None:
     """The committed profile to read ``model`` on ``variant`` from, and its runs: one whose runs
-    all pass the fit gate on ``tree`` before one whose runs do not, then the one with more runs
+    were trained to fit ``tree`` (:func:`trained_for`) before one whose were not, then one whose
+    runs all pass the fit gate on ``tree`` before one whose runs do not, then the one with more runs
     (a finished profile before one a sweep has only begun), then the best mean
     :func:`run_fit` (ties go to the first of :data:`CLAIM_PROFILES`); ``None`` when no profile
     has a run."""
@@ -244,7 +253,7 @@ def best_profile(model: str, variant: str,
         runs = [r for r in records if r["model"] == model and r["variant"] == variant]
         if not runs:
             continue
-        rank = (all(fits(r, tree) for r in runs), len(runs),
+        rank = (trained_for(runs, tree), all(fits(r, tree) for r in runs), len(runs),
                 float(np.mean([run_fit(r, tree) for r in runs])))
         if best is None or rank > best[0]:
             best = (rank, profile, runs)
@@ -257,8 +266,8 @@ def claim_reading(model: str, variant: str, tree: str, depth: int | tuple[int, .
     ``tree`` at ``depth`` (or averaged over a tuple of depths) from :func:`best_profile`'s runs,
     each run's own accuracy (``values``), how many runs, whether all fit on ``tree`` (a claim
     about one tree is tested on that tree's fit), the lowest fit (``fit``, a fraction), the
-    profile and whether its runs trained on a reduction (:func:`reduced`); ``None`` without a
-    committed run."""
+    profile, whether its runs trained on a reduction (:func:`reduced`) and whether they were
+    trained to fit ``tree`` (:func:`trained_for`); ``None`` without a committed run."""
     found = best_profile(model, variant, by_profile, tree)
     if found is None:
         return None
@@ -268,7 +277,7 @@ def claim_reading(model: str, variant: str, tree: str, depth: int | tuple[int, .
     return {"value": float(np.mean(values)), "values": values, "runs": len(runs),
             "fitted": all(fits(r, tree) for r in runs),
             "fit": min(run_fit(r, tree) for r in runs), "profile": profile,
-            "reduced": reduced(runs)}
+            "reduced": reduced(runs), "trained_for": trained_for(runs, tree)}
 
 
 def fitted_by_depth(by_profile: dict[str, list[dict]], depths=(EDGE, 12)) -> pd.DataFrame:
