@@ -182,7 +182,8 @@ def test_our_numbers_are_the_experiment_modules_numbers():
             100 * np.mean([r["by_depth"]["12"][tree] for r in runs]))
         # a claim about one tree is gated on that tree's fit
         assert row["fitted"] == all(orchard_report.fits(r, tree) for r in runs)
-        assert (row["verdict"] == claims.UNTESTED) == (not row["fitted"])
+        verdict = row["verdict"].removesuffix(", partial")  # a begun profile says so
+        assert (verdict == claims.UNTESTED) == (not row["fitted"])
 
 
 @pytest.mark.slow
