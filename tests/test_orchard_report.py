@@ -196,6 +196,10 @@ def test_a_reduced_run_is_gated_on_the_trees_it_was_trained_to_fit():
     both = {"full": shallow, "gpu": gpu}
     assert report.best_profile("lstm", "minmax_hard", both, "second")[0] == "gpu"
     assert report.best_profile("lstm", "minmax_hard", both, "first")[0] == "full"
+    # a level is read from the paper's task where its runs fit, however few they are
+    assert report.best_profile("lstm", "minmax_hard", both, "first", level=True)[0] == "gpu"
+    assert report.claim_reading("lstm", "minmax_hard", "first", by_profile=both,
+                                level=True)["reduced"] is False
     from tutorlib import profiles
     facts = report.full_facts(profiles.settings("orchard", "full"),
                               [{**r, "train_seconds": 120.0 + 60 * r["seed"]} for r in shallow])

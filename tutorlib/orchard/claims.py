@@ -19,11 +19,12 @@ from tutorlib.verdicts import (
 
 def _orchard(model: str, variant: str, tree: str = "first") -> Callable[[], Ours | None]:
     """ORCHARD at depth 12 on ``tree``, from the committed profile whose runs of ``model`` on
-    ``variant`` fit best; untested unless every run behind the number fits on ``tree``
+    ``variant`` fit best (the paper's task before a reduction, which cannot judge a level);
+    untested unless every run behind the number fits on ``tree``
     (``orchard.report.fits``), and a level not compared with the paper's when those runs
     trained on a reduction (the full profile's depths 3-4: ``orchard.report.reduced``)."""
     def read() -> Ours | None:
-        found = orchard_report.claim_reading(model, variant, tree)
+        found = orchard_report.claim_reading(model, variant, tree, level=True)
         if found is None:
             return None
         ours = Ours.mean_of(found["values"], planned_seeds("orchard"), fit=found["fit"],

@@ -240,20 +240,22 @@ def fit_gate(records: list[dict], models, variants, tree: str = "both") -> str |
 
 def best_profile(model: str, variant: str,
                  by_profile: dict[str, list[dict]] | None = None,
-                 tree: str = "both") -> tuple[str, list[dict]] | None:
+                 tree: str = "both", level: bool = False) -> tuple[str, list[dict]] | None:
     """The committed profile to read ``model`` on ``variant`` from, and its runs: one whose runs
     were trained to fit ``tree`` (:func:`trained_for`) before one whose were not, then one whose
-    runs all pass the fit gate on ``tree`` before one whose runs do not, then the one with more runs
-    (a finished profile before one a sweep has only begun), then the best mean
-    :func:`run_fit` (ties go to the first of :data:`CLAIM_PROFILES`); ``None`` when no profile
-    has a run."""
+    runs all pass the fit gate on ``tree`` before one whose runs do not, then (for a ``level``,
+    which only the paper's task can judge) one not trained on a reduction (:func:`reduced`),
+    then the one with more runs (a finished profile before one a sweep has only begun), then the
+    best mean :func:`run_fit` (ties go to the first of :data:`CLAIM_PROFILES`); ``None`` when no
+    profile has a run."""
     by_profile = committed_by_profile() if by_profile is None else by_profile
     best = None
     for profile, records in by_profile.items():
         runs = [r for r in records if r["model"] == model and r["variant"] == variant]
         if not runs:
             continue
-        rank = (trained_for(runs, tree), all(fits(r, tree) for r in runs), len(runs),
+        rank = (trained_for(runs, tree), all(fits(r, tree) for r in runs),
+                level and not reduced(runs), len(runs),
                 float(np.mean([run_fit(r, tree) for r in runs])))
         if best is None or rank > best[0]:
             best = (rank, profile, runs)
@@ -261,14 +263,16 @@ def best_profile(model: str, variant: str,
 
 
 def claim_reading(model: str, variant: str, tree: str, depth: int | tuple[int, ...] = 12,
-                  by_profile: dict[str, list[dict]] | None = None) -> dict | None:
-    """What the claims page reads for ``model`` on ``variant``: the mean accuracy (%) on
+                  by_profile: dict[str, list[dict]] | None = None,
+                  level: bool = False) -> dict | None:
+    """What the claims page reads for ``model`` on ``variant`` (a ``level``, or a member of an
+    ordering: :func:`best_profile`): the mean accuracy (%) on
     ``tree`` at ``depth`` (or averaged over a tuple of depths) from :func:`best_profile`'s runs,
     each run's own accuracy (``values``), how many runs, whether all fit on ``tree`` (a claim
     about one tree is tested on that tree's fit), the lowest fit (``fit``, a fraction), the
     profile, whether its runs trained on a reduction (:func:`reduced`) and whether they were
     trained to fit ``tree`` (:func:`trained_for`); ``None`` without a committed run."""
-    found = best_profile(model, variant, by_profile, tree)
+    found = best_profile(model, variant, by_profile, tree, level)
     if found is None:
         return None
     profile, runs = found
