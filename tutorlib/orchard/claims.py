@@ -75,8 +75,9 @@ def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
 
 def _why(tree: str, keys: Sequence[tuple[str, str]]) -> Callable[[], str]:
     """Why a claim on ``tree`` of the (model, variant) ``keys`` is untested, from the
-    committed CPU pilots."""
-    return lambda: orchard_report.pilot_reason(tree, keys)
+    committed CPU pilots, or from the committed runs it reads where no pilot tried them."""
+    return lambda: (orchard_report.pilot_reason(tree, keys)
+                    or orchard_report.committed_reason(tree, keys))
 
 
 def claims() -> list[Claim]:

@@ -447,6 +447,30 @@ def pilot_reason(tree: str, keys, pilots: list[dict] | None = None) -> str:
     return "; ".join(bits)
 
 
+def committed_reason(tree: str, keys, by_profile: dict[str, list[dict]] | None = None) -> str:
+    """Why a claim on ``tree`` of the networks ``keys`` is untested, from the committed runs it
+    reads (for networks no CPU pilot tried): each (model, variant) whose runs do not all fit
+    ``tree``, with its profile and lowest fit; "" when every one fits or has no run.
+
+    Examples
+    --------
+    >>> run = {"variant": "minmax_medium", "model": "lstm", "train": {"first": 1, "second": 0.7},
+    ...        "valid": {"first": 1, "second": 0.6}}
+    >>> committed_reason("both", [("lstm", "minmax_medium")], {"gpu": [run]})
+    'its committed runs did not fit both trees: LSTM minmax medium (gpu profile, lowest 60.0%)'
+    """
+    which = "both trees" if tree == "both" else f"the {tree} tree"
+    gaps = []
+    for model, variant in keys:
+        found = best_profile(model, variant, by_profile, tree)
+        if found is None or all(fits(r, tree) for r in found[1]):
+            continue
+        profile, runs = found
+        gaps.append(f"{NAMES[model]} {variant.replace('_', ' ')} ({profile} profile, lowest "
+                    f"{100 * min(run_fit(r, tree) for r in runs):.1f}%)")
+    return f"its committed runs did not fit {which}: {'; '.join(gaps)}" if gaps else ""
+
+
 def _passed_at(record: dict, tree: str) -> float | None:
     """The training seconds at which a pilot first passed the fit gate on ``tree`` at an
     evaluation: on each tree's checks where its history scored them (newer pilots), else on the
