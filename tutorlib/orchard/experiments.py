@@ -263,9 +263,9 @@ SETTINGS = {
     # networks of 1 x 128 (LSTM) and 2 x 128 (pre-LN Transformer), each run stopped at the first
     # evaluation at which its first tree passes the fit gate on the run's own checks of 1,000
     # training and 1,000 validation examples (the trainer's samples score whole labels, so its
-    # stop_at is 0 and fit_size small), at most 30 minutes of one core. No
-    # CPU pilot fitted the second tree of a variant with COPY, so a comparison of the second tree
-    # reads the gpu profile.
+    # stop_at is 0 and fit_size small), at most 30 minutes of one core. No CPU pilot fitted the
+    # second tree of a variant with COPY, so a comparison of the second tree reads the gpu
+    # profile.
     "full": OrchardSettings(
         variants=["minmax_hard", "firstlast_hard"],
         models={"lstm": _lstm(128, 1, 0.1), "transformer": _transformer(128, 2, 4, 0.1, True)},

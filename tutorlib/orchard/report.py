@@ -10,7 +10,10 @@ seed, tree and depth, with ``accuracy (%)``).
 :data:`FIT_THRESHOLD` of the first and of the second trees right on its own training examples
 and on validation examples of the training depths (3 to 6) it was not trained on
 (:func:`run_fit`). A claim read from runs that do not fit is *untested*, whatever the number;
-a comparison between the models is one of generalisation only where both fit.
+a comparison between the models is one of generalisation only where both fit. A claim about
+one tree reads that tree's fit; the full profile's runs (a reduction: trained on depths 3 to 4)
+are trained to fit the first tree alone (:func:`gate_tree`), and a level read from them is not
+compared with the paper's (:func:`reduced`).
 """
 
 from __future__ import annotations
@@ -176,8 +179,8 @@ def fit_table(records_by_profile: dict[str, list[dict]]) -> pd.DataFrame:
 
 def fit_summary(records: list[dict]) -> str:
     """Which variants each model fits, in words: where all its runs fit, where some do, or
-    none (each run on the trees it was trained to fit, :func:`gate_tree`; "first tree only"
-    where that is the first).
+    none (each run on the trees it was trained to fit, :func:`gate_tree`; "fits its first tree"
+    where every run of the model was trained to fit the first tree alone).
 
     Examples
     --------
@@ -610,8 +613,8 @@ def _span_gib(memory: dict) -> str:
 
 def full_facts(settings, records: list[dict]) -> dict[str, str]:
     """The facts the chapter states about the full profile: what it trains (variants, training
-    depths, the trees its gate reads, the budget), how many of its runs are committed and fit,
-    and how long its runs trained, per model.
+    depths, the budget), how many of its runs are committed and fit the trees they were
+    trained to fit, and how long its runs trained, per model.
 
     Parameters
     ----------
