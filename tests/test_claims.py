@@ -123,6 +123,11 @@ def test_every_claim_resolves_against_the_committed_results():
             expected = "not yet run" if claim.experiment or claim.released is None else claims.NOT_MEASURED
             assert row["verdict"] == expected, claim.claim
         elif committed["data"].get("complete"):
+            if claim.experiment == "orchard" and row["verdict"] == "not yet run":
+                # ORCHARD's full profile trains the hard variants only: a claim that also reads
+                # the easy or medium ones waits for the gpu profile
+                assert "easy" in claim.claim or "medium" in claim.claim, claim.claim
+                continue
             # a complete full-profile run has a number for every claim it covers; a partial
             # reading comes from another profile, read because its runs fit where these did not
             assert row["ours"] is not None and not math.isnan(row["ours"]), claim.claim
@@ -406,7 +411,8 @@ def test_the_committed_untested_rows_name_their_reason():
     frame = claims.table()
     for part in ("PCFG SET", "ORCHARD"):
         reasons = claims.untested_reasons(frame, part=part)
-        # a row read from runs that failed the gate names a run or a pilot
-        assert all(("seed" in why or "pilot" in why) for why in reasons["why"] if why != "—")
+        # a row read from runs that failed the gate names a run, a pilot or the committed runs
+        assert all(("seed" in why or "pilot" in why or "committed runs" in why)
+                   for why in reasons["why"] if why != "—")
     pcfgset = claims.untested_reasons(frame, part="PCFG SET")
     assert (pcfgset["why"] != "—").all()  # every failing PCFG SET run is in the full profile
