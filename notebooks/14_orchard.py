@@ -451,8 +451,7 @@ report.setting_table(settings, paper_settings, records, PROFILE)
 # Besides the table: our data come from our reimplementation of the release's generator
 # (`tutorlib.orchard`, which draws trees conditioned on their depth instead of by rejection), one
 # data set per variant for every seed; the models are `tutorlib.seq2seq`'s, not fairseq's, with
-# Adam at a linearly decaying learning rate, the last checkpoint rather than the best on the
-# validation set; the tutorial profile runs only {glue:text}`tutorial_variants`. This
+# {glue:text}`training_rule`; the tutorial profile runs only {glue:text}`tutorial_variants`. This
 # profile's LSTM has {glue:text}`lstm_share`% of the paper's LSTM's parameters and its
 # Transformer {glue:text}`transformer_share`% of the paper's; they see at least
 # {glue:text}`presentation_ratio` times fewer training examples than the paper's 500 epochs of

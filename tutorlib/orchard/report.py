@@ -1149,6 +1149,15 @@ def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataF
     })
 
 
+def _presentations(settings, model: str, records: list[dict]) -> int:
+    """The training examples a profile's ``model`` sees: its fixed number of presentations, or,
+    for a profile trained to convergence, the most any of its runs in ``records`` saw."""
+    config = run_settings(settings["variants"][0], model, settings)
+    if "presentations" in config:
+        return config["presentations"]
+    return max(r["presentations"] for r in records if r["model"] == model)
+
+
 def setting_facts(settings, tutorial_variants: list[str], records: list[dict]) -> dict[str, str]:
     """The facts the prose states about the setting: this page's models' share of the paper's
     parameters, and how many times fewer examples they see.
@@ -1169,12 +1178,16 @@ def setting_facts(settings, tutorial_variants: list[str], records: list[dict]) -
     """
     paper = PAPER["training"]
     parameters = _record_parameters(records)
-    most = max(run_settings(settings["variants"][0], model, settings)["presentations"]
-               for model in settings["models"])
+    most = max(_presentations(settings, model, records) for model in settings["models"])
+    converging = "recipe" in run_settings(settings["variants"][0], "lstm", settings)
     return {
         "lstm_share": f"{100 * parameters['lstm'] / paper['lstm_parameters']:.1f}",
         "transformer_share":
             f"{100 * parameters['transformer'] / paper['transformer_parameters']:.1f}",
         "tutorial_variants": " and ".join(tutorial_variants),
         "presentation_ratio": f"{paper['examples'] * paper['epochs'] / most:,.0f}",
+        "training_rule": ("Adam with an inverse-square-root schedule, each run stopped at the "
+                          "first evaluation that passes the fit gate" if converging else
+                          "Adam at a linearly decaying learning rate, the last checkpoint rather "
+                          "than the best on the validation set"),
     }
