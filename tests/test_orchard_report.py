@@ -226,6 +226,11 @@ def test_the_gpu_facts_read_the_committed_sweeps_or_give_dashes(monkeypatch, tmp
         assert facts["gpu_oom"] == str(sweeps["sweep_1"]["failed_runs"])
         assert facts["gpu_transformer_epoch1"].count("%") == 6  # one range per variant
     assert facts["gpu_lstm_parameters"] == "5.0M" and facts["gpu_transformer_parameters"] == "7.9M"
+    assert facts["gpu_budget"] == "330"
+    records = report.committed_by_profile().get("gpu", [])
+    if records:  # the range of epochs the shared GPU gave the committed runs
+        low = min(r["epochs"] for r in records)
+        assert facts["gpu_epochs"].startswith(f"{low:.1f} to ")
     # results read from a folder with nothing in it: every fact still has a value
     monkeypatch.setenv("TUTORLIB_RESULTS_DIR", str(tmp_path))
     assert report.gpu_sweeps() == {} and report.committed_by_profile() == {}
@@ -233,6 +238,7 @@ def test_the_gpu_facts_read_the_committed_sweeps_or_give_dashes(monkeypatch, tmp
     assert empty["gpu_runs"] == "0 of 36" and empty["gpu_oom"] == "–"
     assert empty["gpu_memory"] == "–" and empty["gpu_transformer_epoch1"] == "–"
     assert empty["fitted_networks"] == "none" and empty["fitted_first_d12"] == "–"
+    assert empty["gpu_epochs"] == "–"
 
 
 def test_the_cpu_pilots_their_table_and_what_they_test(monkeypatch, tmp_path):

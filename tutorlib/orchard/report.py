@@ -655,8 +655,10 @@ def full_facts(settings, records: list[dict]) -> dict[str, str]:
 
 def gpu_facts(by_profile: dict[str, list[dict]], settings) -> dict[str, str]:
     """The facts the chapter states about the ``gpu`` profile and the networks that fit: how
-    many gpu runs are committed and fit, each model's size, how far the unfinished Transformer
-    runs got, and what the fitted networks do between depth 6 and depth 12.
+    many gpu runs are committed and fit, each model's size, its time budget and how many epochs
+    its runs got in it (``gpu_budget``, ``gpu_epochs``: the GPU is shared by every run of a
+    call, so the pace varies), how far the unfinished Transformer runs of the first sweeps got,
+    and what the fitted networks do between depth 6 and depth 12.
 
     Parameters
     ----------
@@ -686,7 +688,16 @@ def gpu_facts(by_profile: dict[str, list[dict]], settings) -> dict[str, str]:
     fitted = fitted_by_depth(by_profile)
     parameters = _parameters(settings)
     lstm_speed = [r["fit"]["pairs_per_second"] for r in records if r["model"] == "lstm"]
+    epochs = [float(r["epochs"]) for r in records if r.get("epochs") is not None]
+    speed = [float(r["fit"]["pairs_per_second"]) for r in records
+             if (r.get("fit") or {}).get("pairs_per_second")]
+    budgets = sorted({float(recipe["max_seconds"]) for recipe in settings["training"].values()
+                      if recipe.get("max_seconds")})
     return {
+        "gpu_budget": " or ".join(f"{b:,.0f}" for b in budgets) or "no",
+        "gpu_epochs": (f"{min(epochs):.1f} to {max(epochs):.1f} epochs "
+                       f"({min(speed):,.0f} to {max(speed):,.0f} training examples a second)"
+                       if epochs and speed else "–"),
         "gpu_runs": f"{len(records)} of {len(runs_of(settings))}",
         "gpu_fitted": f"{sum(fits(r) for r in records)} of {len(records)}",
         "gpu_variants": ", ".join(sorted({f"{r['variant']} ({NAMES[r['model']]})"
