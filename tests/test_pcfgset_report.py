@@ -211,6 +211,8 @@ def test_full_facts_count_runs_seeds_and_training_once():
     assert facts["full_seeds"] == "LSTMS2S 2, ConvS2S 2, Transformer 2"
     assert facts["full_passed"] == "every one"
     assert report.full_facts(committed.iloc[0:0], full)["full_runs"] == "0 of 54"
+    # the budgets come from the settings, per architecture
+    assert facts["full_budget"] == "20 minutes for LSTMS2S and ConvS2S; 30 minutes for Transformer"
 
 
 def test_restrictions_and_the_setting_table_in_words():

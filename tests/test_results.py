@@ -523,3 +523,38 @@ def test_a_checkpointing_sweep_gives_each_run_its_folder_and_status_reads_them(m
     monkeypatch.delenv(results.CHECKPOINTS_VARIABLE)
     assert [row["state"] for row in results.sweep_status("ckpt", "gpu", tmp_path / "out")] == [
         "done", "left", "left"]
+
+
+def _budget_settings(seconds):
+    return {"network": "toy", "recipe": {"max_seconds": seconds, "stop_at": [0.9, 0.9]}}
+
+
+@pytest.mark.parametrize("stopped, seconds, carried", [
+    ("fit", 900.0, True), ("patience", 300.0, True), ("max_epochs", 1199.0, True),
+    ("max_seconds", 1200.0, False),   # the budget bound: a longer one trains it further
+    ("fit", 1200.0, False),           # passed at the evaluation the budget forced
+])
+def test_a_run_whose_budget_did_not_bind_stands_for_the_longer_budget(tmp_path, stopped,
+                                                                      seconds, carried):
+    store = results.RunStore(tmp_path, "toy")
+    old = _budget_settings(1200.0)
+    store.save(old, 1, {"fit": {"stopped": stopped, "train_seconds": seconds}, "score": 0.5}, 3.0)
+    path = store.carry_to_longer_budget(old, 1, 1800.0)
+    new = _budget_settings(1800.0)
+    assert (path is not None) is carried
+    assert store.has(new, 1) is carried
+    assert store.has(old, 1)  # the old record stays
+    if carried:
+        assert path == store.path(new, 1)
+        record = store.record(new, 1)
+        assert record["result"]["score"] == 0.5 and record["result"]["budget_carried_from"] == 1200.0
+        assert record["seconds"] == 3.0
+
+
+def test_carrying_a_budget_names_what_is_wrong(tmp_path):
+    store = results.RunStore(tmp_path, "toy")
+    assert store.carry_to_longer_budget(_budget_settings(1200.0), 0, 1800.0) is None  # no record
+    with pytest.raises(ValueError, match="more than the recorded budget"):
+        store.carry_to_longer_budget(_budget_settings(1200.0), 0, 600.0)
+    with pytest.raises(ValueError, match="no recipe with max_seconds"):
+        store.carry_to_longer_budget({"network": "toy"}, 0, 600.0)

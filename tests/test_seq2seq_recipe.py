@@ -398,3 +398,27 @@ def test_presentations_train_exactly_that_many_examples_and_keep_the_last_model(
     assert fit.history[-1]["step"] == 7  # one row at the end, with the loss since the start
     assert recipes.Recipe.fixed(130, 20, 1e-2).to_dict()["presentations"] == 130
     assert "presentations" not in recipes.Recipe().to_dict()  # added later: left out of keys
+
+
+def test_a_time_budget_that_does_not_bind_changes_nothing(one_thread):
+    """What ``RunStore.carry_to_longer_budget`` relies on: a run stopped at the gate before its
+    time budget ran out is, evaluation for evaluation, the run a longer budget trains."""
+    train, validation = copy_task(300, 0), copy_task(100, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+
+    def run(max_seconds):
+        torch.manual_seed(0)
+        model = s2s.build_model(s2s.Seq2SeqConfig("lstm", 32, 1, 0.0, attention=True),
+                                len(vocab), len(vocab))
+        recipe = recipes.Recipe(batch_size=32, learning_rate=1e-2, max_epochs=40, patience=40,
+                                fit_size=100, evaluations_per_epoch=2, stop_at=(0.9, 0.85),
+                                max_seconds=max_seconds)
+        fit = recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0)
+        history = [{k: v for k, v in row.items() if k != "seconds"} for row in fit.history]
+        return fit, history, [p.detach().clone() for p in model.parameters()]
+
+    short, short_history, short_weights = run(600.0)
+    long, long_history, long_weights = run(1800.0)
+    assert short.stopped == long.stopped == "fit" and short.train_seconds < 600.0
+    assert short_history == long_history and short.steps == long.steps
+    assert all(torch.equal(a, b) for a, b in zip(short_weights, long_weights, strict=True))

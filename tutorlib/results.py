@@ -342,6 +342,53 @@ class RunStore:
         found = (self.valid(p) for p in sorted(self.directory.glob("*.json")))
         return [record for record in found if record is not None]
 
+    def carry_to_longer_budget(self, settings: Any, seed: int, max_seconds: float) -> Path | None:
+        """Save the record of ``(settings, seed)`` under the same settings with the longer time
+        budget ``max_seconds`` (``settings["recipe"]["max_seconds"]``) when its budget did not
+        bind, and return the new record's file; ``None`` when it did, or when there is no record.
+
+        A run of the one trainer evaluates at fixed steps and stops at the first evaluation that
+        passes its ``stop_at`` (or by patience or its epoch limit); the time budget is checked
+        every step. A run that stopped for another reason than ``max_seconds`` and before its
+        budget ran out is therefore step for step the run a longer budget would train, so its
+        record stands for that run too (one thread, the same seed). The new record says so:
+        ``result["budget_carried_from"]`` is the budget it was trained under. A run that reached
+        its budget (``fit.stopped == "max_seconds"``, or an evaluation at the budget's last step)
+        is not carried: a longer budget trains it further.
+
+        Parameters
+        ----------
+        settings : dict
+            The run's settings as recorded, with a ``recipe`` that holds ``max_seconds``.
+        seed : int
+            The run's seed.
+        max_seconds : float
+            The longer budget; more than the recorded one.
+
+        Returns
+        -------
+        pathlib.Path or None
+            The file of the carried record, or ``None`` if the run is not carried.
+        """
+        old = settings.get("recipe", {}).get("max_seconds") if isinstance(settings, dict) else None
+        if old is None:
+            raise ValueError(f"carry_to_longer_budget: the settings have no recipe with "
+                             f"max_seconds: {settings!r}")
+        if not max_seconds > old:
+            raise ValueError(f"carry_to_longer_budget: max_seconds must be more than the "
+                             f"recorded budget {old}, not {max_seconds}")
+        path = self.path(settings, seed)
+        record = self.valid(path) if path.exists() else None
+        if record is None:
+            return None
+        fit = record["result"].get("fit") or {}
+        if fit.get("stopped") in (None, "max_seconds") or not fit.get("train_seconds", old) < old:
+            return None
+        longer = copy.deepcopy(settings)
+        longer["recipe"]["max_seconds"] = float(max_seconds)
+        result = {**record["result"], "budget_carried_from": old}
+        return self.save(longer, seed, result, record.get("seconds", 0.0))
+
 
 # ---------------------------------------------------------------------------------------------
 # The one experiment runner

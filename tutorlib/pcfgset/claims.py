@@ -300,8 +300,8 @@ def claims() -> list[Claim]:
             f"Sec. 4.5: {network} hardly overgeneralises with 0.5% exceptions (peak)", 0.0, "%",
             _not_measured, close_to(10), note=(
                 "read from the paper's released networks only; our networks: not measured (the "
-                "full profile trains exceptions at the paper's 0.1% only: 0.5% would add 9 runs "
-                "of up to 20 minutes); \u201chardly any\u201d read as a peak within 10 points "
+                "full profile trains exceptions at the paper's 0.1% only: 0.5% would add 9 runs, "
+                "about 2 CPU-hours); \u201chardly any\u201d read as a peak within 10 points "
                 "of none"), published_text="hardly any",
             released=_released_per_run(
                 lambda a=architecture: [released.overgeneralisation(a, 0.005, r)

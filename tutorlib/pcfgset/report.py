@@ -1000,7 +1000,8 @@ def reduction_table(reduction: str) -> pd.DataFrame:
 def full_facts(committed: pd.DataFrame, settings) -> dict[str, str]:
     """What chapter 12 states about the committed full-profile runs: how many of the planned
     runs are committed, how many seeds each network has, how many runs pass the fit gate, and
-    what the training cost (``full_runs``, ``full_seeds``, ``full_passed``, ``full_cpu_hours``).
+    what the training cost (``full_runs``, ``full_seeds``, ``full_passed``, ``full_cpu_hours``),
+    and each architecture's time budget (``full_budget``, from the settings).
 
     Parameters
     ----------
@@ -1017,10 +1018,17 @@ def full_facts(committed: pd.DataFrame, settings) -> dict[str, str]:
     from tutorlib.pcfgset.experiments import runs as planned_runs
 
     planned = len(planned_runs(settings))
+    minutes: dict[float, list[str]] = {}
+    for name in ARCHITECTURE_NAMES:
+        seconds = (settings["training"].get(name) or {}).get("max_seconds")
+        if seconds:
+            minutes.setdefault(seconds / 60, []).append(name)
+    budget = "; ".join(f"{m:g} minutes for {' and '.join(names)}"
+                       for m, names in sorted(minutes.items())) or "no time budget"
     if committed.empty:
         none = "none yet"
         return {"full_runs": f"0 of {planned}", "full_seeds": none, "full_passed": none,
-                "full_cpu_hours": "0"}
+                "full_cpu_hours": "0", "full_budget": budget}
     records = committed.to_dict("records")
     passed = sum(passes(r) for r in records)
     seeds = committed.groupby("network")["seed"].nunique()
@@ -1031,7 +1039,8 @@ def full_facts(committed: pd.DataFrame, settings) -> dict[str, str]:
             "full_seeds": ", ".join(f"{n} {seeds.get(n, 0)}" for n in ARCHITECTURE_NAMES),
             "full_passed": ("every one" if passed == len(committed)
                             else f"{passed} of the {len(committed)}"),
-            "full_cpu_hours": f"{trained['train_seconds'].sum() / 3600:.1f}"}
+            "full_cpu_hours": f"{trained['train_seconds'].sum() / 3600:.1f}",
+            "full_budget": budget}
 
 
 def overgeneralisation_facts(runs: pd.DataFrame) -> dict[str, str]:
