@@ -307,6 +307,24 @@ def test_time_to_fit_reads_the_first_evaluation_past_the_gate_on_both_samples():
     assert shallow.iloc[0]["passes the gate at (s)"] == 120
     assert shallow.iloc[0]["gate on"] == "first" and shallow.iloc[0]["training depths"] == "3-4"
     assert bool(shallow.iloc[0]["fits"])  # on the first tree, the one it stops on
-    assert "No pilot has fitted both trees" in report.time_to_fit_facts(shallow)["copy_pilot_text"]
+    assert "No CPU pilot has fitted both trees" in report.time_to_fit_facts(shallow)["copy_pilot_text"]
     committed = report.time_to_fit()
     assert len(committed) >= 2 and set(committed["model"]) == {"LSTM", "Transformer"}
+
+
+def test_an_untested_claim_names_only_the_networks_that_did_not_fit(monkeypatch):
+    from tutorlib.orchard import claims as orchard_claims
+
+    def run(model, second):
+        return {"variant": "firstlast_hard", "model": model, "train": {"first": 1.0, "second": second},
+                "valid": {"first": 1.0, "second": second}}
+
+    committed = {"gpu": [run("lstm", 0.95), run("transformer", 0.35)]}
+    monkeypatch.setattr(report, "committed_by_profile", lambda: committed)
+    monkeypatch.setattr(report, "_all_pilots", lambda: [])
+    assert report.fits_committed("both", "lstm", "firstlast_hard")
+    assert not report.fits_committed("both", "transformer", "firstlast_hard")
+    why = orchard_claims._why("both", [("transformer", "firstlast_hard"),
+                                       ("lstm", "firstlast_hard")])()
+    assert why == ("its committed runs did not fit both trees: Transformer firstlast hard "
+                   "(gpu profile, lowest 35.0%)")

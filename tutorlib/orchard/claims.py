@@ -74,10 +74,16 @@ def _orchard_order(keys: Sequence[tuple[str, str]], tree: str,
 
 
 def _why(tree: str, keys: Sequence[tuple[str, str]]) -> Callable[[], str]:
-    """Why a claim on ``tree`` of the (model, variant) ``keys`` is untested, from the
-    committed CPU pilots, or from the committed runs it reads where no pilot tried them."""
-    return lambda: (orchard_report.pilot_reason(tree, keys)
-                    or orchard_report.committed_reason(tree, keys))
+    """Why a claim on ``tree`` of the (model, variant) ``keys`` is untested: for the networks
+    whose committed runs do not fit it (a network that fits is not the reason), the committed
+    CPU pilots nearest the gate and the committed runs the claim reads."""
+    def reason() -> str:
+        unfitted = [(model, variant) for model, variant in keys
+                    if not orchard_report.fits_committed(tree, model, variant)] or list(keys)
+        return "; ".join(part for part in (orchard_report.pilot_reason(tree, unfitted),
+                                           orchard_report.committed_reason(tree, unfitted))
+                         if part)
+    return reason
 
 
 def claims() -> list[Claim]:

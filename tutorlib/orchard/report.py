@@ -450,6 +450,35 @@ def pilot_reason(tree: str, keys, pilots: list[dict] | None = None) -> str:
     return "; ".join(bits)
 
 
+def fits_committed(tree: str, model: str, variant: str,
+                   by_profile: dict[str, list[dict]] | None = None) -> bool:
+    """Whether the committed runs of ``model`` on ``variant`` that a claim on ``tree`` reads
+    (:func:`best_profile`) all fit ``tree``; False without a run.
+
+    Parameters
+    ----------
+    tree : {"first", "second", "both"}
+        The tree the claim reads.
+    model, variant : str
+        The network.
+    by_profile : dict, optional
+        :func:`committed_by_profile`; default: the committed runs.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> run = {"variant": "minmax_medium", "model": "lstm", "train": {"first": 1, "second": 0.7},
+    ...        "valid": {"first": 1, "second": 0.6}}
+    >>> [fits_committed(t, "lstm", "minmax_medium", {"gpu": [run]}) for t in ("first", "both")]
+    [True, False]
+    """
+    found = best_profile(model, variant, by_profile, tree)
+    return found is not None and all(fits(r, tree) for r in found[1])
+
+
 def committed_reason(tree: str, keys, by_profile: dict[str, list[dict]] | None = None) -> str:
     """Why a claim on ``tree`` of the networks ``keys`` is untested, from the committed runs it
     reads (for networks no CPU pilot tried): each (model, variant) whose runs do not all fit
@@ -541,8 +570,8 @@ def time_to_fit_facts(table: pd.DataFrame) -> dict[str, str]:
         return {"copy_pilot_text": "No pilot has trained on a variant with `COPY` yet."}
     if not len(both):
         return {"copy_pilot_text": (
-            "No pilot has fitted both trees of a variant with `COPY` within its budget, so the "
-            "comparisons of both trees on the claims page stay untested.")}
+            "No CPU pilot has fitted both trees of a variant with `COPY` within its budget, so "
+            "the comparisons of both trees on the claims page read the gpu profile's runs.")}
     names = "; ".join(f"{r['model']} on {r['variant'].replace('_', ' ')} (depths "
                       f"{r['training depths']}, {r['passes the gate at (s)']} s)"
                       for r in both.to_dict("records"))
