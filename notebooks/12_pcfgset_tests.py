@@ -605,9 +605,10 @@ gaps.round(2)
 # of training as in the paper, so each test still asks for something the training data does not
 # show. Each network trains until it passes the book's fit gate (below) on the samples it is
 # evaluated on twice an epoch (with 2 points to spare on its training pairs), within a budget
-# of one core ({glue:text}`full_budget`), and that model is kept, but only once the run's own check of 1,000
-# other training pairs (the one its report and Table 4 read) agrees: a model stopped just
-# above the bar on a lucky sample trains on. The sizes and recipes were chosen by a pilot
+# of one core ({glue:text}`full_budget`), and that model is kept, but only once the run's own
+# check of 1,000 other training pairs (the one its report and Table 4 read) agrees: a model
+# stopped just above the bar on a lucky sample trains on. The sizes and recipes were chosen by
+# a pilot
 # (`benchmarks/pcfgset_pilot.py`, `results/pcfgset/NOTES.md`), the task alone at each
 # candidate size, one core a run:
 
