@@ -642,12 +642,24 @@ def stops_at_gate(settings) -> bool:
 
 def _stopping(settings) -> str:
     """How a profile that trains to convergence stops, in words."""
-    recipes = [network_recipe(settings, n) for n in settings.architectures]
     if stops_at_gate(settings):
-        seconds = max(r.get("max_seconds") or 0 for r in recipes)
-        return (f"until the network passes the fit gate (at most {seconds / 60:.0f} minutes of "
-                f"one core), the passing model kept")
+        return (f"until the network passes the fit gate (one core, at most "
+                f"{_budgets(settings)}), the passing model kept")
     return "to convergence"
+
+
+def _budgets(settings) -> str:
+    """Each architecture's time budget in a profile, in words ("no time budget" without one):
+    "20 minutes for LSTMS2S and ConvS2S; 30 minutes for Transformer"."""
+    minutes: dict[float, list[str]] = {}
+    for name in ARCHITECTURE_NAMES:
+        if name not in settings.architectures:
+            continue
+        seconds = network_recipe(settings, name).get("max_seconds")
+        if seconds:
+            minutes.setdefault(seconds / 60, []).append(name)
+    return "; ".join(f"{round(m, 1):g} minutes for {' and '.join(names)}"
+                     for m, names in sorted(minutes.items())) or "no time budget"
 
 
 def setting_table(settings, full, profile: str) -> pd.DataFrame:
@@ -1018,13 +1030,7 @@ def full_facts(committed: pd.DataFrame, settings) -> dict[str, str]:
     from tutorlib.pcfgset.experiments import runs as planned_runs
 
     planned = len(planned_runs(settings))
-    minutes: dict[float, list[str]] = {}
-    for name in ARCHITECTURE_NAMES:
-        seconds = (settings["training"].get(name) or {}).get("max_seconds")
-        if seconds:
-            minutes.setdefault(seconds / 60, []).append(name)
-    budget = "; ".join(f"{m:g} minutes for {' and '.join(names)}"
-                       for m, names in sorted(minutes.items())) or "no time budget"
+    budget = _budgets(settings)
     if committed.empty:
         none = "none yet"
         return {"full_runs": f"0 of {planned}", "full_seeds": none, "full_passed": none,
