@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import copy
 
-from tutorlib import profiles, results
+from tutorlib import results
 
 
 def main() -> None:
@@ -23,8 +23,7 @@ def main() -> None:
     parser.add_argument("old", type=float, help="the budget the committed runs were trained under")
     args = parser.parse_args()
     spec = results.experiment(args.experiment)
-    settings = spec.settings[args.profile] if spec.settings else profiles.settings(
-        args.experiment, args.profile)
+    settings, _ = results._settings_at(spec, args.experiment, args.profile)
     store = results.RunStore(results.project_results(args.experiment, "runs"), args.experiment)
     carried = left = 0
     for run_settings, seed in spec.runs(settings):

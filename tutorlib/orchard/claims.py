@@ -78,11 +78,13 @@ def _why(tree: str, keys: Sequence[tuple[str, str]]) -> Callable[[], str]:
     whose committed runs do not fit it (a network that fits is not the reason), the committed
     CPU pilots nearest the gate and the committed runs the claim reads."""
     def reason() -> str:
+        by_profile = orchard_report.committed_by_profile()
         unfitted = [(model, variant) for model, variant in keys
-                    if not orchard_report.fits_committed(tree, model, variant)] or list(keys)
-        return "; ".join(part for part in (orchard_report.pilot_reason(tree, unfitted),
-                                           orchard_report.committed_reason(tree, unfitted))
-                         if part)
+                    if not orchard_report.fits_committed(tree, model, variant, by_profile)]
+        unfitted = unfitted or list(keys)
+        return "; ".join(part for part in (
+            orchard_report.pilot_reason(tree, unfitted),
+            orchard_report.committed_reason(tree, unfitted, by_profile)) if part)
     return reason
 
 
