@@ -488,16 +488,17 @@ with pd.option_context("display.max_colwidth", None):
 # would leave too few exceptions to measure; at {glue:text}`over_ratio` the paper saw hardly
 # any overgeneralisation, and its released networks peak at {glue:text}`rel_over_half`
 # ({numref}`fig-12-released-overgeneralisation`, right). So this run shows how the test is
-# measured, not the paper's Table 1 setting; the full profile uses 0.1%.
+# measured, not the paper's Table 1 setting; the full profile trains 0.1% and 0.5%.
 # **Score.** During training (after every epoch, and at least ten times), the fraction of the exceptions the model answers with the
 # exception's output (memorisation) and with the rule's output (overgeneralisation); the
 # paper's Table 1 reports the peak of overgeneralisation.
 
 # %%
-over_runs = runs[runs["split"].str.startswith("overgeneralisation")]
+over_split = f"overgeneralisation_{settings.overgeneralisation_ratios[0]}"  # the first ratio
+over_runs = runs[runs["split"] == over_split]
 glue("over_ratio", f"{100 * settings.overgeneralisation_ratios[0]:g}%", display=False)
-overgeneralisation = scores("overgeneralisation", ["overgeneralisation_peak", "peak_epoch",
-                                                   "final_memorisation", "exceptions"])
+overgeneralisation = scores(over_split, ["overgeneralisation_peak", "peak_epoch",
+                                         "final_memorisation", "exceptions"])
 say("result_overgeneralisation", overgeneralisation, "overgeneralisation_peak")
 overgeneralisation.round(3)
 
@@ -781,6 +782,22 @@ glue_facts(report.overgeneralisation_facts(committed))
 # exception (dashed) during training, one line per seed. The runs stop when they pass the fit
 # gate, so each curve ends there. {glue:text}`over_reading`
 # ```
+#
+# The paper also contrasts exception ratios (Sec. 4.5): every architecture overgeneralises when
+# the exceptions are rarer than 0.5% of a function's occurrences, and hardly at all at 0.5%.
+# The full profile trains both ratios, so the contrast is read on our fitted networks
+# (Table 5e); the claims page judges the ordering (more at 0.1% than at 0.5%) and shows the
+# 0.5% level, which on a reduced task is not judged.
+
+# %%
+glue_facts(report.ratio_facts("full"))
+report.ratio_table("full")
+
+# %% [markdown]
+# *Table 5e.* The full profile's overgeneralisation runs by exception ratio, per architecture
+# (means over seeds): the highest share of the training exceptions answered by the rule during
+# training, the epoch at which it peaked, the share memorised when training stopped, the runs
+# and how many of them pass the fit gate. {glue:text}`ratio_reading`
 
 # %% [markdown]
 # ## The whole task: the gpu profile
@@ -867,9 +884,9 @@ report.pilot_table()
 # - **The full profile's task.** {glue:text}`full_reduction`: the levels of every score change
 #   with the task, so the full profile's numbers are shown beside the paper's, not judged
 #   against them; its orderings and gaps are.
-# - **Overgeneralisation.** We report the peak at one exception ratio (the full profile: the
-#   paper's 0.1%), measured on the training exceptions twice an epoch as the paper measures it
-#   every epoch; the full profile's runs stop when they pass the fit gate, so their curves end
+# - **Overgeneralisation.** We report the peak at two of the paper's four exception ratios
+#   (the full profile: 0.1%, Table 1's, and 0.5%; the paper also ran 0.01% and 0.05%),
+#   measured on the training exceptions twice an epoch as the paper measures it every epoch; the full profile's runs stop when they pass the fit gate, so their curves end
 #   there, where the paper's went on for up to 25 epochs.
 
 # %%

@@ -31,8 +31,9 @@ def test_profiles_grow_and_the_full_profile_runs_the_whole_table_on_the_reductio
     assert full.reduction == "f3-o24" and full.alphabet_size == 26 and full.max_functions is None
     assert len(ci.architectures) <= 2 and ci.seeds == [0] and len(full.seeds) == 3
     assert set(exps.ALL_SPLITS) == set(full.splits)
-    # 3 architectures x 3 seeds x 6 training splits (one overgeneralisation ratio, the paper's)
-    assert len(exps.runs(full)) == 54 and full.overgeneralisation_ratios == [0.001]
+    # 3 architectures x 3 seeds x 7 splits (two overgeneralisation ratios: Table 1's, and 0.5%
+    # for the paper's contrast of Sec. 4.5)
+    assert len(exps.runs(full)) == 63 and full.overgeneralisation_ratios == [0.001, 0.005]
     assert all(r in pcfgset.OVERGENERALISATION_RATIOS for s in (ci, tutorial, full)
                for r in s.overgeneralisation_ratios)
     # 20 minutes of one core, the Transformer 30 (at 20, 4 of its 15 networks did not fit)
@@ -126,6 +127,13 @@ def test_table_rows_average_seeds_and_sit_beside_the_paper():
     assert rows["localism"]["LSTMS2S (published)"] == 0.46
     as_frame = exps.table_rows([{**r, "localism": r.get("localism", float("nan"))} for r in records])
     assert as_frame == exps.table_rows(records)  # NaN (a DataFrame's gaps) is no score
+    # beside a run at the paper's ratio (0.1%), Table 1's row reads that run only
+    both = [*records, {"network": "ConvS2S", "split": "overgeneralisation_0.001",
+                       "overgeneralisation_peak": 0.75}]
+    assert {row["test"]: row for row in exps.table_rows(both)}["overgeneralisation"]["ConvS2S"] == 0.75
+    assert [r["overgeneralisation_peak"] for r in exps.ratio_records(both, 0.005)] == [0.25]
+    with pytest.raises(ValueError, match="unknown PCFG SET test 'tasks'"):
+        exps.table_records("tasks", records)
     frame = exps.table(records)
     assert list(frame.index) == list(exps.PAPER)
     assert list(frame.columns[:2]) == ["LSTMS2S", "LSTMS2S (published)"]

@@ -28,6 +28,8 @@ from tutorlib.pcfgset.experiments import (
     TEST_SCORES,
     committed_runs,
     published_fraction,
+    ratio_records,
+    table_records,
     table_rows,
 )
 from tutorlib.profiles import network_recipe
@@ -149,10 +151,7 @@ def claim_records(test: str, network: str, profile: str) -> list[dict]:
     runs = _runs(profile)
     if runs.empty:
         return []
-    split_prefix, score = TEST_SCORES[test]
-    return [r for r in runs.to_dict("records") if r["network"] == network
-            and r["split"].startswith(split_prefix) and isinstance(r.get(score), (int, float))
-            and not math.isnan(r[score])]
+    return [r for r in table_records(test, runs.to_dict("records")) if r["network"] == network]
 
 
 def claim_runs(test: str, network: str, profile: str) -> tuple[list[float], list[float]]:
@@ -188,15 +187,34 @@ def unfit_reason(tests, networks, profile: str = "full") -> str:
     str
         One sentence, or "".
     """
+    return unfit_runs_reason([row for network in networks for test in tests
+                              for row in claim_records(test, network, profile)], profile)
+
+
+def unfit_runs_reason(rows: list[dict], profile: str = "full") -> str:
+    """:func:`unfit_reason` for the run records ``rows`` of ``profile``: each that fails the fit
+    gate, why its training stopped and where it stood against the gate's bars; "" when none
+    fails.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Committed run records.
+    profile : str
+        The profile they belong to (named in the sentence).
+
+    Returns
+    -------
+    str
+        One sentence, or "".
+    """
     stops = {"max_seconds": "reached its time budget", "max_epochs": "reached its epoch limit",
              "patience": "stopped improving"}
     failing = {}  # one entry a run: productivity is scored on its task's network
-    for network in networks:
-        for test in tests:
-            for row in claim_records(test, network, profile):
-                if not passes(row):
-                    trained = "task" if row["split"] in ("pcfgset", "productivity") else row["split"]
-                    failing[(network, trained, row["seed"])] = row
+    for row in rows:
+        if not passes(row):
+            trained = "task" if row["split"] in ("pcfgset", "productivity") else row["split"]
+            failing[(row["network"], trained, row["seed"])] = row
     if not failing:
         return ""
     parts = []
@@ -222,11 +240,10 @@ def best_fitted_profile(test: str, network: str) -> str | None:
         runs = _runs(profile)
         if runs.empty:
             continue
-        prefix = TEST_SCORES[test][0]
-        mine = runs[(runs["network"] == network) & runs["split"].str.startswith(prefix)]
-        if mine.empty:
+        mine = [r for r in table_records(test, runs.to_dict("records")) if r["network"] == network]
+        if not mine:
             continue
-        fit = float(mine["train_accuracy"].mean())
+        fit = float(np.mean([r["train_accuracy"] for r in mine]))
         if fit > best_fit:
             best, best_fit = profile, fit
     return best
@@ -473,10 +490,9 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
     # whether every run behind a test's number passes the fit gate (None: no run)
     records = committed.to_dict("records")
     gated = {}
-    for test, (prefix, score) in TEST_SCORES.items():
+    for test in TEST_SCORES:
         for network in ARCHITECTURE_NAMES:
-            mine = [r for r in records if r["network"] == network
-                    and r["split"].startswith(prefix) and pd.notna(r.get(score))]
+            mine = [r for r in table_records(test, records) if r["network"] == network]
             gated[(test, network)] = all(passes(r) for r in mine) if mine else None
     checked = []
     for network in ARCHITECTURE_NAMES:
@@ -873,6 +889,87 @@ def localism_mistake_records(network: str, profile: str) -> list[dict]:
             and not math.isnan(r["localism_long_steps"])]
 
 
+def network_ratio_records(network: str, ratio: float, profile: str) -> list[dict]:
+    """``network``'s committed overgeneralisation runs of ``profile`` that trained with
+    ``ratio`` exceptions (``0.005``: 0.5%) and recorded their peak."""
+    return [r for r in ratio_records(_runs(profile).to_dict("records"), ratio)
+            if r["network"] == network and isinstance(r.get("overgeneralisation_peak"), float)
+            and not math.isnan(r["overgeneralisation_peak"])]
+
+
+def ratio_table(profile: str = "full") -> pd.DataFrame:
+    """Overgeneralisation by exception ratio (the paper's Sec. 4.5: the rule is applied to the
+    exceptions at 0.1%, hardly at all at 0.5%), from ``profile``'s committed runs: a row per
+    architecture and ratio, with the mean peak share of the exceptions answered by the rule,
+    the epoch of the peak, the share memorised at the end of training, how many runs there are
+    and how many of them pass the fit gate.
+
+    Parameters
+    ----------
+    profile : str
+        A committed profile (``"full"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by network and ratio (in %); empty without a run.
+    """
+    runs = _runs(profile)
+    ratios = sorted(runs["ratio"].dropna().unique()) if "ratio" in runs else []
+    rows = []
+    for network in ARCHITECTURE_NAMES:
+        for ratio in ratios:
+            mine = network_ratio_records(network, float(ratio), profile)
+            if not mine:
+                continue
+            rows.append({
+                "network": network, "exceptions (%)": 100 * ratio,
+                "peak (rule)": round(float(np.mean([r["overgeneralisation_peak"] for r in mine])), 3),
+                "peak epoch": round(float(np.mean([r["peak_epoch"] for r in mine])), 1),
+                "memorised at the end": round(float(np.mean([r["final_memorisation"]
+                                                             for r in mine])), 3),
+                "runs": len(mine), "fitted": sum(passes(r) for r in mine)})
+    if not rows:
+        return pd.DataFrame()
+    return pd.DataFrame(rows).set_index(["network", "exceptions (%)"])
+
+
+def ratio_facts(profile: str = "full") -> dict[str, str]:
+    """What :func:`ratio_table` shows against the paper's Sec. 4.5 (the rule applied to the
+    exceptions at 0.1%, hardly at all at 0.5%): ``ratio_reading``, one sentence.
+
+    Parameters
+    ----------
+    profile : str
+        A committed profile.
+
+    Returns
+    -------
+    dict of str to str
+        ``ratio_reading``.
+    """
+    table = ratio_table(profile)
+    ratios = sorted(set(table.index.get_level_values(1))) if not table.empty else []
+    if len(ratios) < 2:
+        return {"ratio_reading": f"The {profile} profile trains one exception ratio only."}
+    low, high = ratios[0], ratios[-1]
+    peaks = {ratio: ", ".join(f"{network} {table.loc[(network, ratio), 'peak (rule)']:.2f}"
+                              for network in ARCHITECTURE_NAMES if (network, ratio) in table.index)
+             for ratio in (low, high)}
+    both = [n for n in ARCHITECTURE_NAMES if (n, low) in table.index and (n, high) in table.index]
+    lower = [n for n in both
+             if table.loc[(n, high), "peak (rule)"] < table.loc[(n, low), "peak (rule)"]]
+    unfitted = [f"{n} at {r:g}%" for (n, r), row in table.iterrows() if row["fitted"] < row["runs"]]
+    return {"ratio_reading": (
+        f"Mean peak share of the exceptions answered by the rule: at {low:g}% exceptions "
+        f"{peaks[low]}; at {high:g}%, {peaks[high]}. It is lower at {high:g}% for "
+        f"{len(lower)} of the {len(both)} architectures"
+        + (f" ({', '.join(lower)})" if 0 < len(lower) < len(both) else "")
+        + (f"; not every run passes the fit gate ({', '.join(unfitted)}), so those are not "
+           "read as findings" if unfitted else "")
+        + ".")}
+
+
 def length_table(profile: str = "full") -> pd.DataFrame:
     """The paper's findings about length and localism's mistakes (Sec. 4.2, Fig. 3; Sec. 4.4),
     read on each architecture's committed runs of ``profile`` that pass the fit gate (how many
@@ -1049,15 +1146,25 @@ def full_facts(committed: pd.DataFrame, settings) -> dict[str, str]:
             "full_budget": budget}
 
 
+def _table_ratio_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """The overgeneralisation runs among ``runs`` that Table 1's row reads (the paper's ratio
+    where there are any: :func:`~tutorlib.pcfgset.experiments.table_records`)."""
+    if runs.empty:
+        return runs
+    return pd.DataFrame(table_records("overgeneralisation", runs.to_dict("records")),
+                        columns=runs.columns)
+
+
 def overgeneralisation_facts(runs: pd.DataFrame) -> dict[str, str]:
-    """What the overgeneralisation curves of ``runs`` show beside the paper's Fig. 5 (rise, then
-    fall as the exceptions are memorised): ``over_reading``.
+    """What the overgeneralisation curves of ``runs`` (those at the ratio of the paper's Table 1
+    where there are any) show beside the paper's Fig. 5 (rise, then fall as the exceptions are
+    memorised): ``over_reading``.
 
     The paper's pattern needs the rule's share to fall after its peak while memorisation
     rises. Where no run's share falls, the fall is not observed, and the peak is a lower bound
     of what longer training would reach.
     """
-    over = runs[runs["split"].str.startswith("overgeneralisation")]
+    over = _table_ratio_runs(runs)
     if over.empty:
         return {"over_reading": "No overgeneralisation run is committed."}
     late, memorised, falls = 0, [], 0
@@ -1083,8 +1190,9 @@ def overgeneralisation_facts(runs: pd.DataFrame) -> dict[str, str]:
 
 
 def plot_overgeneralisation(runs: pd.DataFrame, title: str):
-    """For the training exceptions of every overgeneralisation run, the share answered by the
-    rule (solid) and by the exception (dashed) during training, one colour per network.
+    """For the training exceptions of every overgeneralisation run (at the ratio of the paper's
+    Table 1 where there are any), the share answered by the rule (solid) and by the exception
+    (dashed) during training, one colour per network.
 
     Parameters
     ----------
@@ -1100,7 +1208,7 @@ def plot_overgeneralisation(runs: pd.DataFrame, title: str):
     """
     import matplotlib.pyplot as plt
 
-    over = runs[runs["split"].str.startswith("overgeneralisation")]
+    over = _table_ratio_runs(runs)
     fig, ax = plt.subplots(figsize=(7, 3.8))
     colours = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
     for (network, seed), group in over.groupby(["network", "seed"], sort=False):
