@@ -294,8 +294,10 @@ def test_architecture_options_set_fields_of_one_architecture():
 def test_gpu_profile_runs_the_full_profiles_table_with_a_recipe_per_architecture():
     full, gpu = profiles.settings("pcfgset", "full"), profiles.settings("pcfgset", "gpu")
     assert len(exps.runs(gpu)) == 54
+    # the full profile's runs but those at 0.5% exceptions (Sec. 4.5's contrast, full only)
     assert [(c["network"], c["split"], s) for c, s in exps.runs(gpu)] == \
-        [(c["network"], c["split"], s) for c, s in exps.runs(full)]
+        [(c["network"], c["split"], s) for c, s in exps.runs(full)
+         if c["split"] != "overgeneralisation_0.005"]
     assert gpu.hidden_size >= 256 and gpu.num_layers >= 2  # at least 2 x 256 recurrent
     for config, _ in exps.runs(gpu):
         recipe = config["recipe"]
