@@ -85,7 +85,7 @@ def summary(directory: Path) -> None:
                                          r["seed"])):
         fitted = (f"{r['seconds_to_fit']:.0f}" if r["seconds_to_fit"] is not None
                   else f"not in {r['train_seconds']:.0f}")
-        epochs = r["epochs_to_fit"] if r["epochs_to_fit"] is not None else "-"
+        epochs = f"{r['epochs_to_fit']:.1f}" if r["epochs_to_fit"] is not None else "-"
         print(f"| {r['benchmark']} {r['task']} | {r['model']} | {r['seed']} | {r['parameters']:,} | "
               f"{fitted} | {epochs} | {r['best_train']:.3f} / {r['best_validation']:.3f} | "
               f"{r['pairs_per_second']:.0f} |")
