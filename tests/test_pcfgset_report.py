@@ -372,3 +372,23 @@ def test_the_reduction_pilot_table_and_its_reading_come_from_the_committed_pilot
     fastest = passed[passed["network"] == "LSTMS2S"]["passes the gate at (s)"].min()
     assert f"LSTMS2S passes in {fastest} s" in reading
     assert report.reduction_pilot_reading(pilots.iloc[:0]) == "no pilot committed"
+
+
+def test_overgeneralisation_by_ratio_reads_each_ratios_runs():
+    full = records("full")
+    table = report.ratio_table("full")
+    assert set(table.index.get_level_values(1)) == {0.1, 0.5}
+    lower = 0
+    for network in exps.ARCHITECTURE_NAMES:
+        peaks = {}
+        for ratio in (0.001, 0.005):
+            mine = [r for r in exps.ratio_records(full, ratio) if r["network"] == network]
+            row = table.loc[(network, 100 * ratio)]
+            assert row["runs"] == len(mine) == 3
+            assert row["fitted"] == sum(report.passes(r) for r in mine)
+            peaks[ratio] = np.mean([r["overgeneralisation_peak"] for r in mine])
+            assert row["peak (rule)"] == pytest.approx(peaks[ratio], abs=5e-4)
+        lower += peaks[0.005] < peaks[0.001]
+    reading = report.ratio_facts("full")["ratio_reading"]
+    assert f"It is lower at 0.5% for {lower} of the 3 architectures" in reading
+    assert report.ratio_facts("gpu")["ratio_reading"] == "The gpu profile trains one exception ratio only."

@@ -888,9 +888,9 @@ SETTINGS: dict[str, PCFGSetSettings] = {
     # productivity tested on new inputs of 4 and 5 functions), every test built on it as on the
     # paper's corpus. 3 architectures x 3 seeds x 7 training splits (two overgeneralisation
     # ratios: Table 1's 0.001, and 0.005 for Sec. 4.5's contrast; productivity is scored on the
-    # task's network) = 54 trainings. Each trains to the fit gate (FULL_RECIPES: stops at the first evaluation that
-    # passes it, within FULL_SECONDS of one core), with the recipe per architecture that the
-    # pilots chose (results/pcfgset/NOTES.md, benchmarks/pcfgset_pilot.py).
+    # task's network) = 54 trainings. Each trains to the fit gate (FULL_RECIPES: stops at the
+    # first evaluation that passes it, within FULL_SECONDS of one core), with the recipe per
+    # architecture that the pilots chose (results/pcfgset/NOTES.md, benchmarks/pcfgset_pilot.py).
     "full": PCFGSetSettings(
         architectures=list(ARCHITECTURE_NAMES), hidden_size=128, num_layers=1, dropout=0.0,
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.001, 0.005], train_size=None,

@@ -893,7 +893,7 @@ def network_ratio_records(network: str, ratio: float, profile: str) -> list[dict
     """``network``'s committed overgeneralisation runs of ``profile`` that trained with
     ``ratio`` exceptions (``0.005``: 0.5%) and recorded their peak."""
     return [r for r in ratio_records(_runs(profile).to_dict("records"), ratio)
-            if r["network"] == network and isinstance(r.get("overgeneralisation_peak"), float)
+            if r["network"] == network and isinstance(r.get("overgeneralisation_peak"), (int, float))
             and not math.isnan(r["overgeneralisation_peak"])]
 
 
