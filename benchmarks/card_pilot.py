@@ -30,8 +30,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import torch  # noqa: E402
+from time_to_fit import fit_record  # noqa: E402
 
 from tutorlib import fit  # noqa: E402
 from tutorlib import seq2seq as s2s  # noqa: E402
@@ -61,20 +63,10 @@ def measure(benchmark: str, task: str, model: str, seed: int, max_seconds: float
     run = s2s.train_once(s2s.Seq2SeqConfig(**config["architecture"]), list(built.train),
                          vocabularies, recipe, seed, validation=list(built.validation),
                          desc=f"{task} {model}")
-    history = run.log.history
-    passed = next((row for row in history
-                   if fit.passes(row["train_accuracy"], row["validation_accuracy"])), None)
     return {"benchmark": benchmark, "task": task, "model": model, "seed": seed,
             "train_pairs": len(built.train), "validation_pairs": len(built.validation),
             "parameters": run.parameters, "recipe": {**config["recipe"], **PILOT},
-            "max_seconds": max_seconds, "stopped": run.log.stopped,
-            "seconds_to_fit": None if passed is None else passed["seconds"],
-            "epochs_to_fit": None if passed is None else passed["epoch"],
-            "train_seconds": run.log.train_seconds, "pairs_per_second": run.log.pairs_per_second,
-            "best_train": max(r["train_accuracy"] for r in history),
-            "best_validation": max(r["validation_accuracy"] for r in history),
-            "history": [{k: r[k] for k in ("epoch", "seconds", "train_accuracy",
-                                           "validation_accuracy")} for r in history]}
+            "max_seconds": max_seconds, "stopped": run.log.stopped, **fit_record(run)}
 
 
 def summary(directory: Path) -> None:

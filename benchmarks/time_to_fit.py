@@ -103,12 +103,18 @@ def measure(name: str, seed: int = 0) -> dict:
     recipe = s2s.Recipe(**task["recipe"], **COMMON, max_seconds=task["max_seconds"])
     run = s2s.train_once(s2s.Seq2SeqConfig(**task["config"]), train, vocabularies, recipe, seed,
                          validation=validation, desc=name)
-    history = run.log.history
-    passed = next((row for row in history if fit.passes(
-        row["train_accuracy"], row["validation_accuracy"], paper=task["paper"])), None)
     return {"task": name, "train_pairs": len(train), "parameters": run.parameters,
             "gate_in_distribution": fit.in_distribution_bar(task["paper"]),
-            "seconds_to_fit": None if passed is None else passed["seconds"],
+            **fit_record(run, task["paper"])}
+
+
+def fit_record(run, paper: float | None = None) -> dict:
+    """A trained run's time to fit (training seconds and epochs until its first evaluation that
+    passes :func:`tutorlib.fit.passes`, None if none did), pace, best accuracies and history."""
+    history = run.log.history
+    passed = next((row for row in history if fit.passes(
+        row["train_accuracy"], row["validation_accuracy"], paper=paper)), None)
+    return {"seconds_to_fit": None if passed is None else passed["seconds"],
             "epochs_to_fit": None if passed is None else passed["epoch"],
             "train_seconds": run.log.train_seconds, "pairs_per_second": run.log.pairs_per_second,
             "best_train": max(r["train_accuracy"] for r in history),
