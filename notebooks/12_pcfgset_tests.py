@@ -886,8 +886,9 @@ report.pilot_table()
 #   against them; its orderings and gaps are.
 # - **Overgeneralisation.** We report the peak at two of the paper's four exception ratios
 #   (the full profile: 0.1%, Table 1's, and 0.5%; the paper also ran 0.01% and 0.05%),
-#   measured on the training exceptions twice an epoch as the paper measures it every epoch; the full profile's runs stop when they pass the fit gate, so their curves end
-#   there, where the paper's went on for up to 25 epochs.
+#   measured on the training exceptions twice an epoch as the paper measures it every epoch;
+#   the full profile's runs stop when they pass the fit gate, so their curves end there, where
+#   the paper's went on for up to 25 epochs.
 
 # %%
 glue("max_test", str(settings.max_test or "all"), display=False)
