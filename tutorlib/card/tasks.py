@@ -13,6 +13,7 @@ and seed in one tidy table, each score with its model's fit and a 95% interval o
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -37,6 +38,8 @@ SCORERS = ("exact", "orchard", "consistency", "localism", "overgeneralisation")
 UNSCALED = ("TRE",)
 # the card's overgeneralisation split: its exceptions keep their share of the training pairs
 OVERGENERALISATION_RATIO = 0.005
+# the symbols a reduced PCFG SET corpus is folded onto (as the PCFG SET chapter's full profile)
+REDUCED_ALPHABET = 26
 
 
 @dataclass(frozen=True)
@@ -182,9 +185,10 @@ def scan_task(split: str, *, train_size: int | None = None, validation_size: int
 
 def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
                  validation_size: int = 500, test_size: int = 200,
-                 depths: Sequence[int] = ORCHARD_DEPTHS, seed: int = 0) -> Task:
-    """An ORCHARD variant as a card task: training and validation trees of depth 3-6, a test
-    set per depth, targets as the model writes labels (``8 , 7``).
+                 depths: Sequence[int] = ORCHARD_DEPTHS, seed: int = 0,
+                 train_depths: tuple[int, int] | None = None) -> Task:
+    """An ORCHARD variant as a card task: training and validation trees of depth 3-6 (or
+    ``train_depths``), a test set per depth, targets as the model writes labels (``8 , 7``).
 
     Parameters
     ----------
@@ -198,6 +202,8 @@ def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
         Test depths (3-12).
     seed : int
         The data seed.
+    train_depths : (int, int), optional
+        The training and validation trees' depths (None: the release's, 3 to 6).
 
     Returns
     -------
@@ -206,14 +212,16 @@ def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
     from tutorlib.orchard.experiments import depth_bin, model_pairs
     from tutorlib.orchard.generator import generate_part
 
-    examples = model_pairs(generate_part(variant, "train", train_size + validation_size, seed))
+    examples = model_pairs(generate_part(variant, "train", train_size + validation_size, seed,
+                                         depths=train_depths))
     train, validation = holdout(examples, validation_size, seed)
     tests = {f"depth {d}": model_pairs(depth_bin(variant, d, test_size, seed)) for d in depths}
     return Task("orchard", variant, train, validation, tests, scorer="orchard")
 
 
 def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: int = 500,
-                 test_size: int | None = None, seed: int = 0) -> Task:
+                 test_size: int | None = None, seed: int = 0,
+                 reduction: str | None = None) -> Task:
     """A PCFG SET test as a card task (Hupkes et al. 2020).
 
     ``pcfgset`` (the task accuracy), ``systematicity`` and ``productivity`` are scored by exact
@@ -239,35 +247,61 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
         Test pairs kept (a seeded sample; None: all).
     seed : int
         Seeds the corpus and the samples.
+    reduction : str, optional
+        Build the test on a reduced corpus (:data:`tutorlib.pcfgset.REDUCTIONS`, e.g.
+        ``"f3-o24"``) with its symbols folded onto :data:`REDUCED_ALPHABET`
+        (:func:`tutorlib.pcfgset.experiments.fold_symbols`), as the PCFG SET chapter's full
+        profile trains; None: the paper's corpus.
 
     Returns
     -------
     Task
     """
     from tutorlib import pcfgset
+    from tutorlib.pcfgset.corpus import check_reduction
 
     if test not in PCFGSET_TESTS:
         raise ValueError(f"test must be one of {', '.join(PCFGSET_TESTS)}, got {test!r}")
+    check_reduction(reduction)
+    fold = _folding(reduction)
     if test == "overgeneralisation":
-        return _overgeneralisation_task(train_size, validation_size, seed)
+        return _overgeneralisation_task(train_size, validation_size, seed, reduction)
     if test == "substitutivity":
-        split = pcfgset.substitutivity_split("equally_distributed", seed=seed)
-        train, validation = holdout(split.train, validation_size, seed)
+        split = pcfgset.substitutivity_split("equally_distributed", seed=seed,
+                                             reduction=reduction)
+        train, validation = holdout(fold(split.train), validation_size, seed)
         keep = _positions(len(split.test), test_size, seed)  # the same pairs and their twins
         return Task("pcfgset", test, sample_pairs(train, train_size, seed), validation,
-                    {"originals": [split.test[i] for i in keep],
-                     "twins": [split.test_twin[i] for i in keep]}, scorer="consistency")
-    train, tests = pcfgset.split(test, seed=seed)
+                    {"originals": fold([split.test[i] for i in keep]),
+                     "twins": fold([split.test_twin[i] for i in keep])}, scorer="consistency")
+    train, tests = pcfgset.split(test, seed=seed, reduction=reduction)
+    train, tests = fold(train), fold(tests)
     train, validation = holdout(train, validation_size, seed)
     return Task("pcfgset", test, sample_pairs(train, train_size, seed), validation,
                 {test: sample_pairs(tests, test_size, seed)},
                 scorer="localism" if test == "localism" else "exact")
 
 
-def _overgeneralisation_task(train_size: int | None, validation_size: int, seed: int) -> Task:
+def _folding(reduction: str | None) -> Callable[[Sequence[Pair]], list[Pair]]:
+    """What a reduced corpus's pairs go through before a network sees them: every symbol folded
+    onto :data:`REDUCED_ALPHABET` (none for the paper's corpus)."""
+    if reduction is None:
+        return list
+    from tutorlib.pcfgset.experiments import fold_symbols
+
+    return lambda pairs: [(fold_symbols(s, REDUCED_ALPHABET), fold_symbols(t, REDUCED_ALPHABET))
+                          for s, t in pairs]
+
+
+def _overgeneralisation_task(train_size: int | None, validation_size: int, seed: int,
+                             reduction: str | None = None) -> Task:
     from tutorlib import pcfgset
 
-    split = pcfgset.overgeneralisation_split(OVERGENERALISATION_RATIO, seed=seed)
+    fold = _folding(reduction)
+    split = pcfgset.overgeneralisation_split(OVERGENERALISATION_RATIO, seed=seed,
+                                             reduction=reduction)
+    split = dataclasses.replace(split, train=fold(split.train), exceptions=fold(split.exceptions),
+                                originals=fold(split.originals))
     exceptional = set(split.exceptions)
     regular, validation = holdout([p for p in split.train if p not in exceptional],
                                   validation_size, seed)
@@ -582,6 +616,7 @@ def plot_card(table):
 
 
 __all__ = ["DIAL_TARGETS", "ORCHARD_DEPTHS", "OVERGENERALISATION_RATIO", "PCFGSET_TESTS",
+           "REDUCED_ALPHABET",
            "SCAN_SPLITS", "SCORERS", "UNSCALED", "Task",
            "card_table", "command_derivation", "dbca_task", "holdout", "orchard_task",
            "pcfgset_task", "plot_card", "run_task", "sample_pairs", "scan_task", "states_tre"]
