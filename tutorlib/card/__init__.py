@@ -45,6 +45,7 @@ from tutorlib.card.tasks import (
     ORCHARD_DEPTHS,
     OVERGENERALISATION_RATIO,
     PCFGSET_TESTS,
+    REDUCED_ALPHABET,
     SCAN_SPLITS,
     SCORERS,
     UNSCALED,
@@ -52,6 +53,7 @@ from tutorlib.card.tasks import (
     card_table,
     command_derivation,
     dbca_task,
+    derivation,
     holdout,
     orchard_task,
     pcfgset_task,
@@ -62,10 +64,10 @@ from tutorlib.card.tasks import (
 )
 
 __all__ = ["BENCHMARKS", "DIAL_TARGETS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTHS",
-           "OVERGENERALISATION_RATIO", "PCFGSET_TESTS", "SCAN_SPLITS", "SCORERS", "Score",
+           "OVERGENERALISATION_RATIO", "PCFGSET_TESTS", "REDUCED_ALPHABET", "SCAN_SPLITS", "SCORERS", "Score",
            "Seq2SeqModel", "Task", "UNSCALED",
            "card_table", "check_fit", "check_model", "check_predictions", "command_derivation",
-           "concurrency", "concurrency_matrix", "dbca_task", "exact_match", "fitted", "holdout",
+           "concurrency", "concurrency_matrix", "dbca_task", "derivation", "exact_match", "fitted", "holdout",
            "measure_label", "orchard_task", "pcfgset_task", "plot_card", "plot_concurrency",
            "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
            "score_orchard", "score_pcfgset", "score_scan", "split_divergences", "states_tre",

@@ -64,8 +64,8 @@ class Task:
         exceptions (the tests ``exceptions``, with the exceptions' outputs, and ``rules``, the
         same inputs with the rules' outputs).
     representations : list of str
-        Inputs whose representations the card measures with TRE (SCAN commands; empty for the
-        other benchmarks).
+        Inputs whose representations the card measures with TRE (the validation inputs;
+        :func:`derivation` gives each benchmark's derivations).
     """
 
     benchmark: str
@@ -216,7 +216,8 @@ def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
                                          depths=train_depths))
     train, validation = holdout(examples, validation_size, seed)
     tests = {f"depth {d}": model_pairs(depth_bin(variant, d, test_size, seed)) for d in depths}
-    return Task("orchard", variant, train, validation, tests, scorer="orchard")
+    return Task("orchard", variant, train, validation, tests, scorer="orchard",
+                representations=[line for line, _ in validation])
 
 
 def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: int = 500,
@@ -273,13 +274,15 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
         keep = _positions(len(split.test), test_size, seed)  # the same pairs and their twins
         return Task("pcfgset", test, sample_pairs(train, train_size, seed), validation,
                     {"originals": fold([split.test[i] for i in keep]),
-                     "twins": fold([split.test_twin[i] for i in keep])}, scorer="consistency")
+                     "twins": fold([split.test_twin[i] for i in keep])}, scorer="consistency",
+                    representations=[source for source, _ in validation])
     train, tests = pcfgset.split(test, seed=seed, reduction=reduction)
     train, tests = fold(train), fold(tests)
     train, validation = holdout(train, validation_size, seed)
     return Task("pcfgset", test, sample_pairs(train, train_size, seed), validation,
                 {test: sample_pairs(tests, test_size, seed)},
-                scorer="localism" if test == "localism" else "exact")
+                scorer="localism" if test == "localism" else "exact",
+                representations=[source for source, _ in validation])
 
 
 def _folding(reduction: str | None) -> Callable[[Sequence[Pair]], list[Pair]]:
@@ -321,7 +324,7 @@ def _overgeneralisation_task(train_size: int | None, validation_size: int, seed:
     random.Random(seed).shuffle(train)
     return Task("pcfgset", "overgeneralisation", train, validation,
                 {"exceptions": exceptions, "rules": [split.originals[i] for i in kept]},
-                scorer="overgeneralisation")
+                scorer="overgeneralisation", representations=[source for source, _ in validation])
 
 
 def dbca_task(compound_divergence: float | None, *, seed: int = 0, pool_size: int | None = None,
@@ -429,7 +432,8 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
                        consistency(predicted["originals"], predicted["twins"])))
     if task.representations and callable(getattr(model, "states", None)):
         scores.append(("representations", "TRE",
-                       states_tre(model, task.representations, seed=seed)["tre"]))
+                       states_tre(model, task.representations, seed=seed,
+                                  benchmark=task.benchmark)["tre"]))
     return [{"model": model_name, "benchmark": task.benchmark, "task": task.name, "test": test,
              "score": score,
              "value": value, "seed": seed, "train_accuracy": fit["train_accuracy"],
@@ -474,6 +478,18 @@ def card_table(rows: Sequence[dict]):
     return pd.DataFrame(out)
 
 
+def _binary(tree):
+    """A tree of words with nodes of any number of children, read left to right as binary
+    compositions: ``(a, b, c)`` becomes ``((a, b), c)``."""
+    if isinstance(tree, str):
+        return tree
+    parts = [_binary(part) for part in tree]
+    folded = parts[0]
+    for part in parts[1:]:
+        folded = (folded, part)
+    return folded
+
+
 def command_derivation(command: str):
     """A SCAN command's derivation as TRE takes it: a primitive, or a pair of derivations.
 
@@ -498,23 +514,67 @@ def command_derivation(command: str):
     """
     from tutorlib import scan
 
-    def binary(tree):
-        if isinstance(tree, str):
-            return tree
-        parts = [binary(part) for part in tree]
-        folded = parts[0]
-        for part in parts[1:]:
-            folded = (folded, part)
-        return folded
+    return _binary(scan.parse(command))
 
-    return binary(scan.parse(command))
+
+def _orchard_derivation(line: str):
+    from tutorlib import orchard
+    from tutorlib.orchard.language import Operator
+
+    def convert(node):
+        if isinstance(node, Operator):
+            return (node.name, *(convert(child) for child in node.arguments))
+        return "COPY" if type(node).__name__ == "Copy" else str(node.value)
+
+    first, second = orchard.parse(line)
+    return (convert(first), "X", convert(second))
+
+
+def derivation(benchmark: str, source: str):
+    """An input's derivation as TRE takes it (nested pairs of words), for any benchmark of the
+    card: SCAN's (and the DBCA dial's) commands by SCAN's grammar (:func:`command_derivation`);
+    a PCFG SET input as its functions applied to their arguments, a string argument its symbols
+    in order (``("echo", ("A1", "B1"))``); an ORCHARD input as its two trees either side of
+    ``X``, an operator applied to its arguments, a number its digit (a COPY one word, ``COPY``).
+    A node of more than two children is read left to right as binary compositions.
+
+    Parameters
+    ----------
+    benchmark : {"scan", "dbca", "pcfgset", "orchard"}
+        The input's benchmark.
+    source : str
+        The input.
+
+    Returns
+    -------
+    str or tuple
+        Nested pairs of words.
+
+    Examples
+    --------
+    >>> derivation("pcfgset", "append A1 B1 , C1")
+    (('append', ('A1', 'B1')), 'C1')
+    >>> derivation("orchard", "[FIRST 7 2 ] X [LAST 3 ]")
+    (((('FIRST', '7'), '2'), 'X'), ('LAST', '3'))
+    """
+    if benchmark in ("scan", "dbca"):
+        return command_derivation(source)
+    if benchmark == "pcfgset":
+        from tutorlib import pcfgset
+
+        return _binary(pcfgset.parse(source, synonyms=pcfgset.TWINS))
+    if benchmark == "orchard":
+        return _binary(_orchard_derivation(source))
+    raise ValueError(f"unknown benchmark {benchmark!r}: scan, dbca, pcfgset or orchard")
 
 
 def states_tre(model: object, commands: Sequence[str], *, composition: str = "additive",
-               distance: str = "cosine", steps: int = 1000, seed: int = 0) -> dict:
-    """TRE (Andreas 2019) of a card model's representations of SCAN commands, with respect to
-    the commands' derivations (:func:`command_derivation`): how well one learned vector per
-    word, composed along the derivation, reconstructs the model's vector for each command.
+               distance: str = "cosine", steps: int = 1000, seed: int = 0,
+               benchmark: str = "scan") -> dict:
+    """TRE (Andreas 2019) of a card model's representations of inputs (SCAN commands by
+    default), with respect to the inputs' derivations (:func:`derivation`): how well one learned
+    vector per word, composed along the derivation, reconstructs the model's vector for each
+    input.
 
     Parameters
     ----------
@@ -529,6 +589,8 @@ def states_tre(model: object, commands: Sequence[str], *, composition: str = "ad
         Optimisation steps of the TRE solver.
     seed : int
         The solver's seed.
+    benchmark : str
+        Whose inputs ``commands`` are (:func:`derivation`).
 
     Returns
     -------
@@ -549,8 +611,8 @@ def states_tre(model: object, commands: Sequence[str], *, composition: str = "ad
     if vectors.ndim != 2 or len(vectors) != len(commands) or not np.isfinite(vectors).all():
         raise ValueError(f"{type(model).__name__}.states must return one finite vector per "
                          f"command, got shape {vectors.shape}")
-    result = tre.tre(vectors, [command_derivation(c) for c in commands], composition, distance,
-                     steps=steps, seed=seed)
+    result = tre.tre(vectors, [derivation(benchmark, c) for c in commands], composition,
+                     distance, steps=steps, seed=seed)
     return {"tre": float(result.value), "commands": len(commands), "composition": composition,
             "distance": distance}
 
@@ -618,5 +680,5 @@ def plot_card(table):
 __all__ = ["DIAL_TARGETS", "ORCHARD_DEPTHS", "OVERGENERALISATION_RATIO", "PCFGSET_TESTS",
            "REDUCED_ALPHABET",
            "SCAN_SPLITS", "SCORERS", "UNSCALED", "Task",
-           "card_table", "command_derivation", "dbca_task", "holdout", "orchard_task",
+           "card_table", "command_derivation", "dbca_task", "derivation", "holdout", "orchard_task",
            "pcfgset_task", "plot_card", "run_task", "sample_pairs", "scan_task", "states_tre"]
