@@ -68,8 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--only", help="comma-separated parts of the experiment to run in this "
                                     "process (scan: split names, and addprim_turn_left@per_example "
                                     "for the paper-training control; pcfgset: architectures; orchard: "
-                                    "variants; card: networks; the others: seeds), to share "
-                                    "work by hand; --only '' just rewrites the summary")
+                                    "variants; card: network@benchmark, e.g. lstm@scan; the others: "
+                                    "seeds), to share work by hand; --only '' just rewrites the "
+                                    "summary")
     run.add_argument("--seeds", help="comma-separated seeds to run in this process (with --only: "
                                      "those seeds of those parts)")
     run.add_argument("--jobs", type=int, default=1,

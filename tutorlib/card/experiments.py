@@ -319,8 +319,9 @@ def summarise(settings: CardSettings, finished: list[dict]) -> dict:
 
 
 def part(config: dict, seed: int) -> str:
-    """``--only`` names a run by its network."""
-    return config["model"]
+    """``--only`` names a run by its network and benchmark, ``lstm@scan``: a sweep can run the
+    cheap tasks of every network first."""
+    return f"{config['model']}@{config['benchmark']}"
 
 
 EXPERIMENT = Experiment(name="card", runs=runs, run=run_one, summarise=summarise, part=part,
