@@ -53,6 +53,10 @@ def test_models_that_did_not_fit_are_not_ranked_and_too_few_give_no_tau():
     assert analysis.concurrency(rows, resamples=10, fitted_only=False).iloc[0]["models"] == 4
     few = analysis.concurrency(_rows({(m, t): [0.5] for m in "ab" for t in "xy"}), resamples=5)
     assert few.iloc[0]["tau"] is None
+    # the card asks four networks in common (issue 50): three give no tau there
+    assert analysis.concurrency(rows, resamples=10, min_models=4).iloc[0]["tau"] is None
+    with pytest.raises(ValueError, match="min_models must be"):
+        analysis.concurrency(rows, min_models=2)
     with pytest.raises(ValueError, match="no rows for the measures"):
         analysis.concurrency(rows, ["scan x: x (accuracy)", "scan w: w (accuracy)"])
     with pytest.raises(ValueError, match="no card rows"):
@@ -83,6 +87,39 @@ def test_tre_is_compared_within_each_split_unless_asked_otherwise():
     across = analysis.tre_against_behaviour(rows, within_task=False)[1]
     assert within["r"] == pytest.approx(-1.0) and within["tasks"] == 2
     assert across["r"] > 0.8
+
+
+def test_tre_reads_orchards_second_tree_at_its_deepest_depth():
+    rows = []
+    for seed, (tre, deep, shallow) in enumerate([(0.1, 0.9, 0.2), (0.5, 0.5, 0.9),
+                                                 (0.9, 0.1, 0.5), (0.3, 0.7, 0.1)]):
+        base = {"model": "m", "benchmark": "orchard", "task": "v", "seed": seed, "fitted": True,
+                "train_accuracy": 1.0, "validation_accuracy": 1.0}
+        rows += [{**base, "test": "representations", "score": "TRE", "value": tre},
+                 {**base, "test": "depth 12", "score": "second tree", "value": deep},
+                 {**base, "test": "depth 12", "score": "first tree", "value": shallow},
+                 {**base, "test": "depth 3", "score": "second tree", "value": shallow}]
+    points, summary = analysis.tre_against_behaviour(rows)
+    assert list(points["accuracy"]) == pytest.approx([90.0, 50.0, 10.0, 70.0])
+    assert summary["r"] == pytest.approx(-1.0)
+
+
+def test_a_task_stays_on_the_card_with_four_fitted_networks():
+    from tutorlib.card import report
+
+    rows = _rows({(m, "simple"): [0.9, 0.9] for m in "abcd"})
+    rows += _rows({(m, "jump"): [0.1, 0.2] for m in "ab"})
+    rows += _rows({(m, "jump"): [0.0, 0.0] for m in "cd"}, fitted=False)
+    table = card.card_table(rows)
+    coverage = report.task_coverage(table).set_index("task")
+    assert coverage.loc["simple", "kept"] and coverage.loc["simple", "fitted"] == 4
+    assert not coverage.loc["jump", "kept"]
+    assert coverage.loc["jump", "why"].startswith("only 2 of 4 networks fitted it")
+    facts = report.cell_facts(table)
+    assert facts["cells_fitted"] == "6 of 8" and facts["cells_share"] == "75%"
+    assert "1 of the 2 tasks" in facts["cells_text"]
+    assert report.task_coverage(table.iloc[:0]).empty
+    assert report.cell_facts(None)["cells_share"] == "not measured"
 
 
 @pytest.mark.slow
@@ -151,7 +188,10 @@ def test_difficulty_uses_only_fitted_networks_and_correlates_within_scan():
                     "atom divergence": 0.01, "compound divergence": 0.1},
                    {"benchmark": "scan", "task": "length", "test": "length",
                     "atom divergence": 0.04, "compound divergence": 0.5}]
-    frame = report.divergence_accuracy(divergences, table).set_index("task")
+    # the card keeps a task with at least report.MIN_NETWORKS fitted networks: not these
+    card_rule = report.divergence_accuracy(divergences, table).set_index("task")
+    assert card_rule["accuracy"].isna().all() and list(card_rule["networks"]) == [2, 1]
+    frame = report.divergence_accuracy(divergences, table, min_networks=1).set_index("task")
     assert frame.loc["simple", "accuracy"] == pytest.approx(86.5)  # both networks
     assert frame.loc["length", "accuracy"] == pytest.approx(11.0)  # the LSTM only
     assert frame.loc["length", "networks"] == 1

@@ -74,7 +74,8 @@ def _taus(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
-                fitted_only: bool = True, resamples: int = 1000, seed: int = 0):
+                fitted_only: bool = True, resamples: int = 1000, seed: int = 0,
+                min_models: int = 3):
     """Kendall's tau between every two measures' rankings of the models, with a bootstrap
     interval over seeds.
 
@@ -91,18 +92,21 @@ def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
         for which higher is not better).
     fitted_only : bool
         Rank on a measure only the models that fitted its training data on every seed (a model
-        that did not fit was not tested); a pair of measures needs three such models in common.
+        that did not fit was not tested).
     resamples : int
         Bootstrap resamples.
     seed : int
         Seeds the bootstrap.
+    min_models : int
+        The models a pair of measures needs in common for a tau (at least 3: two models rank
+        only one pair).
 
     Returns
     -------
     pandas.DataFrame
         One row per pair of measures: ``a``, ``b``, ``models`` (ranked on both), ``tau``,
-        ``low``, ``high`` (None where fewer than three models are in common, or a ranking has
-        only ties).
+        ``low``, ``high`` (None where fewer than ``min_models`` models are in common, or a
+        ranking has only ties).
     """
     import pandas as pd
 
@@ -121,6 +125,8 @@ def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
         raise ValueError("concurrency compares at least two measures")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
+    if isinstance(min_models, bool) or not isinstance(min_models, int) or min_models < 3:
+        raise ValueError(f"min_models must be an integer of at least 3, got {min_models!r}")
     values: dict[str, dict[str, np.ndarray]] = {}
     for measure in measures:
         part = frame[frame["measure"] == measure]
@@ -138,7 +144,7 @@ def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
             common = [m for m in values[a] if m in values[b]]
             row = {"a": a, "b": b, "models": len(common), "tau": None, "low": None,
                    "high": None}
-            if len(common) >= 3:
+            if len(common) >= min_models:
                 point = kendall_tau([values[a][m].mean() for m in common],
                                     [values[b][m].mean() for m in common])
                 if point is not None:
@@ -244,8 +250,8 @@ def _plot_models_in_common(pairs, labels: dict[str, str] | None):
 
 def tre_against_behaviour(rows: Sequence[dict], *, fitted_only: bool = True,
                           within_task: bool = True):
-    """Each run's TRE of its representations of SCAN commands against the same run's accuracy
-    on its test split, and their Pearson correlation with Fisher's 95% interval.
+    """Each run's TRE of its representations of its task's inputs against the same run's
+    accuracy on its test split, and their Pearson correlation with Fisher's 95% interval.
 
     Andreas (2019) asks whether representations that are closer to compositional (lower TRE)
     go with better generalisation; here a "run" is one model trained on one split with one
@@ -257,7 +263,9 @@ def tre_against_behaviour(rows: Sequence[dict], *, fitted_only: bool = True,
     Parameters
     ----------
     rows : sequence of dict
-        Card rows; runs with a ``TRE`` row (SCAN and the DBCA dial) are used.
+        Card rows; runs with a ``TRE`` row are used, with their test accuracy (the mean over a
+        task's test sets; ORCHARD's: the second tree at its deepest test depth, where the
+        variants differ).
     fitted_only : bool
         Only runs whose model fitted its training data.
     within_task : bool
@@ -277,7 +285,11 @@ def tre_against_behaviour(rows: Sequence[dict], *, fitted_only: bool = True,
     frame = _frame(rows)
     keys = ["model", "benchmark", "task", "seed"]
     tre = frame[frame["score"] == "TRE"].groupby(keys)["value"].mean()
-    accuracy = frame[(frame["score"] == "accuracy") & (frame["test"] != "representations")]
+    orchard = frame["benchmark"] == "orchard"
+    depths = frame.loc[orchard & frame["test"].str.startswith("depth "), "test"]
+    deepest = (f"depth {max(int(t.split()[-1]) for t in depths)}" if len(depths) else None)
+    accuracy = frame[((frame["score"] == "accuracy") & (frame["test"] != "representations"))
+                     | (orchard & (frame["score"] == "second tree") & (frame["test"] == deepest))]
     if fitted_only:
         accuracy = accuracy[accuracy["fitted"].astype(bool)]
     accuracy = accuracy.groupby(keys)["value"].mean()

@@ -17,13 +17,16 @@ from tutorlib.card.analysis import check_frame, concurrency, measure_label, tre_
 # the card's networks by name, for tables and figures
 NAMES = {"lstm": "LSTM", "lstm_attention": "LSTM + attention", "gru_attention": "GRU + attention",
          "transformer": "Transformer", "convs2s": "ConvS2S",
-         "transformer_relative": "Transformer (relative)"}
+         "transformer_relative": "Transformer (relative)",
+         "lstm_attention_geca": "LSTM + attention + GECA"}
 # the paper's own networks on the PCFG SET rows (Hupkes et al. 2020, their released outputs)
 PAPER_NETWORKS = {f"{architecture}_paper": f"{name} (paper's)" for architecture, name in
                   (("lstms2s", "LSTMS2S"), ("convs2s", "ConvS2S"), ("transformer", "Transformer"))}
 NAMES.update(PAPER_NETWORKS)
 # the measures of generalisation the closing chapter ranks the models on: one per test
 GENERALISATION = ("accuracy", "second tree", "consistency", "localism", "overgeneralisation")
+# fitted networks a task needs to stay on the card, and a pair of measures for a tau (issue 50)
+MIN_NETWORKS = 4
 
 
 def committed_rows(profile: str = "full") -> list[dict]:
@@ -208,6 +211,64 @@ def card_facts(summary: dict, table) -> dict[str, str]:
             "card_fit_text": "Tasks fitted on every seed: " + "; ".join(parts) + "."}
 
 
+def task_coverage(table):
+    """Which tasks stay on the card: a row per task with the networks run on it, those that
+    fitted it on every seed, and whether it is kept (at least :data:`MIN_NETWORKS` fitted) or
+    dropped, and why.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From :func:`~tutorlib.card.card_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``benchmark``, ``task``, ``seeds`` (the fewest any network has so far), ``networks``
+        (run on it), ``fitted`` (on every seed), ``fitted networks`` (their names), ``kept`` and
+        ``why`` (empty for a kept task).
+    """
+    import pandas as pd
+
+    columns = ["benchmark", "task", "seeds", "networks", "fitted", "fitted networks", "kept",
+               "why"]
+    if table is None or len(table) == 0:
+        return pd.DataFrame(columns=columns)
+    frame = named(pd.DataFrame(table))
+    out = []
+    for (benchmark, task), part in frame.groupby(["benchmark", "task"], sort=False):
+        fitted = part.groupby("model", sort=False)["fitted"].all()
+        names = [model for model, ok in fitted.items() if ok]
+        kept = len(names) >= MIN_NETWORKS
+        out.append({"benchmark": benchmark, "task": task, "seeds": int(part["seeds"].min()),
+                    "networks": len(fitted), "fitted": len(names),
+                    "fitted networks": ", ".join(names) or "—", "kept": kept,
+                    "why": "" if kept else (
+                        f"only {len(names)} of {len(fitted)} networks fitted it on every seed "
+                        f"within their budgets (a task needs {MIN_NETWORKS})")})
+    return pd.DataFrame(out, columns=columns)
+
+
+def cell_facts(table) -> dict[str, str]:
+    """How many of the card's cells (a network on a task) fitted on every seed so far, as
+    ``cells_fitted`` (``"k of n"``), ``cells_share`` (%) and a sentence ``cells_text``."""
+    import pandas as pd
+
+    if table is None or len(table) == 0:
+        return {"cells_fitted": "0 of 0", "cells_share": "not measured",
+                "cells_text": "No card cell is committed yet."}
+    fitted = _fitted_tasks(pd.DataFrame(table))
+    share = 100 * fitted.mean()
+    coverage = task_coverage(table)
+    kept = int(coverage["kept"].sum())
+    return {"cells_fitted": f"{int(fitted.sum())} of {len(fitted)}",
+            "cells_share": f"{share:.0f}%",
+            "cells_text": (f"{int(fitted.sum())} of the {len(fitted)} cells run so far (a network "
+                           f"on a task) fitted on every seed ({share:.0f}%); {kept} of the "
+                           f"{len(coverage)} tasks have at least {MIN_NETWORKS} fitted networks "
+                           f"and stay on the card.")}
+
+
 def fit_summary(table):
     """How many of each benchmark's tasks each network fitted on every seed: a row per network,
     a column per benchmark, ``"k of n"`` in each cell."""
@@ -324,7 +385,8 @@ def concurrency_facts(pairs) -> dict[str, str]:
     measures could be compared, the median tau, and the share whose interval excludes 0."""
     measured = pairs[pairs["tau"].notna()] if len(pairs) else pairs
     if len(measured) == 0:
-        text = "No two measures have three fitted networks in common, so no ranking is compared"
+        text = (f"No two measures have {MIN_NETWORKS} fitted networks in common, so no ranking is "
+                f"compared")
         if len(pairs):
             closest = pairs_table(pairs, top=1).iloc[0]
             text += (f" (the most any pair has: {int(closest['models'])}, "
@@ -340,7 +402,7 @@ def concurrency_facts(pairs) -> dict[str, str]:
         "concurrency_pairs": f"{len(measured)}",
         "concurrency_median": f"{np.median(taus):.2f}",
         "concurrency_text": (
-            f"Of {len(pairs)} pairs of measures, {len(measured)} share at least three fitted "
+            f"Of {len(pairs)} pairs of measures, {len(measured)} share at least {MIN_NETWORKS} fitted "
             f"networks; their median tau is {np.median(taus):.2f} (from {taus.min():.2f} to "
             f"{taus.max():.2f}). The bootstrap interval over seeds lies above 0 for {agree} "
             f"of them and below 0 for {disagree}; for the other {len(measured) - agree - disagree} "
@@ -369,15 +431,17 @@ def tre_facts(summary: dict) -> dict[str, str]:
                          f"within splits, r = {summary['r']:.2f}{interval}{reading}")}
 
 
-def divergence_accuracy(divergences: Sequence[dict], table):
+def divergence_accuracy(divergences: Sequence[dict], table, min_networks: int = MIN_NETWORKS):
     """Each split's divergences beside the mean accuracy over the networks that fitted it (the
-    split's test set; ORCHARD's second tree per depth).
+    split's test set; ORCHARD's second tree per depth), where at least ``min_networks`` did (by
+    default :data:`MIN_NETWORKS`: a task with fewer is off the card; NaN).
 
     Returns
     -------
     pandas.DataFrame
         ``benchmark``, ``task``, ``test``, ``atom divergence``, ``compound divergence``,
-        ``accuracy`` (mean over fitted networks, %; NaN if none fitted), ``networks``.
+        ``accuracy`` (mean over fitted networks, %; NaN if fewer than ``min_networks``),
+        ``networks`` (how many fitted).
     """
     import pandas as pd
 
@@ -392,7 +456,8 @@ def divergence_accuracy(divergences: Sequence[dict], table):
         cells = card[(card["benchmark"] == benchmark) & (card["task"] == task)
                      & (card["test"] == test) & (card["score"] == score)]
         fitted = cells[cells["fitted"].astype(bool)]
-        accuracies.append(float(fitted["mean"].mean()) if len(fitted) else np.nan)
+        accuracies.append(float(fitted["mean"].mean()) if len(fitted) >= min_networks
+                          else np.nan)
         counts.append(len(fitted))
     frame["accuracy"] = accuracies
     frame["networks"] = counts
@@ -501,14 +566,16 @@ def analyses(rows: Sequence[dict], resamples: int = 1000) -> dict:
     import pandas as pd
 
     measures = generalisation_measures(rows)
-    pairs = (concurrency(rows, measures, resamples=resamples) if len(measures) >= 2
+    pairs = (concurrency(rows, measures, resamples=resamples, min_models=MIN_NETWORKS)
+             if len(measures) >= 2
              else pd.DataFrame(columns=["a", "b", "models", "tau", "low", "high"]))
     points, tre = tre_against_behaviour(rows) if rows else (pd.DataFrame(), {"r": None,
                                                                               "runs": 0})
     return {"pairs": pairs, "points": points, "tre": tre}
 
 
-__all__ = ["GENERALISATION", "NAMES", "PAPER_NETWORKS", "analyses", "card_facts", "card_pivot",
+__all__ = ["GENERALISATION", "MIN_NETWORKS", "NAMES", "PAPER_NETWORKS", "analyses", "card_facts",
+           "card_pivot", "cell_facts", "task_coverage",
            "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
            "distinct_splits", "divergence_facts", "divergence_scale_facts", "empty_figure", "fit_pivot",
            "fit_summary", "generalisation_measures", "named", "released_rows",
