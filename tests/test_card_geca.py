@@ -68,10 +68,11 @@ def test_the_full_cards_runs_have_budgets_per_network_and_geca_only_on_scan_task
         assert config["max_seconds"] == ce.FULL_BUDGETS[config["model"]][config["benchmark"]]
         assert config["recipe"]["stop_at"] == ce.FULL_RECIPE["stop_at"]
         assert (config.get("reduction") == "f3-o24") == (config["benchmark"] == "pcfgset")
+        assert (config.get("pcfgset_train") == 0) == (config["benchmark"] == "pcfgset")
     # the other profiles' runs keep the keys they had: none of the new settings enters them
     for profile in ("ci", "tutorial"):
         for config, _ in ce.runs(ce.SETTINGS[profile]):
-            assert not {"augment", "reduction", "train_depths"} & set(config)
+            assert not {"augment", "reduction", "pcfgset_train", "train_depths"} & set(config)
 
 
 @pytest.mark.slow
