@@ -112,13 +112,22 @@ def test_a_task_stays_on_the_card_with_four_fitted_networks():
     rows += _rows({(m, "jump"): [0.0, 0.0] for m in "cd"}, fitted=False)
     table = card.card_table(rows)
     coverage = report.task_coverage(table).set_index("task")
-    assert coverage.loc["simple", "kept"] and coverage.loc["simple", "fitted"] == 4
-    assert not coverage.loc["jump", "kept"]
+    assert coverage.loc["simple", "status"] == "kept" and coverage.loc["simple", "fitted"] == 4
+    assert coverage.loc["jump", "status"] == "dropped"
     assert coverage.loc["jump", "why"].startswith("only 2 of 4 networks fitted it")
     facts = report.cell_facts(table)
     assert facts["cells_fitted"] == "6 of 8" and facts["cells_share"] == "75%"
-    assert "1 of the 2 tasks" in facts["cells_text"]
+    assert "1 kept, 1 dropped" in facts["cells_text"]
     assert report.task_coverage(table.iloc[:0]).empty
+    # a sweep part-way: with six networks and three seeds planned, neither task is decided
+    planned = {"models": dict.fromkeys("abcdef", {}), "seeds": [0, 1, 2], "augment": {}}
+    partial = report.task_coverage(table, planned).set_index("task")
+    assert list(partial["status"]) == ["open", "open"]
+    assert partial.loc["jump", "why"] == "4 of 6 networks run, at 2 of 3 seeds so far; 2 fitted"
+    # ... unless too few networks are left to reach four
+    planned["models"] = dict.fromkeys("abcde", {})
+    assert report.task_coverage(table, planned).set_index("task").loc["jump", "status"] == (
+        "dropped")
     assert report.cell_facts(None)["cells_share"] == "not measured"
 
 

@@ -211,26 +211,71 @@ def card_facts(summary: dict, table) -> dict[str, str]:
             "card_fit_text": "Tasks fitted on every seed: " + "; ".join(parts) + "."}
 
 
-def task_coverage(table):
+def networks_table(settings):
+    """A profile's networks: each one's architecture, how it trains differently from the shared
+    recipe, the augmentation it trains with, and its training budget on each benchmark (seconds
+    of one core; a run stops earlier at the first evaluation that passes the fit gate when its
+    recipe says so).
+
+    Parameters
+    ----------
+    settings : CardSettings
+        A card profile's settings (``profiles.settings("card", profile)``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per network (its name), columns ``architecture``, ``trained differently``,
+        ``augmentation`` and ``<benchmark> budget (s)`` per benchmark.
+    """
+    import pandas as pd
+
+    from tutorlib import seq2seq as s2s
+
+    budgets = settings.get("budgets") or {}
+    augment = settings.get("augment") or {}
+    benchmarks = ["scan", "pcfgset", "orchard", "dbca"]
+    rows = {}
+    for name, config in settings["models"].items():
+        row = {"architecture": s2s.Seq2SeqConfig(**config).describe(),
+               "trained differently": ", ".join(
+                   f"{key} {value}" for key, value in
+                   (settings.get("training") or {}).get(name, {}).items()) or "—",
+               "augmentation": augment.get(name, "—")}
+        for benchmark in benchmarks:
+            seconds = budgets.get(name, {}).get(benchmark, settings["max_seconds"])
+            applies = name not in augment or benchmark in ("scan", "dbca")
+            row[f"{benchmark} budget (s)"] = f"{seconds:g}" if applies else "—"
+        rows[NAMES.get(name, name)] = row
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def task_coverage(table, settings=None):
     """Which tasks stay on the card: a row per task with the networks run on it, those that
     fitted it on every seed, and whether it is kept (at least :data:`MIN_NETWORKS` fitted) or
-    dropped, and why.
+    dropped, and why; with ``settings``, a task whose planned runs are not all finished is
+    ``open`` until they are.
 
     Parameters
     ----------
     table : pandas.DataFrame
         From :func:`~tutorlib.card.card_table`.
+    settings : CardSettings, optional
+        The profile the table comes from (its networks and seeds); None: the table is taken as
+        complete.
 
     Returns
     -------
     pandas.DataFrame
         ``benchmark``, ``task``, ``seeds`` (the fewest any network has so far), ``networks``
-        (run on it), ``fitted`` (on every seed), ``fitted networks`` (their names), ``kept`` and
-        ``why`` (empty for a kept task).
+        (run on it), ``fitted`` (on every seed), ``fitted networks`` (their names), ``status``
+        (``kept``, ``dropped`` or ``open``) and ``why``.
     """
     import pandas as pd
 
-    columns = ["benchmark", "task", "seeds", "networks", "fitted", "fitted networks", "kept",
+    from tutorlib.card.experiments import AUGMENTED_BENCHMARKS
+
+    columns = ["benchmark", "task", "seeds", "networks", "fitted", "fitted networks", "status",
                "why"]
     if table is None or len(table) == 0:
         return pd.DataFrame(columns=columns)
@@ -239,19 +284,34 @@ def task_coverage(table):
     for (benchmark, task), part in frame.groupby(["benchmark", "task"], sort=False):
         fitted = part.groupby("model", sort=False)["fitted"].all()
         names = [model for model, ok in fitted.items() if ok]
-        kept = len(names) >= MIN_NETWORKS
-        out.append({"benchmark": benchmark, "task": task, "seeds": int(part["seeds"].min()),
+        seeds = int(part["seeds"].min())
+        if settings is None:
+            planned, planned_seeds = len(fitted), seeds
+        else:
+            augment = settings.get("augment") or {}
+            planned = sum(1 for name in settings["models"]
+                          if name not in augment or benchmark in AUGMENTED_BENCHMARKS)
+            planned_seeds = len(settings["seeds"])
+        complete = len(fitted) >= planned and seeds >= planned_seeds
+        if len(names) >= MIN_NETWORKS and complete:
+            status, why = "kept", ""
+        elif complete or len(names) + planned - len(fitted) < MIN_NETWORKS:
+            status, why = "dropped", (f"only {len(names)} of {planned} networks fitted it on "
+                                      f"every seed within their budgets (a task needs "
+                                      f"{MIN_NETWORKS})")
+        else:
+            status, why = "open", (f"{len(fitted)} of {planned} networks run, at {seeds} of "
+                                   f"{planned_seeds} seeds so far; {len(names)} fitted")
+        out.append({"benchmark": benchmark, "task": task, "seeds": seeds,
                     "networks": len(fitted), "fitted": len(names),
-                    "fitted networks": ", ".join(names) or "—", "kept": kept,
-                    "why": "" if kept else (
-                        f"only {len(names)} of {len(fitted)} networks fitted it on every seed "
-                        f"within their budgets (a task needs {MIN_NETWORKS})")})
+                    "fitted networks": ", ".join(names) or "—", "status": status, "why": why})
     return pd.DataFrame(out, columns=columns)
 
 
-def cell_facts(table) -> dict[str, str]:
+def cell_facts(table, settings=None) -> dict[str, str]:
     """How many of the card's cells (a network on a task) fitted on every seed so far, as
-    ``cells_fitted`` (``"k of n"``), ``cells_share`` (%) and a sentence ``cells_text``."""
+    ``cells_fitted`` (``"k of n"``), ``cells_share`` (%) and a sentence ``cells_text`` (with
+    how many tasks :func:`task_coverage` keeps, drops or leaves open, given ``settings``)."""
     import pandas as pd
 
     if table is None or len(table) == 0:
@@ -259,14 +319,16 @@ def cell_facts(table) -> dict[str, str]:
                 "cells_text": "No card cell is committed yet."}
     fitted = _fitted_tasks(pd.DataFrame(table))
     share = 100 * fitted.mean()
-    coverage = task_coverage(table)
-    kept = int(coverage["kept"].sum())
+    status = task_coverage(table, settings)["status"].value_counts()
+    tasks = int(status.sum())
+    shares = ", ".join(f"{int(status.get(key, 0))} {key}" for key in ("kept", "dropped", "open")
+                       if status.get(key, 0))
     return {"cells_fitted": f"{int(fitted.sum())} of {len(fitted)}",
             "cells_share": f"{share:.0f}%",
             "cells_text": (f"{int(fitted.sum())} of the {len(fitted)} cells run so far (a network "
-                           f"on a task) fitted on every seed ({share:.0f}%); {kept} of the "
-                           f"{len(coverage)} tasks have at least {MIN_NETWORKS} fitted networks "
-                           f"and stay on the card.")}
+                           f"on a task) fitted on every seed ({share:.0f}%). Of the {tasks} "
+                           f"tasks run, a task stays on the card with at least {MIN_NETWORKS} "
+                           f"fitted networks: {shares}.")}
 
 
 def fit_summary(table):
@@ -575,7 +637,7 @@ def analyses(rows: Sequence[dict], resamples: int = 1000) -> dict:
 
 
 __all__ = ["GENERALISATION", "MIN_NETWORKS", "NAMES", "PAPER_NETWORKS", "analyses", "card_facts",
-           "card_pivot", "cell_facts", "task_coverage",
+           "card_pivot", "cell_facts", "networks_table", "task_coverage",
            "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
            "distinct_splits", "divergence_facts", "divergence_scale_facts", "empty_figure", "fit_pivot",
            "fit_summary", "generalisation_measures", "named", "released_rows",
