@@ -558,3 +558,31 @@ def test_carrying_a_budget_names_what_is_wrong(tmp_path):
         store.carry_to_longer_budget(_budget_settings(1200.0), 0, 600.0)
     with pytest.raises(ValueError, match="no recipe with max_seconds"):
         store.carry_to_longer_budget({"network": "toy"}, 0, 600.0)
+
+
+def test_a_sweep_skips_the_runs_its_experiment_says_need_not_run(monkeypatch, tmp_path):
+    """The card's rule: a later seed of a run whose first seed failed is settled, not run."""
+    ran = []
+
+    def run(config, seed, device="cpu"):
+        ran.append((config["size"], seed))
+        return {"ok": config["size"] != 2}
+
+    def skip(config, seed, record_of):
+        first = record_of(config, 0)
+        if seed > 0 and first is not None and not first["result"]["ok"]:
+            return "seed 0 failed"
+        return None
+
+    spec = results.Experiment(
+        name="skipper", runs=lambda s: [({"size": size}, seed) for seed in (0, 1)
+                                        for size in s["sizes"]],
+        run=run, skip=skip, settings={"ci": {"sizes": [1, 2]}})
+    monkeypatch.setattr(results, "experiment", lambda name: spec)
+    path = results.run_experiment("skipper", "ci", tmp_path, progress=False)
+    assert ran == [(1, 0), (2, 0), (1, 1)]  # size 2's seed 1 is skipped once seed 0 failed
+    data = results.read_results(path)["data"]
+    assert data["complete"] is True and len(data["runs"]) == 3
+    assert data["skipped"] == [{"settings": {"size": 2}, "seed": 1, "why": "seed 0 failed"}]
+    assert [row["state"] for row in results.sweep_status("skipper", "ci", tmp_path)] == [
+        "done", "done", "done", "skipped"]

@@ -430,6 +430,13 @@ class Experiment:
     prepare : callable ``settings -> None``, optional
         Makes what every run shares (a generated corpus in the disk cache) once, in the
         sweep's own process, before runs start in parallel.
+    skip : callable ``(run settings, seed, record_of) -> str or None``, optional
+        Why a run need not be run, given the records saved so far (``record_of(run settings,
+        seed)``: the saved record, or None), or None to run it: e.g. the card skips a later
+        seed of a run whose first seed did not fit, since its cell cannot be fitted on every
+        seed. A sweep asks before it queues a run, and a serial sweep again before it starts
+        one; a skipped run counts as done for ``complete`` and is listed in the summary's
+        ``skipped``.
     """
 
     name: str
@@ -439,6 +446,16 @@ class Experiment:
     part: Callable[[dict[str, Any], int], str] = _seed_part
     settings: dict[str, Any] | None = None
     prepare: Callable[[Any], None] | None = None
+    skip: Callable[[dict[str, Any], int, Callable], str | None] | None = None
+
+
+def _skip_reason(spec: Experiment, store: RunStore, run_settings: dict[str, Any],
+                 seed: int) -> str | None:
+    """Why ``spec`` skips a run, given ``store``'s records (None: run it)."""
+    if spec.skip is None:
+        return None
+    return spec.skip(run_settings, seed,
+                     lambda s, sd: store.record(s, sd) if store.has(s, sd) else None)
 
 
 def experiment(name: str) -> Experiment:
@@ -499,8 +516,8 @@ RUN_STATES = ("done", "partial", "left")
 def sweep_status(name: str, profile: str, out_dir: str | os.PathLike = "results",
                  checkpoints: str | os.PathLike | None = None) -> list[dict[str, Any]]:
     """Every run of experiment ``name`` at ``profile`` and where it stands: ``done`` (its record
-    is in ``out_dir``), ``partial`` (a checkpoint of it is in ``checkpoints``, default
-    ``$TUTORLIB_CHECKPOINT_DIR``) or ``left``.
+    is in ``out_dir``), ``skipped`` (the experiment's ``skip`` gives a reason), ``partial`` (a
+    checkpoint of it is in ``checkpoints``, default ``$TUTORLIB_CHECKPOINT_DIR``) or ``left``.
 
     Returns
     -------
@@ -515,6 +532,8 @@ def sweep_status(name: str, profile: str, out_dir: str | os.PathLike = "results"
     for run_settings, seed in spec.runs(settings):
         if store.has(run_settings, seed):
             state = "done"
+        elif _skip_reason(spec, store, run_settings, seed) is not None:
+            state = "skipped"
         elif checkpoints is not None and any(
                 checkpoint_folder(checkpoints, spec.name, run_settings, seed).glob("*.pt")):
             state = "partial"
@@ -785,7 +804,8 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
 
     todo = [(s, seed) for s, seed in pairs
             if (only is None or spec.part(s, seed) in only)
-            and (seeds is None or seed in seeds) and not store.has(s, seed)]
+            and (seeds is None or seed in seeds) and not store.has(s, seed)
+            and _skip_reason(spec, store, s, seed) is None]
 
     def on_done(run_settings: dict, seed: int, outcome: dict) -> None:
         store.save(run_settings, seed, outcome["result"], seconds=outcome["seconds"])
@@ -814,7 +834,9 @@ def run_experiment(name: str, profile: str, out_dir: str | os.PathLike = "result
             elif jobs > 1:
                 _run_processes(name, claimed, device, on_done, progress, jobs)
             else:
-                _run_serial(name, claimed, device, on_done, progress, finished=store.has)
+                _run_serial(name, claimed, device, on_done, progress,
+                            finished=lambda s, seed: store.has(s, seed)
+                            or _skip_reason(spec, store, s, seed) is not None)
     finally:
         for run_settings, seed in claimed:
             store.release(run_settings, seed)
@@ -836,9 +858,14 @@ def _write_summary(spec: Experiment, settings: Any, pairs: list, store: RunStore
                    profile: str, command: str | None = None) -> Path:
     finished = [store.record(s, seed) for s, seed in pairs if store.has(s, seed)]
     results = [r["result"] for r in finished]
+    skipped = [{"settings": s, "seed": seed, "why": why} for s, seed in pairs
+               if not store.has(s, seed)
+               and (why := _skip_reason(spec, store, s, seed)) is not None]
     plain = settings.to_dict() if hasattr(settings, "to_dict") else settings
     data = {"settings": plain, **spec.summarise(settings, results),
-            "complete": len(finished) == len(pairs), "runs": results}
+            "complete": len(finished) + len(skipped) == len(pairs), "runs": results}
+    if skipped:
+        data["skipped"] = skipped
     return write_results(path, data, profile=profile, seeds=sorted({seed for _, seed in pairs}),
                          wall_time=sum(r["seconds"] for r in finished), command=command)
 

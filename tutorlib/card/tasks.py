@@ -222,7 +222,7 @@ def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
 
 def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: int = 500,
                  test_size: int | None = None, seed: int = 0,
-                 reduction: str | None = None) -> Task:
+                 reduction: str | None = None, with_tests: Sequence[str] = ()) -> Task:
     """A PCFG SET test as a card task (Hupkes et al. 2020).
 
     ``pcfgset`` (the task accuracy), ``systematicity`` and ``productivity`` are scored by exact
@@ -253,6 +253,10 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
         ``"f3-o24"``) with its symbols folded onto :data:`REDUCED_ALPHABET`
         (:func:`tutorlib.pcfgset.experiments.fold_symbols`), as the PCFG SET chapter's full
         profile trains; None: the paper's corpus.
+    with_tests : sequence of str
+        Further tests scored on the same network, for tests whose training pairs are the
+        task's own: on a reduced corpus, ``productivity`` and ``localism`` (the PCFG SET
+        chapter's full profile scores them on its task network); only with ``test="pcfgset"``.
 
     Returns
     -------
@@ -265,6 +269,9 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
         raise ValueError(f"test must be one of {', '.join(PCFGSET_TESTS)}, got {test!r}")
     check_reduction(reduction)
     fold = _folding(reduction)
+    with_tests = list(with_tests)
+    if with_tests:
+        return _shared_task(with_tests, train_size, validation_size, test_size, seed, reduction)
     if test == "overgeneralisation":
         return _overgeneralisation_task(train_size, validation_size, seed, reduction)
     if test == "substitutivity":
@@ -283,6 +290,28 @@ def pcfgset_task(test: str, *, train_size: int | None = None, validation_size: i
                 {test: sample_pairs(tests, test_size, seed)},
                 scorer="localism" if test == "localism" else "exact",
                 representations=[source for source, _ in validation])
+
+
+def _shared_task(with_tests: list[str], train_size: int | None, validation_size: int,
+                 test_size: int | None, seed: int, reduction: str | None) -> Task:
+    """The task split with further tests that train on exactly its pairs."""
+    from tutorlib import pcfgset
+
+    unknown = [t for t in with_tests if t not in ("productivity", "localism")]
+    if unknown:
+        raise ValueError(f"with_tests takes productivity and localism, got {unknown}")
+    task = pcfgset_task("pcfgset", train_size=train_size, validation_size=validation_size,
+                        test_size=test_size, seed=seed, reduction=reduction)
+    fold = _folding(reduction)
+    train, _ = pcfgset.split("pcfgset", seed=seed, reduction=reduction)
+    tests = dict(task.tests)
+    for name in with_tests:
+        own_train, own_test = pcfgset.split(name, seed=seed, reduction=reduction)
+        if own_train != train:
+            raise ValueError(f"{name} trains on other pairs than the task on this corpus "
+                             f"(reduction {reduction!r}): give it its own task")
+        tests[name] = sample_pairs(fold(own_test), test_size, seed)
+    return dataclasses.replace(task, tests=tests)
 
 
 def _folding(reduction: str | None) -> Callable[[Sequence[Pair]], list[Pair]]:
@@ -419,7 +448,7 @@ def run_task(factory: Callable[[], object], task: Task, *, seed: int, max_second
         predicted[test] = by_sources[key]
         scores += [(test, score, value)
                    for score, value in _scores(task, test, predicted[test], pairs).items()]
-        if task.scorer == "localism":
+        if task.scorer == "localism" or (task.benchmark == "pcfgset" and test == "localism"):
             from tutorlib.pcfgset import localism_score, unrolled_predictions
 
             scores.append((test, "localism", localism_score(
