@@ -85,3 +85,42 @@ def test_a_reduced_pcfgset_task_is_folded_onto_26_symbols():
     assert max(len(target.split()) for _, target in task.train) <= 24
     with pytest.raises(ValueError, match="unknown PCFG SET reduction"):
         card.pcfgset_task("systematicity", reduction="f2")
+
+
+def test_a_later_seed_of_a_cell_that_did_not_fit_is_skipped():
+    config = ce.runs(ce.SETTINGS["ci"])[0][0]
+    records = {0: {"result": {"rows": [{"fitted": False}, {"fitted": False}]}},
+               1: {"result": {"rows": [{"fitted": True}]}}}
+    assert ce.skip(config, 0, lambda c, seed: records.get(seed)) is None
+    assert ce.skip(config, 2, lambda c, seed: records.get(seed)).startswith(
+        "seed 0 did not pass the fit gate")
+    records[0] = {"result": {"rows": [{"fitted": True}]}}
+    assert ce.skip(config, 2, lambda c, seed: records.get(seed)) is None
+    assert ce.skip(config, 1, lambda c, seed: None) is None  # the earlier seed not run yet
+
+
+@pytest.mark.slow
+def test_productivity_and_localism_are_scored_on_the_reduced_task_network():
+    task = card.pcfgset_task("pcfgset", train_size=300, validation_size=50, test_size=20,
+                             reduction="f3-o24", with_tests=["productivity", "localism"])
+    assert list(task.tests) == ["pcfgset", "productivity", "localism"]
+    from tutorlib import pcfgset
+
+    assert max(pcfgset.num_functions(s) for s, _ in task.tests["productivity"]) > 3
+
+    class Interpreter:
+        def fit(self, train, validation, *, seed, max_seconds, device):
+            return {"train_accuracy": 1.0, "validation_accuracy": 1.0}
+
+        def predict(self, sources):
+            return [" ".join(pcfgset.interpret(s)) for s in sources]
+
+    rows = card.run_task(Interpreter, task, seed=0, max_seconds=1)
+    scores = {(r["test"], r["score"]): r["value"] for r in rows}
+    assert scores == {("pcfgset", "accuracy"): 1.0, ("productivity", "accuracy"): 1.0,
+                      ("localism", "accuracy"): 1.0, ("localism", "localism"): 1.0}
+    with pytest.raises(ValueError, match="with_tests needs a reduction"):
+        card.pcfgset_task("pcfgset", train_size=300, validation_size=50, test_size=20,
+                          with_tests=["productivity"])
+    with pytest.raises(ValueError, match="with_tests takes"):
+        card.pcfgset_task("pcfgset", reduction="f3-o24", with_tests=["systematicity"])

@@ -40,7 +40,8 @@ def committed_rows(profile: str = "full") -> list[dict]:
 
 def committed_summary(profile: str = "full") -> dict:
     """The committed card summary at ``profile``: ``card``, ``divergences``, ``complete`` and
-    ``runs`` (how many are finished), ``planned`` (how many the profile has); empty lists if
+    ``runs`` (how many are finished), ``skipped`` (how many need not run: a later seed of a cell
+    whose earlier seed did not fit), ``planned`` (how many the profile has); empty lists if
     nothing is committed."""
     from tutorlib import profiles, results
     from tutorlib.card.experiments import runs
@@ -49,6 +50,7 @@ def committed_summary(profile: str = "full") -> dict:
     data = committed["data"] if committed is not None else {}
     return {"card": data.get("card", []), "divergences": data.get("divergences", []),
             "complete": bool(data.get("complete", False)), "runs": len(data.get("runs", [])),
+            "skipped": len(data.get("skipped", [])),
             "planned": len(runs(profiles.settings("card", profile)))}
 
 
@@ -205,9 +207,12 @@ def card_facts(summary: dict, table) -> dict[str, str]:
     fitted = _fitted_tasks(frame).groupby(level="model", sort=False).agg(["sum", "size"])
     parts = [f"{model} {int(row['sum'])} of {int(row['size'])}" for model, row in
              fitted.iterrows()]
+    skipped = summary.get("skipped", 0)
+    settled = (f" and {skipped} need not run (a later seed of a cell whose earlier seed did not "
+               f"pass the fit gate: the cell cannot be fitted on every seed)" if skipped else "")
     return {"card_runs_text": f"{summary['runs']} of the full profile's {summary['planned']} "
-                              f"runs are committed ({state}); the figure and every number "
-                              f"below are computed from them when the book is built.",
+                              f"runs are committed{settled} ({state}); the figure and every "
+                              f"number below are computed from them when the book is built.",
             "card_fit_text": "Tasks fitted on every seed: " + "; ".join(parts) + "."}
 
 
@@ -254,7 +259,8 @@ def task_coverage(table, settings=None):
     """Which tasks stay on the card: a row per task with the networks run on it, those that
     fitted it on every seed, and whether it is kept (at least :data:`MIN_NETWORKS` fitted) or
     dropped, and why; with ``settings``, a task whose planned runs are not all finished is
-    ``open`` until they are.
+    ``open`` until enough of its networks are settled (a network is settled on a task when
+    every seed passed the fit gate, or when one did not: the card skips its later seeds).
 
     Parameters
     ----------
@@ -282,28 +288,34 @@ def task_coverage(table, settings=None):
     frame = named(pd.DataFrame(table))
     out = []
     for (benchmark, task), part in frame.groupby(["benchmark", "task"], sort=False):
-        fitted = part.groupby("model", sort=False)["fitted"].all()
-        names = [model for model, ok in fitted.items() if ok]
-        seeds = int(part["seeds"].min())
+        per_model = part.groupby("model", sort=False).agg(fitted=("fitted", "all"),
+                                                          seeds=("seeds", "min"))
+        names = [model for model, ok in per_model["fitted"].items() if ok]
+        seeds = int(per_model["seeds"].min())
         if settings is None:
-            planned, planned_seeds = len(fitted), seeds
+            planned, planned_seeds = len(per_model), int(per_model["seeds"].max())
         else:
             augment = settings.get("augment") or {}
             planned = sum(1 for name in settings["models"]
                           if name not in augment or benchmark in AUGMENTED_BENCHMARKS)
             planned_seeds = len(settings["seeds"])
-        complete = len(fitted) >= planned and seeds >= planned_seeds
-        if len(names) >= MIN_NETWORKS and complete:
+        # a network is settled on a task when a seed failed (the card skips its later seeds)
+        # or when every seed passed
+        settled = int((per_model["fitted"] & (per_model["seeds"] >= planned_seeds)).sum())
+        failed = int((~per_model["fitted"]).sum())
+        undecided = planned - settled - failed
+        if settled >= MIN_NETWORKS:
             status, why = "kept", ""
-        elif complete or len(names) + planned - len(fitted) < MIN_NETWORKS:
+        elif settled + undecided < MIN_NETWORKS:
             status, why = "dropped", (f"only {len(names)} of {planned} networks fitted it on "
                                       f"every seed within their budgets (a task needs "
                                       f"{MIN_NETWORKS})")
         else:
-            status, why = "open", (f"{len(fitted)} of {planned} networks run, at {seeds} of "
-                                   f"{planned_seeds} seeds so far; {len(names)} fitted")
+            status, why = "open", (f"{len(per_model)} of {planned} networks run, at {seeds} to "
+                                   f"{int(per_model['seeds'].max())} of {planned_seeds} seeds so "
+                                   f"far; {len(names)} fitted every seed run")
         out.append({"benchmark": benchmark, "task": task, "seeds": seeds,
-                    "networks": len(fitted), "fitted": len(names),
+                    "networks": len(per_model), "fitted": len(names),
                     "fitted networks": ", ".join(names) or "—", "status": status, "why": why})
     return pd.DataFrame(out, columns=columns)
 

@@ -300,6 +300,9 @@ def _shared_task(with_tests: list[str], train_size: int | None, validation_size:
     unknown = [t for t in with_tests if t not in ("productivity", "localism")]
     if unknown:
         raise ValueError(f"with_tests takes productivity and localism, got {unknown}")
+    if reduction is None:  # the paper's productivity split trains on shorter inputs
+        raise ValueError("productivity trains on other pairs than the task on the paper's "
+                         "corpus: with_tests needs a reduction (e.g. 'f3-o24')")
     task = pcfgset_task("pcfgset", train_size=train_size, validation_size=validation_size,
                         test_size=test_size, seed=seed, reduction=reduction)
     fold = _folding(reduction)
