@@ -280,7 +280,8 @@ report.task_coverage(table, full_settings)
 # ones at this many seeds.
 
 # %% tags=["remove-output"]
-found = report.analyses(rows)
+# a network is ranked on a measure once every seed of the profile has run on it
+found = report.analyses(rows, min_seeds=len(full_settings["seeds"]))
 pairs = found["pairs"]
 glue_facts(report.concurrency_facts(pairs))
 labels = {m: report.short_label(m) for m in report.generalisation_measures(rows)}

@@ -53,6 +53,10 @@ def test_models_that_did_not_fit_are_not_ranked_and_too_few_give_no_tau():
     assert analysis.concurrency(rows, resamples=10, fitted_only=False).iloc[0]["models"] == 4
     few = analysis.concurrency(_rows({(m, t): [0.5] for m in "ab" for t in "xy"}), resamples=5)
     assert few.iloc[0]["tau"] is None
+    # a network ranked only with every seed asked for: one seed each here
+    assert analysis.concurrency(rows, resamples=10, min_seeds=2).iloc[0]["models"] == 0
+    with pytest.raises(ValueError, match="min_seeds must be"):
+        analysis.concurrency(rows, min_seeds=0)
     # the card asks four networks in common (issue 50): three give no tau there
     assert analysis.concurrency(rows, resamples=10, min_models=4).iloc[0]["tau"] is None
     with pytest.raises(ValueError, match="min_models must be"):

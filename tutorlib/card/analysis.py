@@ -75,7 +75,7 @@ def _taus(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
                 fitted_only: bool = True, resamples: int = 1000, seed: int = 0,
-                min_models: int = 3):
+                min_models: int = 3, min_seeds: int = 1):
     """Kendall's tau between every two measures' rankings of the models, with a bootstrap
     interval over seeds.
 
@@ -100,6 +100,9 @@ def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
     min_models : int
         The models a pair of measures needs in common for a tau (at least 3: two models rank
         only one pair).
+    min_seeds : int
+        The seeds a model needs on a measure to be ranked on it (a bootstrap over one seed has
+        no spread: give a sweep's planned seeds while it is part-way).
 
     Returns
     -------
@@ -127,12 +130,15 @@ def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
         raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
     if isinstance(min_models, bool) or not isinstance(min_models, int) or min_models < 3:
         raise ValueError(f"min_models must be an integer of at least 3, got {min_models!r}")
+    if isinstance(min_seeds, bool) or not isinstance(min_seeds, int) or min_seeds < 1:
+        raise ValueError(f"min_seeds must be a positive integer, got {min_seeds!r}")
     values: dict[str, dict[str, np.ndarray]] = {}
     for measure in measures:
         part = frame[frame["measure"] == measure]
         values[measure] = {model: group["value"].to_numpy(dtype=float)
                            for model, group in part.groupby("model", sort=False)
-                           if not fitted_only or bool(group["fitted"].all())}
+                           if (not fitted_only or bool(group["fitted"].all()))
+                           and group["seed"].nunique() >= min_seeds}
     rng = np.random.default_rng(seed)
     # every measure's resampled means once: resamples x models (one column per model)
     draws = {measure: {model: rng.choice(seeds, (resamples, len(seeds))).mean(axis=1)

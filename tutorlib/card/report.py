@@ -459,8 +459,8 @@ def concurrency_facts(pairs) -> dict[str, str]:
     measures could be compared, the median tau, and the share whose interval excludes 0."""
     measured = pairs[pairs["tau"].notna()] if len(pairs) else pairs
     if len(measured) == 0:
-        text = (f"No two measures have {MIN_NETWORKS} fitted networks in common, so no ranking is "
-                f"compared")
+        text = (f"No two measures have {MIN_NETWORKS} fitted networks in common (on every seed "
+                f"the chapter asks for), so no ranking is compared")
         if len(pairs):
             closest = pairs_table(pairs, top=1).iloc[0]
             text += (f" (the most any pair has: {int(closest['models'])}, "
@@ -573,8 +573,8 @@ def divergence_facts(frame) -> dict[str, str]:
     fitted = frame.dropna(subset=["accuracy"])
     others = sorted(set(fitted["benchmark"]) - {"scan", "dbca"})
     across = (describe(frame, "Across benchmarks") if others else
-              "Across benchmarks: no split of another benchmark has a fitted network, so the "
-              "correlation across benchmarks is untested here (it would repeat SCAN's).")
+              "Across benchmarks: no split of another benchmark has enough fitted networks, so "
+              "the correlation across benchmarks is untested here (it would repeat SCAN's).")
     return {"divergence_text": " ".join([describe(scan, "Within SCAN (its splits and the dial)"),
                                          across])}
 
@@ -634,13 +634,16 @@ def plot_tre_behaviour(points):
     return fig
 
 
-def analyses(rows: Sequence[dict], resamples: int = 1000) -> dict:
+def analyses(rows: Sequence[dict], resamples: int = 1000, min_seeds: int = 1) -> dict:
     """The chapter's three analyses of card rows at once: ``pairs`` (concurrency over
-    :func:`generalisation_measures`), ``points`` and ``tre`` (TRE against behaviour)."""
+    :func:`generalisation_measures`, a network ranked on a measure with at least ``min_seeds``
+    seeds and :data:`MIN_NETWORKS` in common), ``points`` and ``tre`` (TRE against
+    behaviour)."""
     import pandas as pd
 
     measures = generalisation_measures(rows)
-    pairs = (concurrency(rows, measures, resamples=resamples, min_models=MIN_NETWORKS)
+    pairs = (concurrency(rows, measures, resamples=resamples, min_models=MIN_NETWORKS,
+                         min_seeds=min_seeds)
              if len(measures) >= 2
              else pd.DataFrame(columns=["a", "b", "models", "tau", "low", "high"]))
     points, tre = tre_against_behaviour(rows) if rows else (pd.DataFrame(), {"r": None,
