@@ -72,7 +72,7 @@ def test_the_full_cards_runs_have_budgets_per_network_and_geca_only_on_scan_task
     # the other profiles' runs keep the keys they had: none of the new settings enters them
     for profile in ("ci", "tutorial"):
         for config, _ in ce.runs(ce.SETTINGS[profile]):
-            assert not {"augment", "reduction", "pcfgset_train", "train_depths"} & set(config)
+            assert not {"augment", "reduction", "pcfgset_train", "with_tests"} & set(config)
 
 
 @pytest.mark.slow

@@ -53,9 +53,7 @@ class CardSettings(Settings):
     SCAN-based tasks only, SCAN and the DBCA dial); ``pcfgset_reduction`` builds the PCFG SET
     tasks on a reduced corpus (:data:`tutorlib.pcfgset.REDUCTIONS`, its symbols folded onto 26),
     with ``pcfgset_train`` training pairs (0: every pair; None: ``train_size``) and the tests of
-    ``pcfgset_with_task`` scored on the task's network (they train on its pairs), and
-    ``orchard_train_depths`` draws ORCHARD's training trees from other depths than the
-    release's 3 to 6.
+    ``pcfgset_with_task`` scored on the task's network (they train on its pairs).
     """
 
     models: dict
@@ -79,7 +77,6 @@ class CardSettings(Settings):
     pcfgset_reduction: str | None = None
     pcfgset_train: int | None = None
     pcfgset_with_task: list[str] | None = None
-    orchard_train_depths: list[int] | None = None
 
 
 # The book's five architectures and a sixth known to generalise better on some of the tests,
@@ -178,8 +175,8 @@ SETTINGS: dict[str, CardSettings] = {
     # f3-o24 of the PCFG SET chapter's full profile (about 50,000; on a sample of 20,000 the LSTM
     # with attention fitted its training pairs, 0.98, but not its validation pairs, 0.78, in ten
     # minutes: results/card/NOTES.md; productivity and localism train on the task's pairs there,
-    # so they are scored on the task's network), ORCHARD's FIRST-LAST easy (no COPY, so that both trees can
-    # be fitted on one core) trained on the release's depths 3 to 6
+    # so they are scored on the task's network), ORCHARD's FIRST-LAST easy (no COPY, so that
+    # both trees can be fitted on one core) trained on the release's depths 3 to 6
     "full": CardSettings(
         models=dict(FULL_MODELS), training=dict(FULL_TRAINING), recipe=dict(FULL_RECIPE),
         max_seconds=FULL_SECONDS, budgets=dict(FULL_BUDGETS), augment=dict(FULL_AUGMENT),
@@ -221,8 +218,6 @@ def runs(settings: CardSettings) -> list[tuple[dict, int]]:
                  {"pool": settings["dial_pool"]} if task["benchmark"] == "dbca" else {})
         # settings added for the rebuilt card enter a run's key only when set, so that every
         # earlier run keeps its key
-        if task["benchmark"] == "orchard" and settings.get("orchard_train_depths"):
-            extra["train_depths"] = list(settings["orchard_train_depths"])
         if task["benchmark"] == "pcfgset" and settings.get("pcfgset_reduction"):
             extra["reduction"] = settings["pcfgset_reduction"]
             if settings.get("pcfgset_train") is not None:
@@ -257,11 +252,9 @@ def build_task(config: dict):
                             test_size=config["test_size"], reduction=config.get("reduction"),
                             with_tests=config.get("with_tests", ()))
     if benchmark == "orchard":
-        train_depths = config.get("train_depths")
         return orchard_task(name, train_size=config["orchard_train"],
                             validation_size=config["validation_size"],
-                            test_size=config["test_size"] or 200, depths=config["depths"],
-                            train_depths=None if train_depths is None else tuple(train_depths))
+                            test_size=config["test_size"] or 200, depths=config["depths"])
     if benchmark == "dbca":
         return dbca_task(name, pool_size=config["pool"], validation_size=config["validation_size"],
                          test_size=config["test_size"])

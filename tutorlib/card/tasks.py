@@ -185,10 +185,9 @@ def scan_task(split: str, *, train_size: int | None = None, validation_size: int
 
 def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
                  validation_size: int = 500, test_size: int = 200,
-                 depths: Sequence[int] = ORCHARD_DEPTHS, seed: int = 0,
-                 train_depths: tuple[int, int] | None = None) -> Task:
-    """An ORCHARD variant as a card task: training and validation trees of depth 3-6 (or
-    ``train_depths``), a test set per depth, targets as the model writes labels (``8 , 7``).
+                 depths: Sequence[int] = ORCHARD_DEPTHS, seed: int = 0) -> Task:
+    """An ORCHARD variant as a card task: training and validation trees of depth 3-6, a test
+    set per depth, targets as the model writes labels (``8 , 7``).
 
     Parameters
     ----------
@@ -202,8 +201,6 @@ def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
         Test depths (3-12).
     seed : int
         The data seed.
-    train_depths : (int, int), optional
-        The training and validation trees' depths (None: the release's, 3 to 6).
 
     Returns
     -------
@@ -212,8 +209,7 @@ def orchard_task(variant: str = "minmax_hard", *, train_size: int = 10_000,
     from tutorlib.orchard.experiments import depth_bin, model_pairs
     from tutorlib.orchard.generator import generate_part
 
-    examples = model_pairs(generate_part(variant, "train", train_size + validation_size, seed,
-                                         depths=train_depths))
+    examples = model_pairs(generate_part(variant, "train", train_size + validation_size, seed))
     train, validation = holdout(examples, validation_size, seed)
     tests = {f"depth {d}": model_pairs(depth_bin(variant, d, test_size, seed)) for d in depths}
     return Task("orchard", variant, train, validation, tests, scorer="orchard",
