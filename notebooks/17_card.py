@@ -249,7 +249,8 @@ glue_figure("fig-17-card", fig)
 # fit can sit beside a bracketed score.
 
 # %%
-report.card_pivot(pd.concat([table, pd.DataFrame(report.released_rows())], ignore_index=True))
+released = report.released_rows(with_task=full_settings["pcfgset_with_task"] or ())
+report.card_pivot(pd.concat([table, pd.DataFrame(released)], ignore_index=True))
 
 # %%
 report.fit_pivot(table, rows)

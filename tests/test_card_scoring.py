@@ -159,3 +159,8 @@ def test_the_paper_s_released_networks_on_the_card_s_pcfgset_rows(tmp_path):
     pivot = report.card_pivot(frame)
     assert list(pivot.columns) == list(report.PAPER_NETWORKS.values())
     assert not pivot.loc["pcfgset pcfgset"].str.startswith("(").any()  # shown, not bracketed
+    # the full card scores productivity and localism on its task network: the same rows there
+    shared = pd.DataFrame(report.released_rows(with_task=["productivity", "localism"]))
+    moved = shared[shared["test"].isin(["productivity", "localism"])]
+    assert set(moved["task"]) == {"pcfgset"} and len(moved) == len(
+        frame[frame["test"].isin(["productivity", "localism"])])

@@ -54,7 +54,8 @@ def committed_summary(profile: str = "full") -> dict:
             "planned": len(runs(profiles.settings("card", profile)))}
 
 
-def released_rows(directory: str | os.PathLike | None = None) -> list[dict]:
+def released_rows(directory: str | os.PathLike | None = None,
+                  with_task: Sequence[str] = ()) -> list[dict]:
     """The paper's three released networks on the card's PCFG SET rows, in the card table's
     shape (a row per network, task, test and score: the mean over the three released runs with
     its t interval), scored through the card's prediction scorer: each run's predictions are
@@ -71,6 +72,15 @@ def released_rows(directory: str | os.PathLike | None = None) -> list[dict]:
     ----------
     directory : path-like, optional
         Where to write the prediction files (a temporary directory, removed after, by default).
+    with_task : sequence of str
+        Tests the card scores on its task network (the full card's ``pcfgset_with_task``:
+        productivity and localism): their rows are put under the task ``pcfgset``, beside the
+        card's own.
+
+    Returns
+    -------
+    list of dict
+        Rows in the card table's columns, with ``paper`` True.
     """
     import tempfile
     from pathlib import Path
@@ -84,6 +94,9 @@ def released_rows(directory: str | os.PathLike | None = None) -> list[dict]:
         raise ValueError("released_rows: directory is empty; give a folder, or None for a "
                          "temporary one")
 
+    def task_of(test: str) -> str:
+        return "pcfgset" if test in with_task else test
+
     def write(folder: Path, architecture: str, test: str, run: int) -> Path:
         path = folder / f"{architecture}_{test}_run={run}.txt"
         path.write_text("\t".join(PCFGSET_HEADER) + "\n" + "".join(
@@ -94,7 +107,7 @@ def released_rows(directory: str | os.PathLike | None = None) -> list[dict]:
     def scores(folder: Path, architecture: str, run: int) -> dict[tuple[str, str, str], float]:
         out = {}
         for test in ("pcfgset", "systematicity", "productivity"):
-            out[(test, test, "accuracy")] = score_pcfgset(
+            out[(task_of(test), test, "accuracy")] = score_pcfgset(
                 write(folder, architecture, test, run)).scores["accuracy"]
         originals = write(folder, architecture, "substitutivity_equally_distributed", run)
         twins = write(folder, architecture, "substitutivity_equally_distributed_twin", run)
@@ -103,7 +116,7 @@ def released_rows(directory: str | os.PathLike | None = None) -> list[dict]:
         out[("substitutivity", "twins", "accuracy")] = twin_score["accuracy"]
         out[("substitutivity", "twins", "consistency")] = twin_score["consistency"]
         if architecture == "lstms2s":
-            out[("localism", "localism", "localism")] = released.localism(run)
+            out[(task_of("localism"), "localism", "localism")] = released.localism(run)
         curves = released.overgeneralisation_curves(architecture, OVERGENERALISATION_RATIO, run)
         out[("overgeneralisation", "exceptions", "memorisation")] = curves["memorisation"][-1]
         out[("overgeneralisation", "rules", "overgeneralisation")] = curves["overgeneralisation"][-1]
