@@ -179,17 +179,16 @@ live.round(3).fillna("—")  # one seed: no interval (low, high)
 # seeds each (`python -m tutorlib run card --profile full`, resumable; `--jobs` and `--device`
 # as for every experiment; `--only lstm@scan` runs one network's tasks of one benchmark). A card
 # compares networks only where they learned, so it is sized to fit first: a pilot measured how
-# long each network takes to pass the fit gate on each benchmark (`benchmarks/card_pilot.py`;
-# the recurrent networks passed on SCAN and the dial in under two minutes of one core, the
-# Transformer in six to ten), and each network gets a budget per benchmark with a margin over
-# that (the table below). Every run is evaluated twice an epoch and stops at the first
+# long each network takes to pass the fit gate on each benchmark (`benchmarks/card_pilot.py`,
+# its records in `results/card/pilot/`), and each network gets a budget per benchmark with a
+# margin over that (the table below). Every run is evaluated twice an epoch and stops at the first
 # evaluation that passes the gate, so a network that learns quickly costs only what it needs.
 #
 # The networks are the book's five architectures at a width one core trains in that time, the
 # Transformer configured as those that make Transformers fit these tasks configure them (small,
 # pre-LN, a higher learning rate after a short warm-up, embeddings scaled to the positions';
 # {cite:t}`csordas2021devil`), ConvS2S with kernels of 5 and a decaying rate (with kernels of 3
-# at a constant rate it oscillated below the gate on SCAN for ten minutes), and a sixth known to
+# at a constant rate it did not pass the gate on SCAN in the pilot), and a sixth known to
 # generalise better on some of SCAN's splits: the LSTM with attention trained on data augmented
 # the way {cite:t}`andreas2020good` proposes. GECA (good-enough compositional data
 # augmentation) takes two fragments of training examples that occur in a common environment to
@@ -314,7 +313,8 @@ report.pairs_table(pairs).round(2).fillna("—")
 # ## Does TRE predict behaviour?
 #
 # Every run has a TRE of its own encoder's representations and a test accuracy of the same
-# network (ORCHARD's: the second tree at its deepest test depth). Splits differ in difficulty far more than networks do, so the two are
+# network (ORCHARD's: the second tree at its deepest test depth). Splits differ in difficulty
+# far more than networks do, so the two are
 # compared *within* each split: a run's TRE and accuracy minus its split's means, pooled over
 # splits. What to expect is not obvious. In reference games {cite:t}`andreas2019measuring`
 # (Sec. 7, Fig. 5) found that languages with lower TRE had a smaller generalisation gap
@@ -391,7 +391,8 @@ difficulty.round(3).astype(object).where(difficulty.notna(), "—")
 # ## What the card can and cannot say
 #
 # - The card is one protocol for every network: the same samples, the same fit gate, each
-#   network's budget on a benchmark sized by the same pilot. That makes its cells comparable with each other, not with the papers' numbers, which
+#   network's budget on a benchmark sized by the same pilot. That makes its cells comparable
+#   with each other, not with the papers' numbers, which
 #   came from larger networks trained far longer. No paper has run this card, so it has no
 #   published column to set beside it: each paper's own figures are set beside ours in its
 #   chapter and on the {doc}`claims page <../backmatter/16_claims>`, and the one published
