@@ -249,6 +249,7 @@ def networks_table(settings):
     import pandas as pd
 
     from tutorlib import seq2seq as s2s
+    from tutorlib.card.experiments import AUGMENTED_BENCHMARKS
 
     budgets = settings.get("budgets") or {}
     augment = settings.get("augment") or {}
@@ -262,7 +263,7 @@ def networks_table(settings):
                "augmentation": augment.get(name, "—")}
         for benchmark in benchmarks:
             seconds = budgets.get(name, {}).get(benchmark, settings["max_seconds"])
-            applies = name not in augment or benchmark in ("scan", "dbca")
+            applies = name not in augment or benchmark in AUGMENTED_BENCHMARKS
             row[f"{benchmark} budget (s)"] = f"{seconds:g}" if applies else "—"
         rows[NAMES.get(name, name)] = row
     return pd.DataFrame.from_dict(rows, orient="index")
