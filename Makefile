@@ -78,7 +78,7 @@ exercises: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/executed --doctest-modules tutorlib \
-		-n $(TEST_JOBS) --dist loadfile
+		-n $(TEST_JOBS) --dist loadfile --durations=15
 	TQDM_DISABLE=1 $(MAKE) --no-print-directory execute PROFILE=ci
 	$(PY) -m pytest tests/executed
 	TQDM_DISABLE=1 $(PY) -m pytest --nbval book --nbval-current-env \

@@ -170,15 +170,16 @@ def score_pcfgset(predictions_path: str | os.PathLike,
         the same non-empty prediction).
     """
     rows = read_pcfgset_predictions(predictions_path)
-    predictions = [prediction for _, _, prediction in rows]
-    targets = [target for _, target, _ in rows]
+    # split into symbols once: each score takes lists of symbols as they are
+    predictions = [prediction.split() for _, _, prediction in rows]
+    targets = [target.split() for _, target, _ in rows]
     scores = {"accuracy": accuracy(predictions, targets),
               "token_accuracy": token_accuracy(predictions, targets)}
     files = {"predictions": str(predictions_path)}
     if twin_path is not None:
         twins = read_pcfgset_predictions(twin_path)
         _aligned([p for _, _, p in twins], len(rows), twin_path, predictions_path)
-        scores["consistency"] = consistency(predictions, [p for _, _, p in twins])
+        scores["consistency"] = consistency(predictions, [p.split() for _, _, p in twins])
         files["twin"] = str(twin_path)
     return Score("pcfgset", len(rows), scores, files)
 

@@ -28,14 +28,18 @@ def _same(first, second, *, non_empty: bool = True) -> bool:
     return tokens == _text(second).split() and (bool(tokens) or not non_empty)
 
 
-def _check_lengths(first: ArrayLike, second: ArrayLike, names: str) -> None:
+def _check_lengths(first: ArrayLike, second: ArrayLike,
+                   names: str) -> tuple[list[list[str]], list[list[str]]]:
+    """Both sequences checked and split into symbols once (the scores compare these lists)."""
     first_name, second_name = names.split(" and ")
-    check_outputs(first, first_name)
-    check_outputs(second, second_name, allow_empty_items=second_name != "targets")
-    if len(first) != len(second):
-        raise ValueError(f"{names} must have the same length, got {len(first)} and {len(second)}")
-    if not first:
+    first_tokens = check_outputs(first, first_name)
+    second_tokens = check_outputs(second, second_name, allow_empty_items=second_name != "targets")
+    if len(first_tokens) != len(second_tokens):
+        raise ValueError(f"{names} must have the same length, got {len(first_tokens)} and "
+                         f"{len(second_tokens)}")
+    if not first_tokens:
         raise ValueError(f"{names} are empty: a score needs at least one prediction")
+    return first_tokens, second_tokens
 
 
 def accuracy(predictions: ArrayLike, targets: ArrayLike) -> float:
@@ -53,9 +57,9 @@ def accuracy(predictions: ArrayLike, targets: ArrayLike) -> float:
     float
         From 0 to 1; an empty prediction never counts as correct.
     """
-    _check_lengths(predictions, targets, "predictions and targets")
-    hits = sum(_same(p, t) for p, t in zip(predictions, targets, strict=True))
-    return hits / len(predictions)
+    predicted, wanted = _check_lengths(predictions, targets, "predictions and targets")
+    hits = sum(bool(p) and p == t for p, t in zip(predicted, wanted))
+    return hits / len(predicted)
 
 
 def token_accuracy(predictions: ArrayLike, targets: ArrayLike) -> float:
@@ -81,10 +85,9 @@ def token_accuracy(predictions: ArrayLike, targets: ArrayLike) -> float:
     >>> token_accuracy(["A1 B2 C3", "D4"], ["A1 B2 D4", "D4 E5"])
     0.6
     """
-    _check_lengths(predictions, targets, "predictions and targets")
+    predicted, wanted = _check_lengths(predictions, targets, "predictions and targets")
     right = total = 0
-    for prediction, target in zip(predictions, targets, strict=True):
-        p, t = _text(prediction).split(), _text(target).split()
+    for p, t in zip(predicted, wanted):
         right += sum(a == b for a, b in zip(p, t))
         total += max(len(p), len(t))
     return right / total
@@ -111,9 +114,9 @@ def consistency(predictions_a: ArrayLike, predictions_b: ArrayLike) -> float:
     >>> consistency(["A1 B2", "C3", ""], ["A1 B2", "D4", ""])
     0.3333333333333333
     """
-    _check_lengths(predictions_a, predictions_b, "predictions_a and predictions_b")
-    same = sum(_same(a, b) for a, b in zip(predictions_a, predictions_b, strict=True))
-    return same / len(predictions_a)
+    first, second = _check_lengths(predictions_a, predictions_b, "predictions_a and predictions_b")
+    same = sum(bool(a) and a == b for a, b in zip(first, second))
+    return same / len(first)
 
 
 def unrolled_steps(sources: Sequence[str], predict: Callable[[list[str]], Sequence],
