@@ -93,6 +93,28 @@ def test_tre_is_compared_within_each_split_unless_asked_otherwise():
     assert across["r"] > 0.8
 
 
+def test_tre_is_also_correlated_benchmark_by_benchmark():
+    """Within SCAN TRE falls as accuracy rises, within the dial it rises with it: the pooled r
+    hides that, each benchmark's own r shows it."""
+    falling = {("m", "t"): [0.9, 0.7, 0.5, 0.1]}
+    rows = _rows(falling) + [{**row, "test": "representations"}
+                             for row in _rows({("m", "t"): [0.1, 0.3, 0.5, 0.9]}, score="TRE")]
+    rising = [{**row, "benchmark": "dbca", "task": "D_C 0.40"} for row in
+              _rows(falling) + [{**row, "test": "representations"} for row in
+                                _rows({("m", "t"): [0.9, 0.7, 0.5, 0.1]}, score="TRE")]]
+    points, summary = analysis.tre_against_behaviour(rows + rising)
+    by = summary["by_benchmark"]
+    assert set(by) == {"scan", "dbca"} and summary["tasks"] == 2 and summary["runs"] == 8
+    assert by["scan"]["r"] == pytest.approx(-1.0) and by["dbca"]["r"] == pytest.approx(1.0)
+    assert by["scan"]["runs"] == 4 and by["scan"]["tasks"] == 1
+    from tutorlib.card import report
+
+    text = report.tre_facts(summary)["tre_text"]
+    assert "on 2 splits of 2 benchmarks" in text
+    assert "Benchmark by benchmark: SCAN -1.00" in text and "(4 runs, 1 split)" in text
+    assert "the DBCA dial 1.00" in text
+
+
 def test_tre_reads_orchards_second_tree_at_its_deepest_depth():
     rows = []
     for seed, (tre, deep, shallow) in enumerate([(0.1, 0.9, 0.2), (0.5, 0.5, 0.9),
@@ -233,6 +255,10 @@ def test_a_split_measured_twice_counts_once_and_scan_alone_is_not_across_benchma
     text = report.divergence_facts(frame)["divergence_text"]
     assert "over 4 distinct splits" in text  # the dial's MCD point is mcd1: counted once
     assert "correlation across benchmarks is untested" in text
+    frame.loc[5, "accuracy"], frame.loc[5, "networks"] = 40.0, 4
+    text = report.divergence_facts(frame)["divergence_text"]
+    # the dial's only point is mcd1, counted once under SCAN
+    assert "Across benchmarks (SCAN, PCFG SET), over 5 distinct splits" in text
 
 
 def test_the_analyses_sentences_say_what_was_measured():

@@ -281,8 +281,9 @@ def tre_against_behaviour(rows: Sequence[dict], *, fitted_only: bool = True,
     -------
     tuple of (pandas.DataFrame, dict)
         The points (``model``, ``benchmark``, ``task``, ``seed``, ``tre``, ``accuracy`` in %)
-        and ``{"r", "low", "high", "runs", "tasks"}`` (``r`` None for fewer than 3 points or no
-        variation).
+        and ``{"r", "low", "high", "runs", "tasks", "by_benchmark"}`` (``r`` None for fewer than
+        3 points or no variation; ``by_benchmark``: the same summary, without ``by_benchmark``,
+        over each benchmark's runs alone).
     """
     import pandas as pd
 
@@ -300,17 +301,23 @@ def tre_against_behaviour(rows: Sequence[dict], *, fitted_only: bool = True,
         accuracy = accuracy[accuracy["fitted"].astype(bool)]
     accuracy = accuracy.groupby(keys)["value"].mean()
     points = pd.DataFrame({"tre": tre, "accuracy": 100 * accuracy}).dropna().reset_index()
-    tasks = points.groupby(["benchmark", "task"]).ngroups if len(points) else 0
-    x, y = points["tre"], points["accuracy"]
-    if within_task and len(points):
-        groups = points.groupby(["benchmark", "task"])
-        x = x - groups["tre"].transform("mean")
-        y = y - groups["accuracy"].transform("mean")
-    effective = len(points) - (tasks - 1 if within_task and tasks else 0)
-    r = pearson(list(x), list(y)) if effective >= 3 else None
-    low, high = (correlation_interval(r, effective) if r is not None and effective >= 1
-                 else (None, None))
-    return points, {"r": r, "low": low, "high": high, "runs": len(points), "tasks": tasks}
+
+    def correlate(part) -> dict:
+        tasks = part.groupby(["benchmark", "task"]).ngroups if len(part) else 0
+        x, y = part["tre"], part["accuracy"]
+        if within_task and len(part):
+            groups = part.groupby(["benchmark", "task"])
+            x = x - groups["tre"].transform("mean")
+            y = y - groups["accuracy"].transform("mean")
+        effective = len(part) - (tasks - 1 if within_task and tasks else 0)
+        r = pearson(list(x), list(y)) if effective >= 3 else None
+        low, high = (correlation_interval(r, effective) if r is not None and effective >= 1
+                     else (None, None))
+        return {"r": r, "low": low, "high": high, "runs": len(part), "tasks": tasks}
+
+    by_benchmark = ({benchmark: correlate(part) for benchmark, part in points.groupby("benchmark")}
+                    if len(points) else {})
+    return points, {**correlate(points), "by_benchmark": by_benchmark}
 
 
 def _pcfgset_tree(source: str):

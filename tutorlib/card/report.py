@@ -19,6 +19,8 @@ NAMES = {"lstm": "LSTM", "lstm_attention": "LSTM + attention", "gru_attention": 
          "transformer": "Transformer", "convs2s": "ConvS2S",
          "transformer_relative": "Transformer (relative)",
          "lstm_attention_geca": "LSTM + attention + GECA"}
+# the card's benchmarks by name, for sentences
+BENCHMARKS = {"scan": "SCAN", "dbca": "the DBCA dial", "pcfgset": "PCFG SET", "orchard": "ORCHARD"}
 # the paper's own networks on the PCFG SET rows (Hupkes et al. 2020, their released outputs)
 PAPER_NETWORKS = {f"{architecture}_paper": f"{name} (paper's)" for architecture, name in
                   (("lstms2s", "LSTMS2S"), ("convs2s", "ConvS2S"), ("transformer", "Transformer"))}
@@ -514,9 +516,23 @@ def tre_facts(summary: dict) -> dict[str, str]:
     else:
         reading = (": the interval includes 0, so these runs show no relation between TRE and "
                    "accuracy in either direction.")
+    by = summary.get("by_benchmark", {})
+    text = (f"Over {summary['runs']} fitted runs on {summary['tasks']} splits"
+            f"{f' of {len(by)} benchmarks' if len(by) > 1 else ''}, within splits, "
+            f"r = {summary['r']:.2f}{interval}{reading}")
+    if len(by) > 1:
+        def one(benchmark: str, part: dict) -> str:
+            if part["r"] is None:
+                return f"{benchmark} too few runs ({part['runs']})"
+            band = (f" [{part['low']:.2f}, {part['high']:.2f}]" if part["low"] is not None
+                    else "")
+            splits = f"{part['tasks']} split{'s' if part['tasks'] != 1 else ''}"
+            return f"{benchmark} {part['r']:.2f}{band} ({part['runs']} runs, {splits})"
+        order = sorted(by, key=lambda b: list(BENCHMARKS).index(b) if b in BENCHMARKS else 99)
+        text += " Benchmark by benchmark: " + "; ".join(
+            one(BENCHMARKS.get(b, b), by[b]) for b in order) + "."
     return {"tre_r": f"{summary['r']:.2f}", "tre_runs": f"{summary['runs']}",
-            "tre_text": (f"Over {summary['runs']} fitted runs on {summary['tasks']} splits, "
-                         f"within splits, r = {summary['r']:.2f}{interval}{reading}")}
+            "tre_benchmarks": f"{len(by)}", "tre_text": text}
 
 
 def divergence_accuracy(divergences: Sequence[dict], table, min_networks: int = MIN_NETWORKS):
@@ -586,7 +602,8 @@ def divergence_facts(frame) -> dict[str, str]:
     scan = frame[frame["benchmark"].isin(["scan", "dbca"])]
     fitted = frame.dropna(subset=["accuracy"])
     others = sorted(set(fitted["benchmark"]) - {"scan", "dbca"})
-    across = (describe(frame, "Across benchmarks") if others else
+    named_ = ", ".join(BENCHMARKS.get(b, b) for b in dict.fromkeys(fitted["benchmark"]))
+    across = (describe(frame, f"Across benchmarks ({named_})") if others else
               "Across benchmarks: no split of another benchmark has enough fitted networks, so "
               "the correlation across benchmarks is untested here (it would repeat SCAN's).")
     return {"divergence_text": " ".join([describe(scan, "Within SCAN (its splits and the dial)"),
@@ -665,7 +682,8 @@ def analyses(rows: Sequence[dict], resamples: int = 1000, min_seeds: int = 1) ->
     return {"pairs": pairs, "points": points, "tre": tre}
 
 
-__all__ = ["GENERALISATION", "MIN_NETWORKS", "NAMES", "PAPER_NETWORKS", "analyses", "card_facts",
+__all__ = ["BENCHMARKS", "GENERALISATION", "MIN_NETWORKS", "NAMES", "PAPER_NETWORKS", "analyses",
+           "card_facts",
            "card_pivot", "cell_facts", "networks_table", "task_coverage",
            "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
            "distinct_splits", "divergence_facts", "divergence_scale_facts", "empty_figure", "fit_pivot",
