@@ -683,8 +683,7 @@ def analyses(rows: Sequence[dict], resamples: int = 1000, min_seeds: int = 1) ->
 
 
 __all__ = ["BENCHMARKS", "GENERALISATION", "MIN_NETWORKS", "NAMES", "PAPER_NETWORKS", "analyses",
-           "card_facts",
-           "card_pivot", "cell_facts", "networks_table", "task_coverage",
+           "card_facts", "card_pivot", "cell_facts", "networks_table", "task_coverage",
            "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
            "distinct_splits", "divergence_facts", "divergence_scale_facts", "empty_figure", "fit_pivot",
            "fit_summary", "generalisation_measures", "named", "released_rows",
