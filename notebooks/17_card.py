@@ -304,6 +304,14 @@ glue_figure("fig-17-concurrency", fig)
 report.pairs_table(pairs).round(2).fillna("—")
 
 # %% [markdown]
+# The same pairs grouped by the benchmarks their two measures come from (the dial's MCD point is
+# SCAN's `mcd1` split, so it is ranked once, as SCAN's): do the splits of one benchmark rank the
+# networks alike more often than two benchmarks do?
+
+# %%
+report.agreement_by_benchmark(pairs).round(2)
+
+# %% [markdown]
 # Sun et al. found that datasets of the same origin ranked models alike more often than
 # datasets built on the same idea of compositionality. On the card, the natural groups are the
 # benchmarks themselves: SCAN's splits and the DBCA dial (the same commands) against PCFG SET

@@ -352,3 +352,39 @@ def test_the_fit_table_shows_the_per_seed_rule_where_it_decides():
     assert shown.loc["scan y", "LSTM"] == "96.0 (2 of 3 seeds)"  # a high mean, not fitted
     assert report.fit_pivot(table).loc["scan y", "LSTM"] == 96.0
     assert isinstance(shown, pd.DataFrame)
+
+
+def test_benchmarks_agreement_groups_the_pairs_by_where_their_measures_come_from():
+    import pandas as pd
+
+    from tutorlib.card import report
+
+    pairs = pd.DataFrame({
+        "a": ["scan simple: simple (accuracy)", "scan simple: simple (accuracy)",
+              "scan length: length (accuracy)", "orchard v: depth 12 (second tree)",
+              "scan length: length (accuracy)"],
+        "b": ["scan length: length (accuracy)", "orchard v: depth 12 (second tree)",
+              "orchard v: depth 12 (second tree)", "dbca D_C 0.40: target 0.4 (accuracy)",
+              "dbca D_C 0.40: target 0.4 (accuracy)"],
+        "models": [4, 4, 4, 4, 3], "tau": [0.8, 0.2, -0.6, 0.4, None],
+        "low": [0.2, -0.4, -1.0, -0.2, None], "high": [1.0, 0.8, -0.2, 0.8, None]})
+    table = report.agreement_by_benchmark(pairs).set_index("benchmarks")
+    assert list(table.index) == ["SCAN", "SCAN with ORCHARD", "the DBCA dial with ORCHARD"]
+    assert table.loc["SCAN with ORCHARD", "pairs"] == 2
+    assert table.loc["SCAN with ORCHARD", "median tau"] == pytest.approx(-0.2)
+    assert table.loc["SCAN with ORCHARD", ["above 0", "below 0", "include 0"]].tolist() == [0, 1, 1]
+    assert table.loc["SCAN", "above 0"] == 1  # a pair without a tau is not counted
+    assert report.agreement_by_benchmark(pairs[pairs["tau"].isna()]).empty
+    with pytest.raises(TypeError, match="pairs must be a pandas DataFrame"):
+        report.agreement_by_benchmark([1])
+
+
+def test_the_dials_mcd_point_is_ranked_once_as_scans_mcd1():
+    from tutorlib.card import report
+
+    rows = _rows({(m, "mcd1"): [0.1, 0.2] for m in "abcd"})
+    dial = [{**row, "benchmark": "dbca", "task": "D_C 0.71", "test": "target MCD"}
+            for row in _rows({(m, "x"): [0.1, 0.2] for m in "abcd"})]
+    measures = report.generalisation_measures(rows + dial)
+    assert measures == ["scan mcd1: mcd1 (accuracy)"]
+    assert report.generalisation_measures(dial) == ["dbca D_C 0.71: target MCD (accuracy)"]

@@ -412,16 +412,20 @@ def generalisation_measures(rows: Sequence[dict]) -> list[str]:
     """The measures the chapter ranks models on: each task's test accuracy, substitutivity's
     consistency, localism and overgeneralisation, and ORCHARD's second tree at its deepest test
     depth (where the hard variants fail); not TRE, memorisation, ORCHARD's first tree or its
-    shallower depths."""
+    shallower depths. The DBCA dial's MCD point is SCAN's ``mcd1`` split (the same pairs), so
+    where SCAN's is on the card the dial's is left out: one split is ranked once."""
     def depth(test: str) -> int:
         return int(test.split()[-1]) if test.startswith("depth ") else -1
 
     deepest = max([depth(r["test"]) for r in rows if r["benchmark"] == "orchard"], default=-1)
+    has_mcd1 = any(r["benchmark"] == "scan" and r["task"] == "mcd1" for r in rows)
     seen = {}
     for row in rows:
         if row["score"] not in GENERALISATION or (
                 row["benchmark"] == "pcfgset" and row["task"] == "substitutivity"
                 and row["score"] == "accuracy"):
+            continue
+        if has_mcd1 and row["benchmark"] == "dbca" and row["test"] == "target MCD":
             continue
         if row["benchmark"] == "orchard" and depth(row["test"]) != deepest:
             continue
@@ -468,6 +472,45 @@ def pairs_table(pairs, top: int = 10):
         shown = pairs.sort_values("models", ascending=False, kind="stable").head(top)
     return shown.assign(a=shown["a"].map(short_label),
                         b=shown["b"].map(short_label)).reset_index(drop=True)
+
+
+def agreement_by_benchmark(pairs):
+    """Which benchmarks rank the networks alike: the measured pairs of a
+    :func:`~tutorlib.card.analysis.concurrency` table grouped by the two benchmarks they come
+    from (SCAN with SCAN, SCAN with ORCHARD, ...), with the median tau and how many intervals lie
+    above 0, below 0 or include it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``benchmarks``, ``pairs``, ``median tau``, ``above 0``, ``below 0``, ``include 0``; one
+        row per pair of benchmarks with a measured tau (none: an empty table).
+    """
+    import pandas as pd
+
+    check_frame(pairs, "pairs", ("a", "b", "tau", "low", "high"))
+    columns = ["benchmarks", "pairs", "median tau", "above 0", "below 0", "include 0"]
+    measured = pairs[pairs["tau"].notna()]
+    if len(measured) == 0:
+        return pd.DataFrame(columns=columns)
+    order = list(BENCHMARKS)
+
+    def group(a: str, b: str) -> str:
+        first, second = sorted((a.split()[0], b.split()[0]),
+                               key=lambda n: order.index(n) if n in order else len(order))
+        return (BENCHMARKS.get(first, first) if first == second else
+                f"{BENCHMARKS.get(first, first)} with {BENCHMARKS.get(second, second)}")
+
+    frame = measured.assign(benchmarks=[group(a, b) for a, b in zip(measured["a"], measured["b"])],
+                            tau=measured["tau"].astype(float), low=measured["low"].astype(float),
+                            high=measured["high"].astype(float))
+    rows = []
+    for name, part in frame.groupby("benchmarks", sort=False):
+        above, below = int((part["low"] > 0).sum()), int((part["high"] < 0).sum())
+        rows.append({"benchmarks": name, "pairs": len(part),
+                     "median tau": float(part["tau"].median()), "above 0": above,
+                     "below 0": below, "include 0": len(part) - above - below})
+    return pd.DataFrame(rows, columns=columns)
 
 
 def concurrency_facts(pairs) -> dict[str, str]:
@@ -682,7 +725,8 @@ def analyses(rows: Sequence[dict], resamples: int = 1000, min_seeds: int = 1) ->
     return {"pairs": pairs, "points": points, "tre": tre}
 
 
-__all__ = ["BENCHMARKS", "GENERALISATION", "MIN_NETWORKS", "NAMES", "PAPER_NETWORKS", "analyses",
+__all__ = ["BENCHMARKS", "GENERALISATION", "MIN_NETWORKS", "NAMES", "PAPER_NETWORKS",
+           "agreement_by_benchmark", "analyses",
            "card_facts", "card_pivot", "cell_facts", "networks_table", "task_coverage",
            "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
            "distinct_splits", "divergence_facts", "divergence_scale_facts", "empty_figure", "fit_pivot",
