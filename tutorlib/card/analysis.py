@@ -340,10 +340,16 @@ def _pcfgset_tree(source: str):
 def _orchard_tree(line: str):
     """An ORCHARD input as a tree: ``X`` over its two trees of operators; a digit is one ``n``
     leaf, a ``[COPY k ]`` one ``COPY`` leaf."""
-    from tutorlib.card.tasks import _orchard_trees
+    from tutorlib import orchard
+    from tutorlib.orchard.language import Operator
 
-    first, second = _orchard_trees(line, number=lambda leaf: "n")
-    return ("X", first, second)
+    def convert(node):
+        if isinstance(node, Operator):
+            return (node.name, *(convert(child) for child in node.arguments))
+        return "COPY" if type(node).__name__ == "Copy" else "n"
+
+    first, second = orchard.parse(line)
+    return ("X", convert(first), convert(second))
 
 
 def split_divergences(tasks: Sequence, *, sample: int | None = 2000, seed: int = 0):

@@ -545,26 +545,17 @@ def command_derivation(command: str):
     return _binary(scan.parse(command))
 
 
-def _orchard_trees(line: str, number: Callable[[object], str] = lambda leaf: str(leaf.value)):
-    """An ORCHARD input's two trees as nested tuples, an operator followed by its arguments: a
-    number is the word ``number(leaf)`` gives (its digit by default), a ``[COPY k ]`` the word
-    ``COPY``. TRE's derivations (:func:`derivation`) and the card's divergences
-    (:func:`~tutorlib.card.analysis.split_divergences`) both read ORCHARD inputs through it."""
+def _orchard_derivation(line: str):
     from tutorlib import orchard
     from tutorlib.orchard.language import Operator
 
     def convert(node):
         if isinstance(node, Operator):
             return (node.name, *(convert(child) for child in node.arguments))
-        return "COPY" if type(node).__name__ == "Copy" else number(node)
+        return "COPY" if type(node).__name__ == "Copy" else str(node.value)
 
     first, second = orchard.parse(line)
-    return convert(first), convert(second)
-
-
-def _orchard_derivation(line: str):
-    first, second = _orchard_trees(line)
-    return (first, "X", second)
+    return (convert(first), "X", convert(second))
 
 
 def derivation(benchmark: str, source: str):
