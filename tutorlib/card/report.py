@@ -21,6 +21,12 @@ NAMES = {"lstm": "LSTM", "lstm_attention": "LSTM + attention", "gru_attention": 
          "lstm_attention_geca": "LSTM + attention + GECA"}
 # the card's benchmarks by name, for sentences
 BENCHMARKS = {"scan": "SCAN", "dbca": "the DBCA dial", "pcfgset": "PCFG SET", "orchard": "ORCHARD"}
+
+
+def _benchmark_rank(benchmark: str) -> int:
+    """Where ``benchmark`` comes in :data:`BENCHMARKS`' order (an unknown one last)."""
+    return list(BENCHMARKS).index(benchmark) if benchmark in BENCHMARKS else len(BENCHMARKS)
+
 # the paper's own networks on the PCFG SET rows (Hupkes et al. 2020, their released outputs)
 PAPER_NETWORKS = {f"{architecture}_paper": f"{name} (paper's)" for architecture, name in
                   (("lstms2s", "LSTMS2S"), ("convs2s", "ConvS2S"), ("transformer", "Transformer"))}
@@ -493,11 +499,8 @@ def agreement_by_benchmark(pairs):
     measured = pairs[pairs["tau"].notna()]
     if len(measured) == 0:
         return pd.DataFrame(columns=columns)
-    order = list(BENCHMARKS)
-
     def group(a: str, b: str) -> str:
-        first, second = sorted((a.split()[0], b.split()[0]),
-                               key=lambda n: order.index(n) if n in order else len(order))
+        first, second = sorted((a.split()[0], b.split()[0]), key=_benchmark_rank)
         return (BENCHMARKS.get(first, first) if first == second else
                 f"{BENCHMARKS.get(first, first)} with {BENCHMARKS.get(second, second)}")
 
@@ -571,11 +574,9 @@ def tre_facts(summary: dict) -> dict[str, str]:
                     else "")
             splits = f"{part['tasks']} split{'s' if part['tasks'] != 1 else ''}"
             return f"{benchmark} {part['r']:.2f}{band} ({part['runs']} runs, {splits})"
-        order = sorted(by, key=lambda b: list(BENCHMARKS).index(b) if b in BENCHMARKS else 99)
         text += " Benchmark by benchmark: " + "; ".join(
-            one(BENCHMARKS.get(b, b), by[b]) for b in order) + "."
-    return {"tre_r": f"{summary['r']:.2f}", "tre_runs": f"{summary['runs']}",
-            "tre_benchmarks": f"{len(by)}", "tre_text": text}
+            one(BENCHMARKS.get(b, b), by[b]) for b in sorted(by, key=_benchmark_rank)) + "."
+    return {"tre_r": f"{summary['r']:.2f}", "tre_runs": f"{summary['runs']}", "tre_text": text}
 
 
 def divergence_accuracy(divergences: Sequence[dict], table, min_networks: int = MIN_NETWORKS):
@@ -645,8 +646,8 @@ def divergence_facts(frame) -> dict[str, str]:
     scan = frame[frame["benchmark"].isin(["scan", "dbca"])]
     fitted = frame.dropna(subset=["accuracy"])
     others = sorted(set(fitted["benchmark"]) - {"scan", "dbca"})
-    named_ = ", ".join(BENCHMARKS.get(b, b) for b in dict.fromkeys(fitted["benchmark"]))
-    across = (describe(frame, f"Across benchmarks ({named_})") if others else
+    spanned = ", ".join(BENCHMARKS.get(b, b) for b in dict.fromkeys(fitted["benchmark"]))
+    across = (describe(frame, f"Across benchmarks ({spanned})") if others else
               "Across benchmarks: no split of another benchmark has enough fitted networks, so "
               "the correlation across benchmarks is untested here (it would repeat SCAN's).")
     return {"divergence_text": " ".join([describe(scan, "Within SCAN (its splits and the dial)"),
