@@ -144,3 +144,29 @@ def test_deep_trees_have_a_value_and_a_text():
         "[MAX 2 [MIN 3 [COPY 0 ] ] 5 ]"
     with pytest.raises(TypeError, match="tree=.* violates type hint"):
         language.value("[MAX 2 3 ]")
+
+
+def test_nested_reads_a_tree_as_tuples_for_tre_and_divergence():
+    """nested: operators as (name, *arguments), digits as their value or one leaf "n", COPY as
+    one leaf; the card's TRE and divergence both read ORCHARD through it."""
+    from tutorlib.card import tasks
+    from tutorlib.orchard import language
+
+    first, second = orchard.parse("[MAX 2 [MIN 4 9 ] ] X [LAST [COPY 1 ] 7 ]")
+    assert orchard.nested(first) == ("MAX", "2", ("MIN", "4", "9"))
+    assert orchard.nested(second, digits=False) == ("LAST", "COPY", "n")
+    assert orchard.nested(language.Digit(5)) == "5"
+    line = "[FIRST 7 2 ] X [LAST 3 ]"
+    assert tasks.derivation("orchard", line) == (((("FIRST", "7"), "2"), "X"), ("LAST", "3"))
+    deep = language.Digit(4)
+    for _ in range(5_000):  # no recursion, as value and format_tree
+        deep = language.Operator("MIN", (deep,))
+    depth = 0
+    tree = orchard.nested(deep)
+    while isinstance(tree, tuple):
+        tree, depth = tree[1], depth + 1
+    assert (depth, tree) == (5_000, "4")
+    with pytest.raises(TypeError, match="tree='7' violates type hint"):
+        orchard.nested("7")
+    with pytest.raises(TypeError, match="Operator, Digit and Copy items, got str"):
+        orchard.nested(language.Operator("MAX", ("7",)))

@@ -341,15 +341,9 @@ def _orchard_tree(line: str):
     """An ORCHARD input as a tree: ``X`` over its two trees of operators; a digit is one ``n``
     leaf, a ``[COPY k ]`` one ``COPY`` leaf."""
     from tutorlib import orchard
-    from tutorlib.orchard.language import Operator
-
-    def convert(node):
-        if isinstance(node, Operator):
-            return (node.name, *(convert(child) for child in node.arguments))
-        return "COPY" if type(node).__name__ == "Copy" else "n"
 
     first, second = orchard.parse(line)
-    return ("X", convert(first), convert(second))
+    return ("X", orchard.nested(first, digits=False), orchard.nested(second, digits=False))
 
 
 def split_divergences(tasks: Sequence, *, sample: int | None = 2000, seed: int = 0):

@@ -547,15 +547,9 @@ def command_derivation(command: str):
 
 def _orchard_derivation(line: str):
     from tutorlib import orchard
-    from tutorlib.orchard.language import Operator
-
-    def convert(node):
-        if isinstance(node, Operator):
-            return (node.name, *(convert(child) for child in node.arguments))
-        return "COPY" if type(node).__name__ == "Copy" else str(node.value)
 
     first, second = orchard.parse(line)
-    return (convert(first), "X", convert(second))
+    return (orchard.nested(first), "X", orchard.nested(second))
 
 
 def derivation(benchmark: str, source: str):

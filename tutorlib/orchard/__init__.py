@@ -54,6 +54,7 @@ from tutorlib.orchard.language import (
     format_tree,
     item_values,
     level_order,
+    nested,
     num_items,
     parse,
     parse_label,
@@ -76,7 +77,7 @@ from tutorlib.orchard.stats import (
 __all__ = [
     # language
     "OPERATORS", "Copy", "Digit", "Operator", "depth", "evaluate", "format_label", "format_tree",
-    "item_values", "level_order", "num_items", "parse", "parse_label", "parse_tree", "tokenize",
+    "item_values", "level_order", "nested", "num_items", "parse", "parse_label", "parse_tree", "tokenize",
     "value",
     # generator
     "DIFFICULTIES", "OPERATOR_SETS", "TEST_DEPTHS", "TRAIN_DEPTHS", "VARIANTS", "Variant",

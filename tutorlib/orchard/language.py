@@ -464,6 +464,56 @@ def format_tree(tree: Operator) -> str:
     return " ".join(tokens)
 
 
+def nested(tree: Item, *, digits: bool = True):
+    """A tree as nested tuples, for measures that read structure (TRE, compound divergence).
+
+    Parameters
+    ----------
+    tree : Operator, Digit or Copy
+        A tree, e.g. one of the two that :func:`parse` returns.
+    digits : bool, default True
+        Write a digit as its value (``"7"``); False writes every digit as one leaf ``"n"``, for a
+        measure that counts how operators combine, not which numbers they hold.
+
+    Returns
+    -------
+    str or tuple
+        An operator as ``(name, *arguments)``, a digit as above, a ``[COPY k ]`` as ``"COPY"``.
+
+    Examples
+    --------
+    >>> nested(parse_tree("[MAX 2 [MIN 4 9 ] [COPY 0 ] ]"))
+    ('MAX', '2', ('MIN', '4', '9'), 'COPY')
+    >>> nested(parse_tree("[FIRST 3 ]"), digits=False)
+    ('FIRST', 'n')
+    """
+    def leaf(item):
+        if isinstance(item, Digit):
+            return str(item.value) if digits else "n"
+        if isinstance(item, Copy):
+            return COPY
+        raise TypeError(f"a tree holds Operator, Digit and Copy items, got {type(item).__name__}")
+
+    if not isinstance(tree, Operator):
+        return leaf(tree)
+    # without recursion, as value and format_tree: (operator, converted arguments so far)
+    stack: list[tuple[Operator, list]] = [(tree, [])]
+    while True:
+        operator, done = stack[-1]
+        if len(done) == len(operator.arguments):
+            stack.pop()
+            result = (operator.name, *done)
+            if not stack:
+                return result
+            stack[-1][1].append(result)
+            continue
+        child = operator.arguments[len(done)]
+        if isinstance(child, Operator):
+            stack.append((child, []))
+        else:
+            done.append(leaf(child))
+
+
 def format_label(values: tuple[int, int]) -> str:
     """A label as the release writes it: ``v1,v2``.
 
