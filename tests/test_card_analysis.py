@@ -149,7 +149,7 @@ def test_a_task_stays_on_the_card_with_four_fitted_networks():
     planned = {"models": dict.fromkeys("abcdef", {}), "seeds": [0, 1, 2], "augment": {}}
     partial = report.task_coverage(table, planned).set_index("task")
     assert list(partial["status"]) == ["open", "open"]
-    assert partial.loc["jump", "why"] == ("4 of 6 networks run, at 2 to 2 of 3 seeds so far; 2 "
+    assert partial.loc["jump", "why"] == ("4 of 6 networks run, at 2 of 3 seeds so far; 2 "
                                           "fitted every seed run")
     # ... unless too few networks are left to reach four (a failed seed settles a network)
     planned["models"] = dict.fromkeys("abcde", {})

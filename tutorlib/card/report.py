@@ -333,9 +333,11 @@ def task_coverage(table, settings=None):
                                       f"every seed within their budgets (a task needs "
                                       f"{MIN_NETWORKS})")
         else:
-            status, why = "open", (f"{len(per_model)} of {planned} networks run, at {seeds} to "
-                                   f"{int(per_model['seeds'].max())} of {planned_seeds} seeds so "
-                                   f"far; {len(names)} fitted every seed run")
+            most = int(per_model["seeds"].max())
+            run = f"{seeds}" if seeds == most else f"{seeds} to {most}"
+            status, why = "open", (f"{len(per_model)} of {planned} networks run, at {run} of "
+                                   f"{planned_seeds} seeds so far; {len(names)} fitted every "
+                                   f"seed run")
         out.append({"benchmark": benchmark, "task": task, "seeds": seeds,
                     "networks": len(per_model), "fitted": len(names),
                     "fitted networks": ", ".join(names) or "—", "status": status, "why": why})
