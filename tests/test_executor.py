@@ -107,3 +107,20 @@ def test_jobs_execute_chapters_side_by_side_and_still_name_failures(tmp_path):
     again = execute(root, "--jobs", "2")
     assert "up to date: notebooks/01_good.ipynb" in again.stdout
     assert execute(root, "--jobs", "0").returncode == 2
+
+
+@pytest.mark.slow
+def test_live_networks_are_gathered_into_live_fits_json(tmp_path):
+    import json
+
+    root = make_project(tmp_path, "03_live", [
+        "from tutorlib import fit\n"
+        "fit.show_live_fits([fit.live_fit('net a', 0.95, 0.96, seconds=3),\n"
+        "                    fit.live_fit('net b', 0.5, None)])"])
+    out = execute(root)
+    assert out.returncode == 0, out.stderr
+    record = json.loads((root / "_build" / "live-fits.json").read_text())
+    assert record["profile"] == "ci" and record["networks"] == 2 and record["passed"] == 1
+    assert [(r["chapter"], r["network"], r["passes"]) for r in record["rows"]] == [
+        ("03_live", "net a", True), ("03_live", "net b", False)]
+    assert "2 trained, 1 pass the fit gate; failing: 03_live: net b" in out.stdout

@@ -61,3 +61,21 @@ def test_every_part_reads_the_one_gate(monkeypatch):
     assert claims.Ours.mean_of([50.0, 60.0], 2, fit=0.1).fitted is True
     assert calls[-1] == ((0.1,), {})
     assert claims.FIT_THRESHOLD == fit.TRAINING
+
+
+def test_live_fit_rows_and_their_table():
+    from tutorlib import fit
+
+    row = fit.live_fit("GRU on SCAN simple", 0.95, 0.93, paper=0.998, seconds=12.345)
+    assert row == {"network": "GRU on SCAN simple", "training": 0.95, "in_distribution": 0.93,
+                   "bar": 0.948, "passes": False, "reason": row["reason"], "train_seconds": 12.3}
+    assert "0.93 < 0.95" in row["reason"]
+    assert fit.live_fit("x", 0.95)["passes"] is True
+    with pytest.raises(ValueError, match="network"):
+        fit.live_fit("", 0.9)
+    with pytest.raises(ValueError, match="training"):
+        fit.live_fit("x", 1.5)
+    with pytest.raises(ValueError, match="seconds"):
+        fit.live_fit("x", 0.9, seconds=-1)
+    with pytest.raises(ValueError, match="non-empty list"):
+        fit.show_live_fits([])

@@ -10,6 +10,11 @@ the cell and the error; the failed copy is kept in ``_build/failed/`` for inspec
 
 The executed copy hides papermill's parameter cells in the rendered book (``remove-cell``) and
 states, under the chapter title, the profile it was executed with and how long it took.
+
+After a run over the book, ``_build/live-fits.json`` lists every network the executed chapters
+trained live (the rows each chapter shows with :func:`tutorlib.fit.show_live_fits`): chapter,
+network, training and in-distribution accuracy, the bar, whether it passes the fit gate, and
+its training seconds; one line says how many pass.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import argparse
 import concurrent.futures
 import datetime as dt
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -30,6 +36,7 @@ import papermill
 import yaml
 
 import tutorlib
+from tutorlib.fit import LIVE_FITS_KEY
 from tutorlib.profiles import PROFILES, check_profile
 
 HIDDEN_TAGS = {"parameters", "injected-parameters"}
@@ -179,6 +186,39 @@ def execute_in_parallel(selected: list[tuple[Path, Path]], args: argparse.Namesp
     return 0
 
 
+def live_fits(selected: list[tuple[Path, Path]], root: Path) -> dict:
+    """Every network the executed chapters trained live (the rows of
+    :func:`tutorlib.fit.show_live_fits`, from the outputs' metadata), each with its chapter."""
+    rows, profiles = [], set()
+    for _, target in selected:
+        if not target.exists():
+            continue
+        notebook = nbformat.read(target, as_version=4)
+        profiles.add(notebook.metadata.get("tutorlib_execution", {}).get("profile"))
+        for cell in notebook.cells:
+            for output in cell.get("outputs", []):
+                for row in output.get("metadata", {}).get(LIVE_FITS_KEY, []):
+                    rows.append({"chapter": target.stem, **row})
+    return {"profile": ", ".join(sorted(p for p in profiles if p)) or None,
+            "tutorlib": tutorlib.__version__, "networks": len(rows),
+            "passed": sum(bool(r["passes"]) for r in rows), "rows": rows}
+
+
+def write_live_fits(selected: list[tuple[Path, Path]], root: Path) -> Path:
+    """Write ``_build/live-fits.json`` and print a one-line summary of it."""
+    record = live_fits(selected, root)
+    path = root / "_build" / "live-fits.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    failed = [f"{r['chapter']}: {r['network']} ({r['reason']})" for r in record["rows"]
+              if not r["passes"]]
+    print(f"live networks ({record['profile']} profile): {record['networks']} trained, "
+          f"{record['passed']} pass the fit gate" + (f"; failing: {'; '.join(failed)}"
+                                                     if failed else "")
+          + f" ({path.relative_to(root)})", flush=True)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     # Progress bars are for a reader at a terminal or in Jupyter; in the built book they are
     # debris, so the executed chapters run without them (the kernels inherit this).
@@ -202,7 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no chapter's file name starts with {args.only!r}", file=sys.stderr)
         return 2
     if args.jobs > 1 and len(selected) > 1:
-        return execute_in_parallel(selected, args, root)
+        status = execute_in_parallel(selected, args, root)
+        write_live_fits(selected, root)
+        return status
     for source, target in selected:
         stamp = fingerprint(source, args.profile)
         name = source.relative_to(root)
@@ -218,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
             failures.append(name)
         else:
             print(f"  done in {time.perf_counter() - start:.1f} s", flush=True)
+    if not args.only:  # a single chapter's run (as the parallel path starts) leaves the file
+        write_live_fits(selected, root)
     if failures:
         print(f"{len(failures)} notebook(s) failed: {', '.join(map(str, failures))}",
               file=sys.stderr)

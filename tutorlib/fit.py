@@ -106,5 +106,70 @@ def describe() -> str:
             f"{IN_DISTRIBUTION:.0%} where the paper gives none")
 
 
-__all__ = ["IN_DISTRIBUTION", "MARGIN", "TRAINING", "describe", "in_distribution_bar", "passes",
-           "reason"]
+#: The key of a displayed table's output metadata that holds its live networks' fit rows;
+#: ``tools/execute.py`` gathers them from the executed chapters into ``_build/live-fits.json``.
+LIVE_FITS_KEY = "tutorlib_live_fits"
+
+
+def live_fit(network: str, training: float | None, in_distribution: float | None = None, *,
+             paper: float | None = None, seconds: float | None = None) -> dict:
+    """One network a chapter trains live, with its fit and the gate's decision (a row of
+    :func:`show_live_fits`).
+
+    Parameters
+    ----------
+    network : str
+        What it is, e.g. ``"GRU + attention on SCAN simple, seed 0"``.
+    training, in_distribution : float or None
+        Its accuracy on its own training pairs and on in-distribution held-out pairs.
+    paper : float or None
+        The paper's own in-distribution accuracy (a fraction), None where it gives none.
+    seconds : float or None
+        Its training seconds.
+
+    Returns
+    -------
+    dict
+        ``network``, ``training``, ``in_distribution``, ``bar`` (the in-distribution bar),
+        ``passes``, ``reason`` and ``train_seconds``.
+
+    Examples
+    --------
+    >>> row = live_fit("a GRU", 0.97, 0.95, paper=0.998)
+    >>> row["bar"], row["passes"]
+    (0.948, True)
+    """
+    if not isinstance(network, str) or not network.strip():
+        raise ValueError(f"network must say what the network is (a non-empty string), "
+                         f"got {network!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not seconds >= 0):
+        raise ValueError(f"seconds must be None or a non-negative number, got {seconds!r}")
+    return {"network": network, "training": _share(training, "training"),
+            "in_distribution": _share(in_distribution, "in_distribution"),
+            "bar": in_distribution_bar(paper),
+            "passes": passes(training, in_distribution, paper=paper),
+            "reason": reason(training, in_distribution, paper=paper),
+            "train_seconds": None if seconds is None else round(float(seconds), 1)}
+
+
+def show_live_fits(rows: list[dict]) -> None:
+    """Display the networks a chapter trained live as a table (training and in-distribution
+    accuracy, the bar, whether each passes the gate). The rows
+    travel in the output's metadata (:data:`LIVE_FITS_KEY`), from which ``make book`` writes
+    ``_build/live-fits.json``."""
+    import pandas as pd
+    from IPython.display import display
+
+    if not rows or not all(isinstance(r, dict) and {"network", "passes"} <= set(r) for r in rows):
+        raise ValueError("show_live_fits needs a non-empty list of live_fit(...) rows")
+    table = pd.DataFrame(rows).set_index("network")
+    table = table.rename(columns={"training": "training accuracy",
+                                  "in_distribution": "in-distribution accuracy",
+                                  "bar": "in-distribution bar", "passes": "passes the gate",
+                                  "train_seconds": "training (s)"})
+    display(table, metadata={LIVE_FITS_KEY: rows})
+
+
+__all__ = ["IN_DISTRIBUTION", "LIVE_FITS_KEY", "MARGIN", "TRAINING", "describe",
+           "in_distribution_bar", "live_fit", "passes", "reason", "show_live_fits"]

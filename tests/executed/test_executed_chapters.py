@@ -32,3 +32,25 @@ def test_no_progress_bars_and_no_truncated_cells(path):
         assert not cut, f"{path.name}, cell {number}: table cells cut short: {cut[:3]}"
         assert "IProgress not found" not in text, (
             f"{path.name}, cell {number}: a tqdm widget warning (import tqdm, not tqdm.auto)")
+
+
+LIVE_FITS = ROOT / "_build" / "live-fits.json"
+
+
+@pytest.mark.skipif(not LIVE_FITS.exists(), reason="no _build/live-fits.json: run `make execute`")
+def test_live_fits_record():
+    """``make execute`` writes one row per network a chapter trained live, with its fit."""
+    import json
+
+    record = json.loads(LIVE_FITS.read_text())
+    assert set(record) == {"profile", "tutorlib", "networks", "passed", "rows"}
+    assert record["networks"] == len(record["rows"]) > 0
+    assert record["passed"] == sum(r["passes"] for r in record["rows"])
+    chapters = {p.stem for p in EXECUTED}
+    for row in record["rows"]:
+        assert set(row) == {"chapter", "network", "training", "in_distribution", "bar", "passes",
+                            "reason", "train_seconds"}, row
+        assert row["chapter"] in chapters
+        assert 0 <= row["training"] <= 1 and 0 <= row["bar"] <= 1
+        assert row["passes"] == (row["training"] >= 0.9 and (row["in_distribution"] is None
+                                                              or row["in_distribution"] >= row["bar"]))

@@ -42,11 +42,18 @@ from tutorlib.seq2seq.convolutional import ConvSeq2Seq
 from tutorlib.seq2seq.evaluation import Evaluation, encode, evaluate, predict
 from tutorlib.seq2seq.interface import Seq2SeqBase, Seq2SeqModel
 from tutorlib.seq2seq.layers import greedy_loop, position_vectors, sinusoidal_positions
-from tutorlib.seq2seq.models import EMBEDDING_INITS, build_model, init_embeddings
+from tutorlib.seq2seq.models import (
+    EMBEDDING_INITS,
+    WEIGHT_INITS,
+    build_model,
+    init_embeddings,
+    init_weights,
+)
 from tutorlib.seq2seq.recurrent import RNNSeq2Seq
 from tutorlib.seq2seq.runs import TrainedRun, checkpoint_path, pinned_threads, train_once
 from tutorlib.seq2seq.training import (
     FIT_SHARE,
+    LOSS_PER,
     PRECISIONS,
     SCHEDULES,
     STOP_REASONS,
@@ -74,14 +81,15 @@ from tutorlib.seq2seq.vocab import (
 )
 
 __all__ = [
-    "ARCHITECTURES", "CELLS", "EMBEDDING_INITS", "EOS", "FIT_SHARE", "PAD", "POSITIONS",
+    "ARCHITECTURES", "CELLS", "EMBEDDING_INITS", "EOS", "FIT_SHARE", "LOSS_PER", "PAD",
+    "POSITIONS", "WEIGHT_INITS",
     "PRECISIONS", "RECURRENT", "SCHEDULES", "SOS", "SPECIALS", "STOP_REASONS",
     "TEACHER_FORCING_PER", "ConvSeq2Seq", "EncodedPairs", "Evaluation", "PairDataset",
     "RNNSeq2Seq", "Recipe", "Seq2SeqBase", "Seq2SeqConfig", "Seq2SeqModel", "TrainLog",
     "TrainedRun", "TransformerSeq2Seq", "Vocabulary", "architecture_class", "build_model",
     "checkpoint_path", "collate_pairs", "encode", "encode_pairs", "epoch_batches", "evaluate",
-    "exact_match", "fit", "greedy_loop", "init_embeddings", "named_config", "pad_batch",
-    "padded_share", "pinned_threads", "position_vectors", "predict", "sinusoidal_positions",
+    "exact_match", "fit", "greedy_loop", "init_embeddings", "init_weights", "named_config",
+    "pad_batch", "padded_share", "pinned_threads", "position_vectors", "predict", "sinusoidal_positions",
     "token_id", "train_once",
 ]
 

@@ -54,7 +54,7 @@ def architecture_class(cell: str) -> type:
 # Fields added after results were committed, with their defaults: ``to_dict`` leaves them out
 # while they have these values, so every earlier configuration keeps its dict (cache keys).
 _LATER_FIELDS = {"bidirectional": False, "positions": "learned", "kernel_size": 3,
-                 "norm_first": False}
+                 "norm_first": False, "source_eos": False}
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,9 @@ class Seq2SeqConfig:
         Transformer only: layer normalisation before each sublayer ("pre-LN", as later
         Transformers do) instead of after the residual sum (Vaswani et al.'s "post-LN", the
         default). Pre-LN trains faster at a CPU's small step counts.
+    source_eos : bool
+        End every source with the ``<eos>`` token, as joeynmt and fairseq do, so the encoder
+        sees where the input stops (training, evaluation and prediction alike).
 
     Examples
     --------
@@ -113,6 +116,7 @@ class Seq2SeqConfig:
     positions: str = "learned"  # Transformer and ConvS2S
     kernel_size: int = 3  # ConvS2S only
     norm_first: bool = False  # Transformer only
+    source_eos: bool = False
 
     def __post_init__(self) -> None:
         if self.cell not in CELLS:
@@ -124,6 +128,8 @@ class Seq2SeqConfig:
                                                          min_val=1, max_val=high))
         if not 0.0 <= self.dropout < 1.0:
             raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
+        if not isinstance(self.source_eos, bool):
+            raise ValueError(f"source_eos must be True or False, got {self.source_eos!r}")
         if self.positions not in POSITIONS:
             raise ValueError(f"positions must be one of {', '.join(POSITIONS)}, "
                              f"got {self.positions!r}")

@@ -25,6 +25,11 @@ class Evaluation:
     predictions: list[str]
 
 
+def source_eos(model: nn.Module) -> bool:
+    """Whether ``model`` reads its sources ended by EOS (its config's ``source_eos``)."""
+    return bool(getattr(getattr(model, "config", None), "source_eos", False))
+
+
 @torch.no_grad()
 def evaluate(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
              target_vocab: Vocabulary, *, oracle_length: bool = False, batch_size: int = 512,
@@ -57,7 +62,8 @@ def evaluate(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: V
         Accuracy, per-example correctness and predictions (in the order of ``pairs``).
     """
     device = resolve_device(device)
-    data = encode_pairs(pairs, source_vocab, target_vocab).to(device)
+    data = encode_pairs(pairs, source_vocab, target_vocab,
+                        source_eos=source_eos(model)).to(device)
     model.to(device).eval()
     longest = int(data.target_lengths.max())
     max_length = max_length or longest + 10
@@ -108,7 +114,8 @@ def predict(model: nn.Module, sources: Sequence[str], source_vocab: Vocabulary,
     if not sources:
         return []
     device = resolve_device(device)
-    source, lengths = pad_batch([source_vocab.encode(str(s).split()) for s in sources])
+    source, lengths = pad_batch([source_vocab.encode(str(s).split()) for s in sources],
+                                add_eos=source_eos(model))
     source = source.to(device)
     model.to(device).eval()
     order = torch.argsort(lengths, descending=True)
@@ -146,5 +153,6 @@ def encode(model: nn.Module, sources: Sequence[str], source_vocab: Vocabulary, *
     """
     device = resolve_device(device)
     model.to(device).eval()
-    source, lengths = pad_batch([source_vocab.encode(s.split()) for s in sources])
+    source, lengths = pad_batch([source_vocab.encode(s.split()) for s in sources],
+                                add_eos=source_eos(model))
     return model.final_hidden(source.to(device), lengths.to(device))

@@ -44,6 +44,52 @@ def build_model(config: Seq2SeqConfig, source_size: int, target_size: int,
 
 
 EMBEDDING_INITS = ("pytorch", "fairseq")
+WEIGHT_INITS = ("pytorch", "xavier")
+
+
+def init_weights(model: nn.Module, how: str = "pytorch") -> nn.Module:
+    """Draw ``model``'s weights as ``how`` says, in place (seed PyTorch first); returns it.
+
+    ``"pytorch"`` keeps PyTorch's draw of every module. ``"xavier"`` redraws every weight
+    matrix (two or more dimensions) Xavier-uniform (Glorot & Bengio 2010) and sets every bias
+    to zero, as joeynmt initialises by default; embeddings, position tables and layer norms
+    keep their own initialisation. Xavier's bound, ``sqrt(6 / (fan_in + fan_out))``, keeps the
+    variance of activations and gradients about one layer to the next; PyTorch's packed q/k/v
+    projection and its output layer start smaller than that.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A model from :func:`build_model`.
+    how : {"pytorch", "xavier"}
+        The initialisation.
+
+    Returns
+    -------
+    torch.nn.Module
+        ``model`` itself.
+
+    Examples
+    --------
+    >>> _ = torch.manual_seed(0)
+    >>> model = init_weights(build_model(Seq2SeqConfig("gru", 8, 1, 0.0), 5, 5), "xavier")
+    >>> max(float(p.abs().max()) for n, p in model.named_parameters() if "bias" in n)
+    0.0
+    """
+    if how not in WEIGHT_INITS:
+        raise ValueError(f"weight_init must be one of {', '.join(WEIGHT_INITS)}, got {how!r}")
+    if how == "pytorch":
+        return model
+    embeddings = {id(m.weight) for m in model.modules() if isinstance(m, nn.Embedding)}
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            if id(parameter) in embeddings:
+                continue
+            if parameter.dim() >= 2:
+                nn.init.xavier_uniform_(parameter)
+            elif "bias" in name.rsplit(".", 1)[-1]:  # LSTM/GRU biases are bias_ih_l0, ...
+                nn.init.zeros_(parameter)
+    return model
 
 
 def init_embeddings(model: nn.Module, how: str = "pytorch") -> nn.Module:

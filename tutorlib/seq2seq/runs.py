@@ -26,7 +26,7 @@ from tutorlib.cache import canonical_json
 from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.config import Seq2SeqConfig
 from tutorlib.seq2seq.evaluation import Evaluation, evaluate
-from tutorlib.seq2seq.models import build_model, init_embeddings
+from tutorlib.seq2seq.models import build_model, init_embeddings, init_weights
 from tutorlib.seq2seq.training import Recipe, TrainLog, fit
 from tutorlib.seq2seq.vocab import Vocabulary
 from tutorlib.train import seed_everything
@@ -196,7 +196,8 @@ def train_once(config: Seq2SeqConfig, train: Pairs, vocabularies: tuple[Vocabula
     checkpoint = (checkpoint_path(config, recipe, seed, train, validation, checkpoints)
                   if checkpoints else None)
     seed_everything(seed)
-    model = init_embeddings(build_model(config, len(source_vocab), len(target_vocab)),
+    model = init_embeddings(init_weights(build_model(config, len(source_vocab),
+                                                     len(target_vocab)), recipe.weight_init),
                             recipe.embedding_init)
     log = fit(model, train, source_vocab, target_vocab, recipe, seed=seed,
               validation=validation, device=device, on_evaluation=on_evaluation,

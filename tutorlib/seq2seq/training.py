@@ -59,7 +59,7 @@ from torch import nn
 from tutorlib.cache import atomic_write_bytes, key_dict
 from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.evaluation import evaluate
-from tutorlib.seq2seq.models import EMBEDDING_INITS
+from tutorlib.seq2seq.models import EMBEDDING_INITS, WEIGHT_INITS
 from tutorlib.seq2seq.vocab import PAD, SOS, Vocabulary, encode_pairs
 from tutorlib.train import linear_decay, progress_bar, resolve_device
 
@@ -67,12 +67,14 @@ SCHEDULES = ("constant", "inverse_sqrt", "linear")
 PRECISIONS = ("auto", "fp32", "bf16")
 STOP_REASONS = ("presentations", "patience", "max_epochs", "max_seconds", "fit")
 TEACHER_FORCING_PER = ("batch", "example")
+LOSS_PER = ("batch", "token")
 # "time to fit": seconds until the validation accuracy first reaches this share of its best
 FIT_SHARE = 0.9
 # Recipe fields added after runs were committed, with their defaults: a recipe's key leaves
 # them out while they have these values, so every earlier key stays as it was.
 _LATER_FIELDS = {"presentations": None, "final_lr_fraction": 1.0, "bucket_pool": None,
-                 "teacher_forcing_per": "batch", "evaluate_every": None, "stop_at": None}
+                 "teacher_forcing_per": "batch", "evaluate_every": None, "stop_at": None,
+                 "loss_per": "batch", "weight_init": "pytorch"}
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,15 @@ class Recipe:
         ``(training, validation)`` accuracy bars: training to convergence stops at the first
         evaluation that reaches both (and that :func:`fit`'s ``confirm`` accepts), and keeps
         that model (``stopped="fit"``); ``patience`` is then not a reason to stop.
+    loss_per : {"batch", "token"}
+        ``batch``: each step's loss is the mean over its batch's target tokens, so a token of a
+        batch of long targets weighs less than one of short targets. ``token``: the batch's
+        summed loss over the mean number of target tokens a batch holds in the training set,
+        so every target token weighs the same whatever batch it is in (as joeynmt and fairseq
+        weigh tokens when their batches hold a fixed number of tokens).
+    weight_init : {"pytorch", "xavier"}
+        The network's weight matrices as PyTorch draws them, or Xavier-uniform with zero
+        biases (joeynmt's default; embeddings untouched): :func:`init_weights`.
 
     Examples
     --------
@@ -162,6 +173,8 @@ class Recipe:
     teacher_forcing_per: str = "batch"
     evaluate_every: int | None = None
     stop_at: tuple[float, float] | list[float] | None = None
+    loss_per: str = "batch"
+    weight_init: str = "pytorch"
 
     def __post_init__(self) -> None:
         for name, high in (("batch_size", 1 << 20), ("max_epochs", 100_000),
@@ -192,7 +205,8 @@ class Recipe:
             raise ValueError(f"teacher_forcing must be in [0, 1], got {self.teacher_forcing!r}")
         for name, allowed in (("schedule", SCHEDULES), ("precision", PRECISIONS),
                               ("embedding_init", EMBEDDING_INITS),
-                              ("teacher_forcing_per", TEACHER_FORCING_PER)):
+                              ("teacher_forcing_per", TEACHER_FORCING_PER),
+                              ("loss_per", LOSS_PER), ("weight_init", WEIGHT_INITS)):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, "
                                  f"got {getattr(self, name)!r}")
@@ -577,7 +591,9 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
     check_scalar(seed, "seed", int, min_val=0, max_val=2**63 - 1)
     check_scalar(checkpoint_every, "checkpoint_every", float, min_val=0)
     device = resolve_device(device)
-    data = encode_pairs(train, source_vocab, target_vocab)
+    data = encode_pairs(train, source_vocab, target_vocab,
+                        source_eos=bool(getattr(getattr(model, "config", None), "source_eos",
+                                                False)))
     source_lengths = data.source_lengths.numpy()
     target_lengths = data.target_lengths.numpy()
     data = data.to(device)
@@ -599,6 +615,10 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
     rng = np.random.default_rng([seed, 7919])
     size = min(recipe.batch_size, len(data))
     per_epoch = math.ceil(len(data) / size)
+    # loss_per="token": every step divides its summed loss by one number, the target tokens
+    # of an average batch, so every token weighs the same (and the step's scale stays that of
+    # a mean)
+    tokens_per_batch = float(target_lengths.mean()) * size
     num_steps = recipe.steps(len(data)) or recipe.max_epochs * per_epoch
     max_epochs = math.ceil(num_steps / per_epoch)
     if recipe.evaluate_every is not None:
@@ -681,8 +701,13 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
             optimizer.zero_grad(set_to_none=True)
             with autocast:
                 logits = model(source, lengths, target_in, teacher_forcing=forced)
-                loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
-                                       target.reshape(-1), ignore_index=PAD)
+                if recipe.loss_per == "token":
+                    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
+                                           target.reshape(-1), ignore_index=PAD,
+                                           reduction="sum") / tokens_per_batch
+                else:
+                    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
+                                           target.reshape(-1), ignore_index=PAD)
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), recipe.clip_norm)
             optimizer.step()

@@ -160,7 +160,7 @@ class EncodedPairs:
 
 
 def encode_pairs(pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
-                 target_vocab: Vocabulary) -> EncodedPairs:
+                 target_vocab: Vocabulary, *, source_eos: bool = False) -> EncodedPairs:
     """Encode (source, target) string pairs (tokens separated by spaces), on the CPU.
 
     Parameters
@@ -169,6 +169,8 @@ def encode_pairs(pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
         Source and target strings.
     source_vocab, target_vocab : Vocabulary
         Their vocabularies.
+    source_eos : bool
+        End every source with EOS too (a model whose config has ``source_eos``).
 
     Returns
     -------
@@ -178,10 +180,11 @@ def encode_pairs(pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
     if not pairs:
         raise ValueError("no pairs to encode")
     return collate_pairs([(source_vocab.encode(s.split()), target_vocab.encode(t.split()))
-                          for s, t in pairs])
+                          for s, t in pairs], source_eos=source_eos)
 
 
-def collate_pairs(batch: Sequence[tuple[Sequence[int], Sequence[int]]]) -> EncodedPairs:
+def collate_pairs(batch: Sequence[tuple[Sequence[int], Sequence[int]]], *,
+                  source_eos: bool = False) -> EncodedPairs:
     """Pad a batch of (source ids, target ids) into :class:`EncodedPairs` (targets end with EOS):
     the ``collate_fn`` of a ``torch.utils.data.DataLoader`` over a :class:`PairDataset`, and what
     :func:`encode_pairs` does to a whole set.
@@ -190,6 +193,8 @@ def collate_pairs(batch: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Encod
     ----------
     batch : sequence of (sequence of int, sequence of int)
         Token ids of each pair's source and target, none empty.
+    source_eos : bool
+        End every source with EOS too.
 
     Returns
     -------
@@ -198,7 +203,7 @@ def collate_pairs(batch: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Encod
     """
     if not batch:
         raise ValueError("cannot collate an empty batch")
-    source, source_lengths = pad_batch([s for s, _ in batch])
+    source, source_lengths = pad_batch([s for s, _ in batch], add_eos=source_eos)
     target, target_lengths = pad_batch([t for _, t in batch], add_eos=True)
     return EncodedPairs(source, source_lengths, target, target_lengths)
 
