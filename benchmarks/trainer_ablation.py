@@ -12,6 +12,7 @@ Each variant changes one thing of the trainer or the network, every other settin
 - ``random+xavier``: random batches, Xavier-uniform weights and zero biases (joeynmt's
   initialisation, ``weight_init="xavier"``);
 - ``random+eos``: random batches, sources ended by ``<eos>`` (``source_eos=True``);
+- ``pools+tokens``: the two that helped most on the first seed, together.
 
 A run trains to the fit gate (``stop_at``: training at least 0.9, in distribution at least the
 paper's own minus 5 points or 0.9), evaluated twice an epoch on 500 training and 500 validation
@@ -52,6 +53,7 @@ VARIANTS = {
     "random+tokens": ({"bucketed": False, "loss_per": "token"}, {}),
     "random+xavier": ({"bucketed": False, "weight_init": "xavier"}, {}),
     "random+eos": ({"bucketed": False}, {"source_eos": True}),
+    "pools+tokens": ({"bucketed": True, "bucket_pool": 8, "loss_per": "token"}, {}),
 }
 
 

@@ -81,8 +81,8 @@ train_options = exps.train_options(settings)
 # (`I_JUMP`), repeated to make up 10% of the training lines. The test set is every other command
 # with `jump`: "jump twice", "walk after jump around left", ... The `addprim_turn_left` split does
 # the same with `turn left`. As in Experiments 1 and 2, this page trains one small network live
-# on each split (a {glue:text}`exp3_network`, {glue:text}`exp3_live_presentations`
-# presentations, one seed), and the full profile's overall-best network (five seeds) gives the
+# on each split (a {glue:text}`exp3_network`, trained for
+# {glue:text}`exp3_live_presentations`, one seed), and the full profile's overall-best network (five seeds) gives the
 # full picture.
 
 # %% tags=["remove-stderr"]
@@ -92,6 +92,16 @@ pd.DataFrame([{"split": split_name, "training accuracy (%)": 100 * result["train
                "test accuracy (%)": 100 * result["accuracy"],
                "published, overall-best (%)": exps.PAPER[split_name]["overall_best"]}
               for split_name, result in primitive_runs.items()]).set_index("split").round(2)
+
+# %% [markdown]
+# Both networks must first pass the fit gate (at least 90% of their own training commands; the
+# test commands of these splits are not in distribution, so the gate reads training only):
+
+# %%
+from tutorlib import fit
+
+fit.show_live_fits([exps.live_fit(split_name, result, f"{exps.describe(arch)}, {split_name}, seed 0")
+                    for split_name, result in primitive_runs.items()])
 
 # %% [markdown]
 # The small network fits {glue:text}`exp3_live_turn_left_train`% and
@@ -213,7 +223,7 @@ pd.DataFrame({
 # with 16 {glue:text}`exp3_paper_num16`%, with 32 {glue:text}`exp3_paper_num32`%.
 
 # %% tags=["remove-stderr"]
-curve_rows = []
+curve_rows, curve_fits = [], []
 for num in settings["complex_jump_nums"]:
     for rep in range(1, settings["complex_jump_reps"] + 1):
         split_name = exps.split_name("addprim_complex_jump", num=num, rep=rep)
@@ -221,7 +231,9 @@ for num in settings["complex_jump_nums"]:
         curve_rows.append({"composed jump commands": num, "replication": rep,
                            "training accuracy (%)": 100 * result["train_accuracy"],
                            "accuracy (%)": 100 * result["accuracy"]})
+        curve_fits.append(exps.live_fit(split_name, result, f"{split_name}, seed {rep - 1}"))
 curve_runs = pd.DataFrame(curve_rows)
+fit.show_live_fits(curve_fits)
 curve = curve_runs.groupby("composed jump commands")["accuracy (%)"].mean()
 curve_runs.set_index(["composed jump commands", "replication"]).round(1)
 
@@ -576,6 +588,7 @@ others = [p for p, t in pairs_and_trees if not uses_walk(t)]
 walk_test = [p for p, t in pairs_and_trees if uses_walk(t) and p[0] != "walk"]
 walk_train = others + [("walk", "I_WALK")] * round(len(others) / 9)
 walker = exps.run_pairs(walk_train, walk_test, arch, seed=0, **train_options)
+fit.show_live_fits([exps.live_fit("addprim_walk", walker, "addprim_walk (ours), seed 0")])
 jump_run = primitive_runs["addprim_jump"]
 display(pd.DataFrame([{"split": name, "training accuracy (%)": 100 * r["train_accuracy"],
                        "test accuracy (%)": 100 * r["accuracy"], "test commands": r["test_size"]}

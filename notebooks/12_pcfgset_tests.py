@@ -63,7 +63,7 @@ import pandas as pd
 from IPython.display import display
 from myst_nb import glue
 
-from tutorlib import pcfgset, profiles, results
+from tutorlib import fit, pcfgset, profiles, results
 from tutorlib.facts import glue_facts
 from tutorlib.pcfgset import experiments as exps
 from tutorlib.pcfgset import report
@@ -277,8 +277,15 @@ glue("hidden_size", f"{settings.hidden_size}", display=False)
 glue("parameters_max", f"{architectures['parameters'].max():,}", display=False)
 glue("epoch_fraction", f"{100 * settings.recipe['presentations'] / len(pcfgset.base_corpus(0).train):.1f}",
      display=False)
-architectures[["hidden_size", "layers", "parameters", "training_pairs", "presentations",
-               "epochs", "training_accuracy"]].round(3)
+display(architectures[["hidden_size", "layers", "parameters", "training_pairs", "presentations",
+                       "epochs", "training_accuracy"]].round(3))
+# the fit gate of each network trained live: its own training pairs, and on the base split the
+# task's test pairs (in distribution) against the paper's own accuracy for that architecture
+fit.show_live_fits([fit.live_fit(
+    f"{r['network']} on {r['split']}, seed {r['seed']}", r["train_accuracy"],
+    r["accuracy"] if r["split"] == "pcfgset" else None,
+    paper=exps.PAPER["task"][r["network"]] / 100 if r["split"] == "pcfgset" else None,
+    seconds=r.get("train_seconds")) for r in records])
 
 # %% [markdown]
 # *Table 2.* The networks trained at this profile ({glue:text}`presentations` presentations

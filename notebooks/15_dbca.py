@@ -65,7 +65,7 @@ import torch
 from IPython.display import display
 from myst_nb import glue
 
-from tutorlib import dbca, profiles, scan
+from tutorlib import dbca, fit, profiles, scan
 from tutorlib import seq2seq as s2s
 from tutorlib.dbca import experiments as exps
 from tutorlib.dbca import report
@@ -334,7 +334,12 @@ setup
 # %% tags=["remove-stderr"]
 records = [exps.run(config, seed) for config, seed in exps.runs(settings)]
 dial = exps.dial_table(records)
-dial.round(3).astype(object).where(dial.notna(), "—")  # a dash: no sd from one run
+display(dial.round(3).astype(object).where(dial.notna(), "—"))  # a dash: no sd from one run
+# the fit gate of each network trained live: its own training commands (no split of the dial
+# but D_C 0 is in distribution, so the gate reads training only)
+fit.show_live_fits([fit.live_fit(
+    f"{r['architecture']} at D_C {r['compound_divergence']:.2f}, seed {r['seed']}",
+    r["train_accuracy"], seconds=r.get("train_seconds")) for r in records])
 
 # %% tags=["remove-output"]
 first, last = dial.groupby("network").first(), dial.groupby("network").last()

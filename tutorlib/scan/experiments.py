@@ -168,7 +168,10 @@ SETTINGS: dict[str, ScanSettings] = {
         # trained to the fit gate: to 95% of its own training commands, within 300,000
         recipe={"presentations": 300_000, "batch_size": 64, "learning_rate": 3e-3,
                 "final_lr_fraction": 1.0, "stop_at": 0.95},
-        max_test=2_000, seeds=[0], size_percents=[1, 4], complex_jump_nums=[8, 32],
+        # 1% only: trained to the gate, the small GRU fits the 4% split's training commands
+        # (0.95) but gets 68% of its test commands right, below the bar of the paper's 93%
+        # minus 5 points, so it is no point of the curve
+        max_test=2_000, seeds=[0], size_percents=[1], complex_jump_nums=[8, 32],
         complex_jump_reps=1,
         overall_best_splits=["simple", "length", "addprim_jump", "addprim_turn_left"],
         top_splits={}, per_example_splits=[]),
@@ -409,6 +412,27 @@ def run(split_name: str, arch: str | s2s.Seq2SeqConfig = "overall_best", seed: i
     if not return_model:
         return entry["result"]
     return entry["result"], _model_from(config, entry["state_dict"])
+
+
+def live_fit(split_name: str, result: dict, network: str | None = None) -> dict:
+    """A run's fit as a row of :func:`tutorlib.fit.show_live_fits`: its training accuracy and,
+    on the random splits (``simple``, ``simple_pN``), whose test set is in distribution, its
+    test accuracy against the paper's overall-best network on that split minus 5 points.
+
+    Examples
+    --------
+    >>> live_fit("simple", {"train_accuracy": 0.99, "accuracy": 0.96, "train_seconds": 70.0},
+    ...          "GRU")["bar"]
+    0.947
+    """
+    from tutorlib import fit
+
+    random_split = split_name == "simple" or split_name.startswith("simple_p")
+    paper = PAPER.get(split_name, {}).get("overall_best") if random_split else None
+    return fit.live_fit(network or f"{split_name}, seed {result.get('seed', 0)}",
+                        result["train_accuracy"], result["accuracy"] if random_split else None,
+                        paper=None if paper is None else paper / 100,
+                        seconds=result.get("train_seconds"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -120,6 +120,17 @@ def error_summary(analysis: dict | None) -> str:
            < analysis["errors"] else "."))
 
 
+def live_training(settings) -> str:
+    """How a profile's live network is trained, as the chapters' prose reads it: "N
+    presentations", or for a run trained to the gate "at most N presentations, stopping at
+    the first epoch that gets P% of 500 training commands right"."""
+    recipe = settings["recipe"]
+    if recipe.get("stop_at") is None:
+        return f"{number(recipe['presentations'], 0)} presentations"
+    return (f"at most {number(recipe['presentations'], 0)} presentations, stopping at the first "
+            f"epoch that gets {100 * recipe['stop_at']:.0f}% of 500 of its training commands right")
+
+
 def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
                primitive_runs: Mapping[str, dict], settings, network: str) -> dict[str, object]:
     """Every fact the chapter "Experiment 3" glues into its prose, by name.
@@ -201,7 +212,7 @@ def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
         facts[f"exp3_live_{name}"] = number(100 * result["accuracy"], 2 if name == "jump" else 1)
         facts[f"exp3_live_{name}_train"] = number(100 * result["train_accuracy"])
     facts["exp3_network"] = network
-    facts["exp3_live_presentations"] = number(settings["recipe"]["presentations"], 0)
+    facts["exp3_live_presentations"] = live_training(settings)
     # the template and filler splits
     for name in LOULA_SPLITS:
         facts[f"exp3_{name}"] = number(stats.loc[name, "accuracy"])
@@ -246,7 +257,7 @@ def exp1_facts(committed: pd.DataFrame, live: dict, settings, profile: str,
     training = full["recipe"]
     facts = {
         "exp1_profile": profile, "exp1_network": network,
-        "exp1_live_presentations": number(settings["recipe"]["presentations"], 0),
+        "exp1_live_presentations": live_training(settings),
         "exp1_live_simple": number(100 * live["accuracy"]),
         "exp1_live_simple_train": number(100 * live["train_accuracy"]),
         "exp1_full_minutes": number(simple_runs["train_seconds"].mean() / 60, 0),
@@ -319,7 +330,7 @@ def exp2_facts(committed: pd.DataFrame, live: dict, settings, network: str) -> d
     target_lengths = [len(actions.split()) for _, actions in length_test]
     facts = {
         "exp2_network": network,
-        "exp2_live_presentations": number(settings["recipe"]["presentations"], 0),
+        "exp2_live_presentations": live_training(settings),
         "exp2_live": number(100 * live["accuracy"]),
         "exp2_live_train": number(100 * live["train_accuracy"]),
         "exp2_live_oracle": number(100 * live["oracle_accuracy"]),
