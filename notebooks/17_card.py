@@ -55,6 +55,7 @@ PROFILE = "tutorial"
 
 # %% tags=["remove-stderr"]
 import pandas as pd
+from IPython.display import display
 import torch
 from tqdm import tqdm
 
