@@ -422,3 +422,62 @@ def test_a_time_budget_that_does_not_bind_changes_nothing(one_thread):
     assert short.stopped == long.stopped == "fit" and short.train_seconds < 600.0
     assert short_history == long_history and short.steps == long.steps
     assert all(torch.equal(a, b) for a, b in zip(short_weights, long_weights, strict=True))
+
+
+def test_loss_per_token_weighs_every_target_token_the_same():
+    """With ``loss_per="token"`` a step's loss is the batch's summed token loss over one
+    constant (the mean target tokens of a batch), so two batches' tokens weigh the same; with
+    ``"batch"`` each batch divides by its own token count."""
+    pairs = copy_task(64, seed=3)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in pairs])
+    vocabularies = (vocab, vocab)
+    losses = {}
+    for how in ("batch", "token"):
+        torch.manual_seed(0)
+        model = s2s.build_model(s2s.Seq2SeqConfig("gru", 16, 1, 0.0), *map(len, vocabularies))
+        log = s2s.fit(model, pairs, *vocabularies, s2s.Recipe(
+            batch_size=16, presentations=16, schedule="linear", loss_per=how, bucketed=False),
+            seed=0)
+        losses[how] = log.losses[0]
+    # one step, the same batch and initial model: the two losses differ by the ratio of the
+    # batch's tokens to the mean tokens of a batch, and both are finite and positive
+    assert losses["batch"] > 0 and losses["token"] > 0
+    assert losses["batch"] != pytest.approx(losses["token"], rel=1e-6)
+    assert s2s.Recipe(loss_per="token").to_dict()["loss_per"] == "token"
+    assert "loss_per" not in s2s.Recipe().to_dict()  # the old default leaves old keys as they were
+    with pytest.raises(ValueError, match="loss_per"):
+        s2s.Recipe(loss_per="sentence")
+
+
+def test_xavier_weights_and_zero_biases():
+    torch.manual_seed(0)
+    model = s2s.build_model(s2s.Seq2SeqConfig("transformer", 32, 1, 0.0, num_heads=4), 9, 9)
+    embeddings = {n: p.clone() for n, p in model.named_parameters() if "embedding" in n}
+    s2s.init_weights(model, "xavier")
+    output = model.output.weight.detach()
+    bound = math.sqrt(6 / sum(output.shape))
+    assert float(output.abs().max()) <= bound and float(output.abs().max()) > 0.5 * bound
+    assert all(float(p.detach().abs().max()) == 0 for n, p in model.named_parameters()
+               if n.endswith("bias") and "norm" not in n)
+    for name, before in embeddings.items():  # embeddings keep their own initialisation
+        assert torch.equal(dict(model.named_parameters())[name], before)
+    with pytest.raises(ValueError, match="weight_init"):
+        s2s.init_weights(model, "he")
+
+
+def test_source_eos_is_read_in_training_and_evaluation():
+    pairs = copy_task(200, seed=4)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in pairs])
+    vocabularies = (vocab, vocab)
+    config = s2s.Seq2SeqConfig("gru", 32, 1, 0.0, attention=True, source_eos=True)
+    assert config.to_dict()["source_eos"] is True
+    assert "source_eos" not in s2s.Seq2SeqConfig("gru", 32, 1, 0.0).to_dict()
+    encoded = s2s.encode_pairs(pairs[:2], *vocabularies, source_eos=True)
+    assert all(int(row[length - 1]) == s2s.EOS
+               for row, length in zip(encoded.source, encoded.source_lengths))
+    run = s2s.train_once(config, pairs, vocabularies, s2s.Recipe(
+        batch_size=16, presentations=8000, schedule="linear", bucketed=False), seed=0,
+        tests={"train": pairs[:50]})
+    assert run.accuracy("train") > 0.5  # it learns with the end token in every source
+    with pytest.raises(ValueError, match="source_eos"):
+        s2s.Seq2SeqConfig("gru", source_eos="yes")
