@@ -47,7 +47,7 @@ OUT = ROOT / "results/benchmarks/trainer_ablation.json"
 SEEDS = (0, 1, 2)
 # name -> (recipe fields, config fields) changed from the task's own
 VARIANTS = {
-    "bucketed": ({"bucketed": True}, {}),
+    "bucketed": ({"bucketed": True, "bucket_pool": None}, {}),
     "random": ({"bucketed": False}, {}),
     "pools": ({"bucketed": True, "bucket_pool": 8}, {}),
     "random+tokens": ({"bucketed": False, "loss_per": "token"}, {}),
@@ -69,7 +69,7 @@ def measure(task_name: str, variant: str, seed: int) -> dict:
     recipe_fields, config_fields = VARIANTS[variant]
     train, validation, vocabularies = task["data"]()
     bar = fit.in_distribution_bar(task["paper"])
-    recipe = s2s.Recipe(**{**task["recipe"], **recipe_fields}, **ttf.COMMON,
+    recipe = s2s.Recipe(**{**task["recipe"], **ttf.COMMON, **recipe_fields},
                         max_seconds=task["max_seconds"], stop_at=(fit.TRAINING, bar))
     config = s2s.Seq2SeqConfig(**{**task["config"], **config_fields})
     tick = time.perf_counter()

@@ -60,7 +60,7 @@ import pandas as pd
 
 from IPython.display import display
 
-from tutorlib import profiles
+from tutorlib import fit, profiles
 from tutorlib.facts import glue_facts
 from tutorlib.tre import generalisation, refgame, report
 from tutorlib.plotting import glue_figure, use_book_style
@@ -98,6 +98,14 @@ ax.set(xlabel="training step", ylabel="mean reward of the batch",
        title="The agents learn to communicate (sampled messages)")
 ax.legend()
 glue_figure("fig-10-reward", fig)
+
+# %% [markdown]
+# Did the agents learn their training referents? The fit gate asks that the listener get all
+# four attributes of at least 90% of them right (the held-out referents are the test, so there is
+# no in-distribution bar):
+
+# %%
+fit.show_live_fits([fit.live_fit("speaker and listener, seed 0", game.train_accuracy)])
 
 # %% [markdown]
 # ```{glue:figure} fig-10-reward

@@ -230,14 +230,17 @@ def _transformer(hidden: int, layers: int, heads: int, dropout: float,
 # H100's 80 GB), fit a lent GPU's minutes (``max_seconds``; each record says where and why it
 # stopped). fp32 with TF32: the PCFG SET
 # sweep measured bf16 autocast slower for these small networks (results/pcfgset/NOTES.md).
+# (bucket_pool None: length-bucketed over the whole epoch, as these runs were trained and keyed
+# before issue 67 made pools of 8 batches the default)
 GPU_RECIPES: dict[str, dict] = {
     "lstm": {"batch_size": 128, "learning_rate": 2e-3, "warmup_steps": 200,
              "schedule": "inverse_sqrt", "max_epochs": 50, "patience": 3,
-             "evaluations_per_epoch": 2, "max_seconds": 330.0, "precision": "fp32"},
+             "evaluations_per_epoch": 2, "max_seconds": 330.0, "precision": "fp32",
+             "bucket_pool": None},
     "transformer": {"batch_size": 128, "learning_rate": 1e-3, "betas": [0.9, 0.98],
                     "warmup_steps": 800, "schedule": "inverse_sqrt", "max_epochs": 50,
                     "patience": 3, "evaluations_per_epoch": 2, "max_seconds": 330.0,
-                    "precision": "fp32", "embedding_init": "fairseq"},
+                    "precision": "fp32", "embedding_init": "fairseq", "bucket_pool": None},
 }
 
 
@@ -255,7 +258,10 @@ SETTINGS = {
         seeds=[0], train_size=4_000, recipe=presentations_recipe(12_000, 32, 3e-3, 0.1),
         test_depths=list(TEST_DEPTHS), test_size=100, train_check=200,
         data_seed=0, eval_batch_size=32, threads=1,
-        training={"transformer": {"learning_rate": 2e-3, "warmup_steps": 100,
+        # the LSTM five times as long as the shared recipe: at 12,000 presentations it fitted
+        # 79% / 74% of its first trees, at 36,000 92.5% / 88.5%, below the gate (issue 67)
+        training={"lstm": {"presentations": 60_000},
+                  "transformer": {"learning_rate": 2e-3, "warmup_steps": 100,
                                   "embedding_init": "fairseq"}}),
     # full: issue 48's reduction, sized by the CPU pilots (results/orchard/pilot-cpu-shallow.json,
     # results/orchard/NOTES.md): the hard variants (the paper's depth-12 numbers are for them),

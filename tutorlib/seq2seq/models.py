@@ -73,7 +73,7 @@ def init_weights(model: nn.Module, how: str = "pytorch") -> nn.Module:
     --------
     >>> _ = torch.manual_seed(0)
     >>> model = init_weights(build_model(Seq2SeqConfig("gru", 8, 1, 0.0), 5, 5), "xavier")
-    >>> max(float(p.abs().max()) for n, p in model.named_parameters() if "bias" in n)
+    >>> max(float(p.detach().abs().max()) for n, p in model.named_parameters() if "bias" in n)
     0.0
     """
     if how not in WEIGHT_INITS:

@@ -18,11 +18,13 @@ A recipe covers the two ways the book trains:
   keep that model: a network that has learned costs only what it needed. Patience does not
   stop such a run: it trains until it fits, ``max_epochs`` or ``max_seconds``.
 
-Batches (:func:`epoch_batches`) are length-bucketed by default: the pairs sorted by target and
-source length (ties broken at random), cut into batches, the batches shuffled, so a batch holds
-pairs of one length and padding hardly costs anything (:func:`padded_share` measures it);
-``bucket_pool`` sorts only within pools of that many batches (the chapters' runs), and
-``bucketed=False`` draws random batches. Teacher forcing (the decoder fed the true previous
+Batches (:func:`epoch_batches`) are sorted by length within pools by default: a shuffle of the
+pairs cut into pools of ``bucket_pool`` (8) batches, each pool sorted by target length and cut
+into batches, the batches shuffled, so a batch holds pairs of about one length (little padding:
+:func:`padded_share` measures it) drawn from all over the data. ``bucket_pool=None`` sorts the
+whole epoch (every batch of one length: the most pairs a second, but more epochs to fit and an
+accuracy that swings from one evaluation to the next; the default of the runs committed before
+issue 67, whose recipes say so), and ``bucketed=False`` draws random batches. Teacher forcing (the decoder fed the true previous
 token, recurrent models only: the others are always teacher-forced) is a seeded coin per batch
 with probability ``teacher_forcing``, 1.0 by default (as OpenNMT and fairseq train); Lake &
 Baroni's 0.5 is stated where it is used.
@@ -68,6 +70,10 @@ PRECISIONS = ("auto", "fp32", "bf16")
 STOP_REASONS = ("presentations", "patience", "max_epochs", "max_seconds", "fit")
 TEACHER_FORCING_PER = ("batch", "example")
 LOSS_PER = ("batch", "token")
+# Batches are sorted by length within pools of this many (issue 67's ablation,
+# benchmarks/trainer_ablation.py: as many pairs a second as bucketing nearly, and as few epochs
+# to fit as random batches); the runs committed before keep bucket_pool=None in their recipes
+DEFAULT_POOL = 8
 # "time to fit": seconds until the validation accuracy first reaches this share of its best
 FIT_SHARE = 0.9
 # Recipe fields added after runs were committed, with their defaults: a recipe's key leaves
@@ -123,7 +129,8 @@ class Recipe:
     final_lr_fraction : float
         ``schedule="linear"``: the last step's rate as a fraction of ``learning_rate``.
     bucket_pool : int, optional
-        Sort by length only within pools of this many batches (None: the whole epoch).
+        Sort by length only within pools of this many batches (default :data:`DEFAULT_POOL`);
+        None: the whole epoch. Ignored (set to None) with ``bucketed=False``.
     teacher_forcing_per : {"batch", "example"}
         Where the teacher-forcing coin is flipped: once per batch, or once per example inside
         each batch (Lake & Baroni's coin; their batches hold one example).
@@ -169,7 +176,7 @@ class Recipe:
     bucketed: bool = True
     presentations: int | None = None
     final_lr_fraction: float = 1.0
-    bucket_pool: int | None = None
+    bucket_pool: int | None = DEFAULT_POOL
     teacher_forcing_per: str = "batch"
     evaluate_every: int | None = None
     stop_at: tuple[float, float] | list[float] | None = None
@@ -229,8 +236,8 @@ class Recipe:
                 raise ValueError("stop_at is for training to convergence: a recipe with "
                                  "presentations trains exactly that many")
             object.__setattr__(self, "stop_at", tuple(float(b) for b in self.stop_at))
-        if self.bucket_pool is not None and not self.bucketed:
-            raise ValueError("bucket_pool sorts pools of batches by length: it needs bucketed=True")
+        if not self.bucketed:  # random batches: no pools to sort
+            object.__setattr__(self, "bucket_pool", None)
 
     @classmethod
     def fixed(cls, presentations: int, batch_size: int, learning_rate: float,
