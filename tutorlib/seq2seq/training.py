@@ -24,8 +24,9 @@ into batches, the batches shuffled, so a batch holds pairs of about one length (
 :func:`padded_share` measures it) drawn from all over the data. ``bucket_pool=None`` sorts the
 whole epoch (every batch of one length: the most pairs a second, but more epochs to fit and an
 accuracy that swings from one evaluation to the next; the default of the runs committed before
-issue 67, whose recipes say so), and ``bucketed=False`` draws random batches. Teacher forcing (the decoder fed the true previous
-token, recurrent models only: the others are always teacher-forced) is a seeded coin per batch
+issue 67, whose recipes say so), and ``bucketed=False`` draws random batches.
+
+Teacher forcing (the decoder fed the true previous token, recurrent models only: the others are always teacher-forced) is a seeded coin per batch
 with probability ``teacher_forcing``, 1.0 by default (as OpenNMT and fairseq train); Lake &
 Baroni's 0.5 is stated where it is used.
 
