@@ -26,9 +26,9 @@ whole epoch (every batch of one length: the most pairs a second, but more epochs
 accuracy that swings from one evaluation to the next; the default of the runs committed before
 issue 67, whose recipes say so), and ``bucketed=False`` draws random batches.
 
-Teacher forcing (the decoder fed the true previous token, recurrent models only: the others are always teacher-forced) is a seeded coin per batch
-with probability ``teacher_forcing``, 1.0 by default (as OpenNMT and fairseq train); Lake &
-Baroni's 0.5 is stated where it is used.
+Teacher forcing (the decoder fed the true previous token, recurrent models only: the others
+are always teacher-forced) is a seeded coin per batch with probability ``teacher_forcing``, 1.0
+by default (as OpenNMT and fairseq train); Lake & Baroni's 0.5 is stated where it is used.
 
 No host synchronisation inside the loop: batch shapes are known on the host beforehand, the
 loss is summed on the device and read at evaluations, and recurrent models, which pack their
