@@ -128,7 +128,8 @@ class ScanSettings(Settings):
     :class:`~tutorlib.seq2seq.Seq2SeqConfig` as a dict); ci swaps in a tiny stand-in so that
     every code path runs in seconds. ``recipe`` is the training, the keywords of
     :func:`training_recipe` (``presentations``, ``batch_size``, ``learning_rate``,
-    ``final_lr_fraction``): batched, ``batch_size`` commands an update.
+    ``final_lr_fraction``, and optionally ``stop_at``: train to the fit gate, at most
+    ``presentations``): batched, ``batch_size`` commands an update.
     ``overall_best_splits`` are the splits that network runs; ``top_splits`` maps the paper's
     per-experiment top networks (names in :data:`ARCHITECTURES`) to theirs; the composed-jump
     splits run ``complex_jump_reps`` replications of each of ``complex_jump_nums``. On the
