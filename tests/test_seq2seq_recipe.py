@@ -486,3 +486,11 @@ def test_source_eos_is_read_in_training_and_evaluation():
     assert run.accuracy("train") > 0.5  # it learns with the end token in every source
     with pytest.raises(ValueError, match="source_eos"):
         s2s.Seq2SeqConfig("gru", source_eos="yes")
+
+
+def test_random_batches_have_no_pools():
+    assert s2s.Recipe(bucketed=False).bucket_pool is None
+    assert s2s.Recipe().bucket_pool == recipes.DEFAULT_POOL == 8
+    assert s2s.Recipe(bucket_pool=None).to_dict().get("bucket_pool") is None  # old keys kept
+    with pytest.raises(ValueError, match="bucketed=True"):
+        s2s.Recipe(bucketed=False, bucket_pool=20)

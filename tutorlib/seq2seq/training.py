@@ -131,7 +131,8 @@ class Recipe:
         ``schedule="linear"``: the last step's rate as a fraction of ``learning_rate``.
     bucket_pool : int, optional
         Sort by length only within pools of this many batches (default :data:`DEFAULT_POOL`);
-        None: the whole epoch. Ignored (set to None) with ``bucketed=False``.
+        None: the whole epoch. With ``bucketed=False`` the default is dropped (set to None)
+        and any other pool is an error.
     teacher_forcing_per : {"batch", "example"}
         Where the teacher-forcing coin is flipped: once per batch, or once per example inside
         each batch (Lake & Baroni's coin; their batches hold one example).
@@ -238,6 +239,9 @@ class Recipe:
                                  "presentations trains exactly that many")
             object.__setattr__(self, "stop_at", tuple(float(b) for b in self.stop_at))
         if not self.bucketed:  # random batches: no pools to sort
+            if self.bucket_pool not in (None, DEFAULT_POOL):
+                raise ValueError(f"bucket_pool={self.bucket_pool} sorts pools of batches by "
+                                 f"length: it needs bucketed=True (random batches have none)")
             object.__setattr__(self, "bucket_pool", None)
 
     @classmethod
