@@ -291,7 +291,20 @@ class Recipe:
 
     @classmethod
     def from_dict(cls, values: Mapping) -> Recipe:
-        """A recipe from :meth:`to_dict`'s dict; an error names any unknown key."""
+        """A recipe from :meth:`to_dict`'s dict; an error names any unknown key.
+
+        A field added later that the dict leaves out takes the value the runs committed before
+        it had (:meth:`to_dict` leaves it out while it has that value), not today's default: a
+        dict without ``bucket_pool`` sorts the whole epoch, so a committed run's key rebuilds
+        the recipe it was trained with.
+
+        Examples
+        --------
+        >>> Recipe.from_dict({"batch_size": 32}).bucket_pool is None
+        True
+        >>> Recipe.from_dict(Recipe().to_dict()) == Recipe()
+        True
+        """
         if not isinstance(values, Mapping):
             raise ValueError(f"a recipe is a dict of Recipe fields, got {values!r}")
         known = {f.name for f in fields(cls)}
@@ -299,7 +312,7 @@ class Recipe:
         if unknown:
             raise ValueError(f"unknown recipe field(s) {', '.join(unknown)}; known: "
                              f"{', '.join(sorted(known))}")
-        return cls(**values)
+        return cls(**{**_LATER_FIELDS, **values})
 
     @classmethod
     def of(cls, values: Mapping) -> Recipe:
