@@ -186,7 +186,7 @@ def execute_in_parallel(selected: list[tuple[Path, Path]], args: argparse.Namesp
     return 0
 
 
-def live_fits(selected: list[tuple[Path, Path]], root: Path) -> dict:
+def live_fits(selected: list[tuple[Path, Path]]) -> dict:
     """Every network the executed chapters trained live (the rows of
     :func:`tutorlib.fit.show_live_fits`, from the outputs' metadata), each with its chapter."""
     rows, profiles = [], set()
@@ -206,7 +206,7 @@ def live_fits(selected: list[tuple[Path, Path]], root: Path) -> dict:
 
 def write_live_fits(selected: list[tuple[Path, Path]], root: Path) -> Path:
     """Write ``_build/live-fits.json`` and print a one-line summary of it."""
-    record = live_fits(selected, root)
+    record = live_fits(selected)
     path = root / "_build" / "live-fits.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record, indent=1) + "\n")
