@@ -212,9 +212,9 @@ def write_live_fits(selected: list[tuple[Path, Path]], root: Path) -> Path:
     path.write_text(json.dumps(record, indent=1) + "\n")
     failed = [f"{r['chapter']}: {r['network']} ({r['reason']})" for r in record["rows"]
               if not r["passes"]]
+    shown = "; ".join(failed[:5]) + (f"; and {len(failed) - 5} more" if len(failed) > 5 else "")
     print(f"live networks ({record['profile']} profile): {record['networks']} trained, "
-          f"{record['passed']} pass the fit gate" + (f"; failing: {'; '.join(failed)}"
-                                                     if failed else "")
+          f"{record['passed']} pass the fit gate" + (f"; failing: {shown}" if failed else "")
           + f" ({path.relative_to(root)})", flush=True)
     return path
 
