@@ -325,3 +325,22 @@ def test_turn_left_errors_sorts_the_median_runs_mistakes(monkeypatch):
                if k in exps.PAPER_TURN_LEFT_ERRORS) == exps.PAPER_TURN_LEFT_ERRORS["errors"]
     monkeypatch.setattr(exps, "committed_runs", lambda profile, training: fake.drop(columns="errors"))
     assert exps.turn_left_errors() is None
+
+
+def test_a_run_trained_to_the_gate_and_its_fit_row():
+    from tutorlib.scan import experiments as exps
+
+    recipe = exps.training_recipe(300_000, 64, 3e-3, 1.0, stop_at=0.95, train_size=1_000)
+    assert recipe.presentations is None and recipe.stop_at == (0.95, 0.0)
+    assert recipe.max_epochs == 300 and recipe.teacher_forcing == 1.0 and recipe.bucket_pool == 8
+    with pytest.raises(ValueError, match="train_size"):
+        exps.training_recipe(300_000, 64, 3e-3, stop_at=0.95)
+    with pytest.raises(ValueError, match="stop_at"):
+        exps.check_training({"presentations": 10, "batch_size": 8, "learning_rate": 1e-3,
+                             "final_lr_fraction": 1.0, "stop": 0.9})
+    # the fit gate of a SCAN run: on the random splits the test set is in distribution
+    simple = exps.live_fit("simple", {"train_accuracy": 0.98, "accuracy": 0.94})
+    assert simple["bar"] == 0.947 and not simple["passes"]
+    assert exps.live_fit("simple_p1", {"train_accuracy": 0.95, "accuracy": 0.11})["passes"]
+    jump = exps.live_fit("addprim_jump", {"train_accuracy": 0.92, "accuracy": 0.0})
+    assert jump["in_distribution"] is None and jump["passes"]
