@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from tutorlib import cache, results, scan
+from tutorlib import cache, fit, results, scan
 from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
 from tutorlib.profiles import PRESENTATION_FIELDS, Settings, check_fields
@@ -426,8 +426,6 @@ def live_fit(split_name: str, result: dict, network: str | None = None) -> dict:
     ...          "GRU")["bar"]
     0.947
     """
-    from tutorlib import fit
-
     random_split = split_name == "simple" or split_name.startswith("simple_p")
     paper = PAPER.get(split_name, {}).get("overall_best") if random_split else None
     return fit.live_fit(network or f"{split_name}, seed {result.get('seed', 0)}",
