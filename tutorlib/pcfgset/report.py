@@ -756,45 +756,6 @@ def by_length(runs: pd.DataFrame, split_name: str, which: str, width: int = 1,
     return pd.DataFrame(out).sort_index()
 
 
-def plot_by_length(runs: pd.DataFrame, title: str, *, length_bin: int = 1,
-                   min_inputs: int = 1):
-    """The base task's accuracy by input length and by number of functions, side by side.
-
-    Parameters
-    ----------
-    runs : pandas.DataFrame
-        Run records (:func:`by_length`).
-    title : str
-        The figure's title.
-    length_bin : int
-        Width of the input-length bins (tokens).
-    min_inputs : int
-        Fewest test inputs a point needs.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        The figure.
-    """
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharey=True)
-    length_label = ("input length (tokens)" if length_bin == 1 else
-                    f"input length (tokens, bins of {length_bin})")
-    for ax, which, width, label in [(axes[0], "input_length", length_bin, length_label),
-                                    (axes[1], "num_functions", 1, "number of functions")]:
-        table = by_length(runs, "pcfgset", which, width=width, min_inputs=min_inputs)
-        for network in table.columns:
-            ax.plot(table.index, table[network], marker="o", label=network)
-        ax.set_xlabel(label)
-        ax.set_ylim(-0.03, 1.03)
-    axes[0].set_ylabel("sequence accuracy")
-    axes[0].legend()
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
-
-
 def length_terciles(counts: dict) -> list[float]:
     """Accuracy (%) on the shortest, middle and longest third of a test set's inputs by input
     length, from one run's :func:`tutorlib.pcfgset.experiments.breakdown` counts: the thirds

@@ -25,7 +25,7 @@ from tutorlib.tre.concepts import NEGATIVES, Triplets, make_probe, make_triplets
 
 # Bump when the code below changes what it computes, so that cached results of the old code
 # are not reused (tutorlib.cache).
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: the training accuracy at every snapshot
 
 # --------------------------------------------------------------------------------------------
 # The model (Andreas 2019, Appendix A)
@@ -156,6 +156,9 @@ class ConceptRun:
         training; the last is the end of training).
     val_accuracy : numpy.ndarray
         ``(S,)`` validation accuracy at each snapshot.
+    train_accuracy : numpy.ndarray
+        ``(S,)`` accuracy at each snapshot on a fixed sample of the training triplets (as many
+        as the validation triplets): how well the model fits what it is trained on.
     train_loss : numpy.ndarray
         ``(num_steps,)`` training loss of every step.
     probe_derivations : list
@@ -183,6 +186,7 @@ class ConceptRun:
     val_theta: np.ndarray
     final_state: dict[str, np.ndarray] = field(repr=False)
     seconds: float = 0.0
+    train_accuracy: np.ndarray | None = None
 
     @property
     def epochs(self) -> np.ndarray:
@@ -223,6 +227,13 @@ def _accuracy(model: ConceptLearner, theta: np.ndarray, data: Triplets,
     return correct / len(data)
 
 
+def _sample(data: Triplets, n: int) -> Triplets:
+    """The first ``n`` triplets of ``data`` (drawn at random, so any ``n`` are a fair sample)."""
+    return Triplets(data.examples[:n], data.queries[:n], data.labels[:n], data.concepts[:n],
+                    {k: v[:n] for k, v in data.example_attributes.items()},
+                    {k: v[:n] for k, v in data.query_attributes.items()}, data.negatives)
+
+
 def _batches(config: ConceptConfig, generator: torch.Generator, where: torch.device):
     """Training batches (index tensors), pass after pass over the training set, each pass in a
     fresh seeded order, the last batch of a pass possibly smaller."""
@@ -248,6 +259,7 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
     labels = torch.from_numpy(train.labels).float().to(where)
     num_steps = config.epochs * config.steps_per_epoch
     steps, accuracy, probe_theta, val_theta, losses = [], [], [], [], []
+    train_check, train_accuracy = _sample(train, min(config.n_val, config.n_train)), []
 
     def snapshot(step: int) -> None:
         model.eval()
@@ -255,6 +267,7 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
             steps.append(step)
             val_theta.append(_theta(model, val.examples))
             accuracy.append(_accuracy(model, val_theta[-1], val))
+            train_accuracy.append(_accuracy(model, _theta(model, train_check.examples), train_check))
             probe_theta.append(_theta(model, probe))
 
     snapshot(0)
@@ -270,12 +283,14 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
         bar.update()
         if len(losses) % snapshot_every == 0 or len(losses) == num_steps:
             snapshot(len(losses))
-            bar.set_postfix(loss=f"{loss.item():.3f}", val=f"{accuracy[-1]:.3f}")
+            bar.set_postfix(loss=f"{loss.item():.3f}", train=f"{train_accuracy[-1]:.3f}",
+                            val=f"{accuracy[-1]:.3f}")
     bar.close()
     return {
         "config": asdict(config),
         "steps": np.array(steps, dtype=np.int64),
         "val_accuracy": np.array(accuracy),
+        "train_accuracy": np.array(train_accuracy),
         "train_loss": np.array(losses, dtype=np.float32),
         "probe_derivations": [c.derivation for c in probe_concepts],
         "probe_theta": np.stack(probe_theta),
