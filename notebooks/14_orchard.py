@@ -19,7 +19,7 @@
 #   Transformer on trees of depth 3 to 6 and test them on every depth from 3 to 12, scoring the
 #   first tree, the second tree and both;
 # - what the paper found (the LSTM generalises to deep trees far better than the Transformer),
-#   and how much of it a small CPU-sized run can show;
+#   and how much of it our committed runs, trained until they learn, can show;
 # - why a Transformer needs its training tuned (a warmup, and embeddings that do not drown
 #   its positions) before it learns anything here.
 #
@@ -65,16 +65,14 @@ import pandas as pd
 from IPython.display import display
 from myst_nb import glue
 
-from tutorlib import fit, orchard, profiles
+from tutorlib import orchard, profiles
 from tutorlib.facts import glue_facts
 from tutorlib.orchard import experiments as exps
 from tutorlib.orchard import report
 from tutorlib.plotting import glue_figure, use_book_style
-from tutorlib.train import progress_bar
 
 use_book_style()
 settings = profiles.settings("orchard", PROFILE)
-deepest = max(settings["test_depths"])
 
 # %% [markdown]
 # ## Why two trees?
@@ -206,11 +204,14 @@ glue("items_d12_max", f"{max(deep_items)}", display=False)
 # with standard deviation 1, which makes them about $\sqrt{d}$ times larger than the positions,
 # and a model that can barely see where a token is cannot find its way through a tree. fairseq,
 # which the paper used, draws them with standard deviation $1/\sqrt{d}$. We do the same for
-# the Transformer at this profile, and raise its learning rate over the first steps (a
-# *warmup*), as Transformers are usually trained. The training of each model:
+# the Transformer, and raise its learning rate over the first steps (a *warmup*), as
+# Transformers are usually trained. The two networks of the full profile, whose runs this
+# chapter reads:
 
 # %%
-architectures = {name: exps.s2s.Seq2SeqConfig(**config) for name, config in settings["models"].items()}
+full_settings = profiles.settings("orchard", "full")
+architectures = {name: exps.s2s.Seq2SeqConfig(**config)
+                 for name, config in full_settings["models"].items()}
 pd.DataFrame({name: {"cell": c.cell, "hidden size": c.hidden_size, "layers (encoder, decoder)": c.num_layers,
                      "bidirectional encoder": c.bidirectional if c.cell == "lstm" else "-",
                      "attention": "Bahdanau" if c.cell == "lstm" else f"{c.num_heads} heads",
@@ -218,91 +219,27 @@ pd.DataFrame({name: {"cell": c.cell, "hidden size": c.hidden_size, "layers (enco
                      "dropout": c.dropout}
               for name, c in architectures.items()})
 
-# %%
-def training_of(s, model: str) -> dict:
-    """How a profile trains one model, in words (its per-model overrides included)."""
-    config = exps.run_settings(s["variants"][0], model, s)
-    return {"presentations": f"{config['presentations']:,}", "batch size": config["batch_size"],
-            "learning rate": f"{config['learning_rate']:g}, decaying linearly to "
-                             f"{config['learning_rate'] * config['final_lr_fraction']:g}",
-            "warmup (steps)": config.get("warmup_steps", 0),
-            "embedding initialisation": config.get("embedding_init", "pytorch")}
-
-
-pd.DataFrame({model: training_of(settings, model) for model in settings["models"]})
-
 # %% [markdown]
-# ## The experiment at this profile
+# ## Why this chapter trains no network itself
 #
-# Each model is trained on each variant of the profile, on depths 3 to 6, and tested on each
-# depth bin (trained runs are cached, so executing the chapter again trains nothing):
+# A network's accuracy at depth 12 says something about generalisation only once it has
+# learned the training depths (the fit gate, below). On a laptop's core that takes minutes even
+# on the smallest task that keeps the paper's question: the committed full-profile runs, on
+# trees of depths 3 to 4, needed these times to pass the gate:
 
 # %%
-records = [exps.run(config, seed) for config, seed in
-           progress_bar(exps.runs(settings), desc="orchard runs")]
-table = exps.by_depth_table(records)
-fit_table = pd.DataFrame([
-    {"variant": r["variant"], "model": r["model"], "seed": r["seed"],
-     "parameters": r["parameters"], "training examples": r["train_size"],
-     "presentations": r["presentations"],
-     **{(part, tree): 100 * r[part][tree] for part in ("train", "valid") for tree in exps.TREES}}
-    for r in records]).set_index(["variant", "model", "seed"])
-fit_table.columns = [c if isinstance(c, str) else
-                     f"{'training' if c[0] == 'train' else 'validation'}, {c[1]} (%)"
-                     for c in fit_table.columns]
-display(fit_table.round(1))
-# the fit gate of each network trained live, on the first tree (the paper gives no
-# in-distribution accuracy: 0.9)
-fit.show_live_fits([fit.live_fit(f"{r['model']} on {r['variant']}, seed {r['seed']}",
-                                 r["train"]["first"], r["valid"]["first"],
-                                 seconds=r.get("train_seconds")) for r in records])
+committed = exps.committed_records("full")
+seconds = pd.DataFrame([{"model": r["model"], "variant": r["variant"], "seed": r["seed"],
+                         "minutes to the gate": r["train_seconds"] / 60} for r in committed])
+seconds.pivot_table(index="model", columns="variant", values="minutes to the gate",
+                    aggfunc=["min", "max"]).round(1)
 
 # %% [markdown]
-# *Table.* Each run of this profile: its size, and its accuracy on its own training examples
-# and on validation examples of the same depths (3 to 6) that it was not trained on, on the
-# first tree, the second and both. A model that fits the validation examples as well as the
-# training ones has learned the training *distribution*, not just its examples.
-
-# %% tags=["remove-output"]
-fig = report.plot_by_depth(table, f"Accuracy by depth ({PROFILE} profile)")
-glue_figure("fig-14-by-depth", fig)
-
-# %% [markdown]
-# ```{glue:figure} fig-14-by-depth
-# :name: fig-14-by-depth
-#
-# Accuracy on the first tree's value, the second tree's and both, against the depth
-# of the test trees, for each model (mean over seeds) and each variant of this profile. Shaded:
-# the training depths 3 to 6. Dotted: chance (10% on one tree, 1% on both).
-# ```
-#
-# The numbers behind the figure, at the edge of the training range and at the deepest bin:
-
-# %%
-edge = (table[table["depth"].isin([orchard.TRAIN_DEPTHS[1], deepest])]
-        .groupby(["variant", "model", "tree", "depth"])["accuracy (%)"].mean()
-        .unstack(["tree", "depth"]))
-edge.round(1)
-
-# %% tags=["remove-input"]
-# The numbers the text states about this profile's runs, glued into it at build time
-glue_facts(report.run_facts(records, table, deepest))
-
-# %% [markdown]
-# Averaged over this profile's variants, the LSTM gets the first tree right in
-# {glue:text}`lstm_first_d6`% of the depth-6 inputs and {glue:text}`lstm_first_deep`% at depth
-# {glue:text}`deepest`; the second tree in {glue:text}`lstm_second_d6`% and
-# {glue:text}`lstm_second_deep`%; both in {glue:text}`lstm_both_d6`% and
-# {glue:text}`lstm_both_deep`%. The Transformer: first tree {glue:text}`transformer_first_d6`%
-# and {glue:text}`transformer_first_deep`%, second tree {glue:text}`transformer_second_d6`% and
-# {glue:text}`transformer_second_deep`%, both {glue:text}`transformer_both_d6`% and
-# {glue:text}`transformer_both_deep`%. The table of claims below puts these beside the paper.
-#
-# Read these against how well each model fits the training depths (3 to 6): the LSTM gets
-# {glue:text}`lstm_train_first`% of the first trees of its training inputs right and
-# {glue:text}`lstm_valid_first`% of validation inputs it never saw; the Transformer
-# {glue:text}`transformer_train_first`% and {glue:text}`transformer_valid_first`%.
-# {glue:text}`fit_verdict`
+# Networks small enough to train here in a minute or two do not pass it (the tutorial profile,
+# `python -m tutorlib run orchard --profile tutorial`, trains them and records their fit), and
+# a number from a network that has not learned would be read as a finding about depth. So
+# this chapter reads runs that were trained from the command line, committed with the book,
+# and checked by the gate: the full profile on one CPU core, and the gpu profile on a lent GPU.
 #
 # ## The committed full-profile results: a reduction one core can fit
 #
@@ -319,8 +256,7 @@ glue_facts(report.run_facts(records, table, deepest))
 # against the Transformer beyond the training depths), as it does for PCFG SET's reduction.
 
 # %%
-committed = exps.committed_records("full")
-paper_settings = profiles.settings("orchard", "full")
+paper_settings = full_settings
 glue_facts(report.full_facts(paper_settings, committed))
 committed_table = exps.by_depth_table(committed)
 print(f"{len(committed)} of the full profile's {len(exps.runs(paper_settings))} runs are "
@@ -335,8 +271,9 @@ glue_figure("fig-14-full", fig)
 # ```{glue:figure} fig-14-full
 # :name: fig-14-full
 #
-# The committed full-profile runs, drawn as {numref}`fig-14-by-depth` draws this page's (the
-# mean over the committed seeds; shaded: the training depths, here 3 to 4), with a last column
+# The committed full-profile runs: accuracy on the first tree's value, the second tree's and
+# both, against the depth of the test trees, for each model (the mean over the committed
+# seeds; shaded: the training depths, here 3 to 4; dotted: chance), with a last column
 # of each model's *fit*: its accuracy on the first and second trees of its own training
 # examples and of validation examples of the training depths (dashed: 90%). These runs are
 # trained to fit the first tree only; their second tree is shown, not read.
@@ -417,25 +354,22 @@ report.fitted_by_depth(by_profile).round(1)
 # ## What the paper claimed, beside our runs
 #
 # The paper trains on depths 3 to 6 and tests to depth 12 (its Figs. 2-5). Its claims, and the
-# same quantities from this chapter's run (mean over this profile's seeds; "deepest" is depth
-# {glue:text}`deepest` here) and from each committed profile (at depth 12), each marked
+# same quantities from each committed profile (at depth 12, mean over its seeds), each marked
 # *untested* where a run behind it does not fit:
 
 # %%
-claims = report.claims_table(table, deepest, records, PROFILE, by_profile)
+claims = report.claims_table(None, None, None, None, by_profile)
 with pd.option_context("display.max_colwidth", None):
     display(claims)
 
 # %% [markdown]
 # And the published first-tree numbers at depth 12 beside ours, per model and variant (ours
-# from this run at depth {glue:text}`deepest`, and from the committed full profile, trained on
-# depths {glue:text}`full_depths`, with the lowest first-tree fit of its runs; a dash where
-# neither has a run):
+# from the committed full profile, trained on depths {glue:text}`full_depths`, with the lowest
+# first-tree fit of its runs; a dash where it has no run):
 
 # %%
-comparison = exps.paper_comparison(table, depth=deepest).rename(
-    columns={"ours (%)": f"this run, depth {deepest} (%)"})
-comparison["full profile, depth 12 (%)"] = exps.paper_comparison(committed_table)["ours (%)"]
+comparison = exps.paper_comparison(committed_table).rename(
+    columns={"ours (%)": "full profile, depth 12 (%)"})
 full_fit = report.fit_table({"full": committed})
 comparison["full profile: lowest fit (%)"] = [
     full_fit.loc[("full", variant, model), "lowest fit (%)"]
@@ -450,20 +384,18 @@ comparison.round(1).astype(object).where(comparison.notna(), "—")  # a dash: n
 # difference:
 
 # %%
-glue_facts(report.setting_facts(settings, profiles.settings("orchard", "tutorial")["variants"],
-                                records))
-report.setting_table(settings, paper_settings, records, PROFILE)
+glue_facts(report.setting_facts(paper_settings, committed))
+report.setting_table(paper_settings)
 
 # %% [markdown]
 # Besides the table: our data come from our reimplementation of the release's generator
 # (`tutorlib.orchard`, which draws trees conditioned on their depth instead of by rejection), one
 # data set per variant for every seed; the models are `tutorlib.seq2seq`'s, not fairseq's, with
-# {glue:text}`training_rule`; the tutorial profile runs only {glue:text}`tutorial_variants`. This
-# profile's LSTM has {glue:text}`lstm_share`% of the paper's LSTM's parameters and its
-# Transformer {glue:text}`transformer_share`% of the paper's; they see at least
-# {glue:text}`presentation_ratio` times fewer training examples than the paper's 500 epochs of
-# 500,000. Their accuracy *inside* the training range is therefore far below the paper's; what
-# this run can show is the shape of the curves beyond depth 6, not the paper's levels.
+# {glue:text}`training_rule`. The full profile's LSTM has {glue:text}`lstm_share`% of the
+# paper's LSTM's parameters and its Transformer {glue:text}`transformer_share`% of the paper's;
+# they see at least {glue:text}`presentation_ratio` times fewer training examples than the
+# paper's 500 epochs of 500,000, on shallower trees. What its runs can show is the order of the
+# two models beyond the training depths, not the paper's levels.
 
 # %% [markdown]
 # ## How the runs were sized: the GPU and one core
@@ -561,51 +493,37 @@ orchard.draw(exercise, title="Exercise 1")
 plt.show()
 
 # %% [markdown]
-# **2. Depth or length?** At the deepest bin, is a model more often wrong on the longer inputs?
-# Split the deepest bin's inputs at their median length and compare the LSTM's first-tree
-# accuracy on the two halves. Predict first: if the model fails because of depth alone, the
-# halves should score alike. Two cautions before reading the answer: at one depth a longer input
-# is also a larger tree (more items), so length and size go together here; and the comparison
-# says something only if the LSTM passes the fit gate.
+# **2. Depth or length?** A deeper tree is also a longer input. Predict: among the inputs of
+# one depth bin, how much do the lengths vary, and how much of the range of lengths across the
+# test bins does one bin cover? Generate the test bins of `minmax_hard` and measure. (What this
+# means for reading a fall in accuracy with depth: a model may fail on long inputs, not deep
+# ones, and within a bin the two can be told apart only where lengths vary.)
 
 # %% tags=["hide-cell"]
-# Solution: the cached LSTM of the first variant, its predictions on the deepest bin, and the
-# first-tree accuracy of the shorter and the longer half.
-config, seed = next((c, s) for c, s in exps.runs(settings) if c["model"] == "lstm")
-lstm_record, lstm_model = exps.run(config, seed, return_model=True)
-deep_pairs = exps.depth_bin(config["variant"], deepest, settings["test_size"], settings["data_seed"])
-predicted = exps.predict(lstm_model, [line for line, _ in deep_pairs])
-length = np.array([len(line.split()) for line, _ in deep_pairs])
-right = np.array([exps.score_label(p, label)[0] for p, (_, label) in zip(predicted, deep_pairs)])
-shorter = length <= np.median(length)
-halves = pd.DataFrame({"inputs": [shorter.sum(), (~shorter).sum()],
-                       "mean length (tokens)": [length[shorter].mean(), length[~shorter].mean()],
-                       "first-tree accuracy (%)": [100 * right[shorter].mean(),
-                                                   100 * right[~shorter].mean()]},
-                      index=["shorter half", "longer half"]).round(1)
-gap = halves["first-tree accuracy (%)"].diff().iloc[-1]
-reading = ("at one depth, length still matters: depth alone does not explain the errors"
-           if gap <= -5 else "within 5 points: at one depth, length adds little to depth"
-           if abs(gap) < 5 else "longer inputs are not what makes deep trees hard")
-learned = report.fits(lstm_record)
-print(f"The longer half scores {abs(gap):.1f} points {'lower' if gap < 0 else 'higher'}"
-      + (f"; {reading} (length here also means a larger tree)." if learned else
-         f". This LSTM does not pass the fit gate (lowest accuracy in distribution "
-         f"{100 * report.run_fit(lstm_record):.1f}%), so the halves are shown, not a finding: "
-         f"a network that has not learned the training depths says nothing about depth or length."))
-halves
+# Solution: the lengths of the inputs of every test bin, their spread within a bin, and how far
+# the bins overlap.
+rows = []
+for depth in settings["test_depths"]:
+    pairs = exps.depth_bin("minmax_hard", depth, settings["test_size"], settings["data_seed"])
+    length = np.array([len(line.split()) for line, _ in pairs])
+    rows.append({"depth": depth, "inputs": len(length), "shortest": length.min(),
+                 "median": np.median(length), "longest": length.max()})
+spread = pd.DataFrame(rows).set_index("depth")
+overlap = int((spread["shortest"].shift(-1) <= spread["longest"]).sum())
+display(spread)
+print(f"Within a bin the longest input is {(spread['longest'] / spread['shortest']).median():.1f} "
+      f"times the shortest (median over the bins), and {overlap} of the {len(spread) - 1} pairs "
+      f"of neighbouring bins overlap in length: length and depth go together, but not one to one.")
 
 # %% [markdown]
 # **3. Without COPY.** The easy variant has no `COPY`. Predict: how does the LSTM's second-tree
 # accuracy by depth on `minmax_easy` compare with `minmax_hard`? Compare the two from the
-# committed gpu-profile runs (or, if they are not there, train the LSTM on `minmax_easy` with
-# this profile's settings).
+# committed gpu-profile runs.
 
 # %% tags=["hide-cell"]
 # Solution: without COPY the second tree is an ordinary tree like the first, so its accuracy
 # should follow the first tree's curve rather than collapse. The gpu profile's LSTM runs (seed
-# 0) are trained to convergence on the paper's depths; without them, one more run at this
-# profile.
+# 0) are trained to convergence on the paper's depths.
 def lstm_run(records_, variant, seed=0):
     return next((r for r in records_ if r["model"] == "lstm" and r["variant"] == variant
                  and r["seed"] == seed), None)
@@ -614,10 +532,8 @@ def lstm_run(records_, variant, seed=0):
 pair_records = [lstm_run(gpu_records, "minmax_easy"), lstm_run(gpu_records, "minmax_hard")]
 source = "gpu profile, committed"
 if None in pair_records:
-    source = f"{PROFILE} profile"
-    seed = settings["seeds"][0]
-    pair_records = [exps.run(exps.run_settings("minmax_easy", "lstm", settings), seed),
-                    exps.run(exps.run_settings("minmax_hard", "lstm", settings), seed)]
+    raise RuntimeError("the gpu profile's LSTM runs of minmax_easy and minmax_hard (seed 0) are "
+                       "not committed in results/orchard/gpu.json")
 both = exps.by_depth_table(pair_records)
 second = both[both["tree"] == "second"].pivot(index="depth", columns="variant",
                                               values="accuracy (%)")

@@ -60,6 +60,11 @@ def test_claims_read_the_table_at_the_edge_and_at_depth():
                                  planned_runs={"full": 36})
     assert list(claims.columns) == ["published", "this run (ci)", "full profile (4 of 36 runs)"]
     assert list(claims.iloc[:, 1]) == column  # the committed runs read as the page's own
+    # a page that trains no network: the committed profiles' columns only
+    committed_only = report.claims_table(None, None, None, None, committed={"full": with_depths},
+                                         planned_runs={"full": 36})
+    assert list(committed_only.columns) == ["published", "full profile (4 of 36 runs)"]
+    assert list(committed_only.iloc[:, 1]) == column
 
 
 def test_a_run_fits_when_both_trees_fit_on_training_and_validation():
@@ -163,12 +168,11 @@ def test_setting_facts_are_shares_of_the_papers_setting():
 
     settings = profiles.settings("orchard", "ci")
     records = [{"model": "lstm", "parameters": 86_700}, {"model": "transformer", "parameters": 0}]
-    found = report.setting_facts(settings, ["minmax_hard"], records)
+    found = report.setting_facts(settings, records)
     paper = report.PAPER["training"]
     assert found["lstm_share"] == f"{100 * 86_700 / paper['lstm_parameters']:.1f}"
-    assert found["tutorial_variants"] == "minmax_hard"
     with pytest.raises(ValueError, match="no run of the transformer among the 1 records"):
-        report.setting_facts(settings, [], [{"model": "lstm", "parameters": 1}])
+        report.setting_facts(settings, [{"model": "lstm", "parameters": 1}])
 
 
 def test_a_reduced_run_is_gated_on_the_trees_it_was_trained_to_fit():

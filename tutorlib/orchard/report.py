@@ -1036,21 +1036,22 @@ def claim_column(table: pd.DataFrame, deep: int, records: list[dict]) -> list[st
     ]
 
 
-def claims_table(table: pd.DataFrame, deepest: int, records: list[dict], profile: str,
-                 committed: dict[str, list[dict]] | None = None,
+def claims_table(table: pd.DataFrame | None, deepest: int | None, records: list[dict] | None,
+                 profile: str | None, committed: dict[str, list[dict]] | None = None,
                  planned_runs: dict[str, int] | None = None) -> pd.DataFrame:
     """The paper's claims, what it reports, and the same quantities from this page's runs and
     from each committed profile, each marked untested where its runs do not fit.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        This page's :func:`tutorlib.orchard.experiments.by_depth_table`.
-    deepest : int
+    table : pandas.DataFrame or None
+        This page's :func:`tutorlib.orchard.experiments.by_depth_table`; ``None`` for a page
+        that trains no network (then ``deepest``, ``records`` and ``profile`` are ``None`` too).
+    deepest : int or None
         This page's deepest bin.
-    records : list of dict
+    records : list of dict or None
         This page's runs.
-    profile : str
+    profile : str or None
         This page's profile.
     committed : dict of str to list of dict, optional
         Committed profiles' runs (:func:`committed_by_profile`), a column each, read at their
@@ -1063,9 +1064,10 @@ def claims_table(table: pd.DataFrame, deepest: int, records: list[dict], profile
     pandas.DataFrame
         A row per claim.
     """
-    claims = pd.DataFrame({
-        "claim": list(CLAIMS), "published": list(CLAIMS.values()),
-        f"this run ({profile})": claim_column(table, deepest, records)}).set_index("claim")
+    claims = pd.DataFrame({"claim": list(CLAIMS), "published": list(CLAIMS.values())})
+    if table is not None:
+        claims[f"this run ({profile})"] = claim_column(table, deepest, records)
+    claims = claims.set_index("claim")
     for name, runs in (committed or {}).items():
         runs_table = by_depth_table(runs)
         planned = (planned_runs[name] if planned_runs is not None
@@ -1135,20 +1137,14 @@ def _hardware(settings) -> str:
     return "CPU, one core a run" + (f", at most {seconds / 60:g} minutes" if seconds else "")
 
 
-def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataFrame:
-    """Every difference between the paper's setting and ours: the paper, this page's runs and
-    the full profile, a column each.
+def setting_table(full) -> pd.DataFrame:
+    """Every difference between the paper's setting and ours: the paper and the full profile, a
+    column each.
 
     Parameters
     ----------
-    settings : tutorlib.profiles.Settings
-        This page's ``orchard`` settings.
     full : tutorlib.profiles.Settings
-        The full profile's.
-    records : list of dict
-        This page's run records (their parameter counts).
-    profile : str
-        This page's profile.
+        The full profile's ``orchard`` settings.
 
     Returns
     -------
@@ -1157,7 +1153,6 @@ def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataF
         hardware...).
     """
     paper = PAPER["training"]
-    ours = _record_parameters(records)
     full_parameters = _parameters(full)
 
     def column(s, parameters, hardware, test_size) -> dict[str, str]:
@@ -1183,7 +1178,6 @@ def setting_table(settings, full, records: list[dict], profile: str) -> pd.DataF
             "hardware": f"{paper['gpus']} GPUs, {paper['hours']} hours",
             "test examples per depth bin": "the release's test sets",
             "Transformer training": "fairseq", "seeds": "-"},
-        f"this run ({profile})": column(settings, ours, "CPU", f"{settings['test_size']}"),
         "our full profile": column(full, full_parameters, _hardware(full),
                                    f"{full['test_size']:,}"),
     })
@@ -1198,18 +1192,16 @@ def _presentations(settings, model: str, records: list[dict]) -> int:
     return max(r["presentations"] for r in records if r["model"] == model)
 
 
-def setting_facts(settings, tutorial_variants: list[str], records: list[dict]) -> dict[str, str]:
+def setting_facts(settings, records: list[dict]) -> dict[str, str]:
     """The facts the prose states about the setting: this page's models' share of the paper's
     parameters, and how many times fewer examples they see.
 
     Parameters
     ----------
     settings : tutorlib.profiles.Settings
-        This page's ``orchard`` settings.
-    tutorial_variants : list of str
-        The variants the tutorial profile runs.
+        The ``orchard`` settings of the runs the page reads.
     records : list of dict
-        This page's run records.
+        Their run records.
 
     Returns
     -------
@@ -1224,7 +1216,6 @@ def setting_facts(settings, tutorial_variants: list[str], records: list[dict]) -
         "lstm_share": f"{100 * parameters['lstm'] / paper['lstm_parameters']:.1f}",
         "transformer_share":
             f"{100 * parameters['transformer'] / paper['transformer_parameters']:.1f}",
-        "tutorial_variants": " and ".join(tutorial_variants),
         "presentation_ratio": f"{paper['examples'] * paper['epochs'] / most:,.0f}",
         "training_rule": ("Adam with an inverse-square-root schedule, each run stopped at the "
                           "first evaluation that passes the fit gate" if converging else
