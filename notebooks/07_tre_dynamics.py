@@ -182,9 +182,7 @@ live_passed = all(fit.passes(float(run.train_accuracy[-1]), float(run.val_accura
 Markdown("The network trained here passes the fit gate." if live_passed else
          "The network trained here does not pass the fit gate (the table above says on which "
          "count), so this page uses it to show how TRE and the information estimate are computed "
-         "over training, not as evidence for or against the paper's claims. The ideal observer "
-         f"above gets {100 * ideal:.1f}% of fresh triplets right: a learner that fits more of its "
-         "training triplets than that has memorised some of them.")
+         "over training, not as evidence for or against the paper's claims.")
 
 # %% [markdown]
 # ### The committed long runs
