@@ -70,15 +70,17 @@ def test_exp3_facts_from_the_committed_runs():
     assert found["exp3_error_summary"].startswith("No committed run")
 
 
-def test_exp1_and_exp2_facts_from_the_committed_runs():
+def test_exp1_numbers_and_exp2_facts_from_the_committed_runs():
     committed = exps.committed_runs()
     settings = profiles.settings("scan", "ci")
     live = {"accuracy": 0.5, "train_accuracy": 0.75, "oracle_accuracy": 0.25}
-    one = report.exp1_facts(committed, live, settings, "ci", "net")
-    assert one["exp1_profile"] == "ci" and one["exp1_live_simple_train"] == "75.0"
-    assert one["exp1_paper_simple"] == "99.7" and one["exp1_paper_p1"] == "5"  # Lake & Baroni
-    assert one["exp1_updates"] == "8,000"  # 256,000 presentations in batches of 32
-    assert one["exp1_p1_train_size"] == "209"  # 1% of the 20,910 commands
+    # what chapter 3 reads (its sentences are written in the chapter): Lake & Baroni's numbers
+    # and the 1% split's size
+    assert exps.PAPER["simple"]["overall_best"] == 99.7
+    assert round(exps.PAPER["simple_p1"]["overall_best"]) == 5
+    assert len(exps.scan.split("simple_p1")[0]) == 209  # 1% of the 20,910 commands
+    full = profiles.settings("scan", "full")["recipe"]
+    assert full["presentations"] / full["batch_size"] == 8_000  # 256,000 in batches of 32
     two = report.exp2_facts(committed, live, settings, "net")
     # the length split: training on actions of at most 22, testing on 24-48 (Lake & Baroni)
     assert two["exp2_cutoff"] == "22"
