@@ -215,7 +215,8 @@ pd.DataFrame({"files written": [len(exported)], "example file": ["add_prim_split
 # %% [markdown]
 # ## Recap
 #
-# - SCAN's 20,910 commands come from a 5-rule grammar with a compositional interpretation;
+# - SCAN's 20,910 commands come from a small grammar (5 non-terminals, the 18 productions above) with a
+#   compositional interpretation;
 #   `scan.interpret` and `scan.parse` implement it and reject anything outside it with a clear
 #   error.
 # - A split is a rule. The simple split tests interpolation; the length split tests longer

@@ -665,8 +665,11 @@ def plot_test_lengths(split_names=("simple", "length", "addprim_jump")):
     for name, colour in zip(split_names, ["#0072B2", "#D55E00", "#009E73"], strict=False):
         _, test = exps.scan.split(name)
         counts, _ = exps.scan.length_counts(test)
+        # a discrete distribution: a stem per length a test command has, no line across lengths
+        # that none has
         xs = sorted(counts)
-        ax.plot(xs, [counts[x] / len(test) for x in xs], marker=".", color=colour,
+        ax.vlines(xs, 0, [counts[x] / len(test) for x in xs], color=colour, alpha=0.6)
+        ax.plot(xs, [counts[x] / len(test) for x in xs], "o", ms=3, color=colour,
                 label=f"{name} test")
     ax.set_xlabel("action sequence length (actions)")
     ax.set_ylabel("fraction of test commands")
