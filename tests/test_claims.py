@@ -340,7 +340,7 @@ def test_each_part_s_claims_live_beside_the_part():
     assert not hasattr(verdicts, "CLAIMS")
 
 
-def test_the_introduction_says_which_parts_test_their_claims():
+def test_the_claims_counted_by_part():
     import pandas as pd
 
     frame = pd.DataFrame({
@@ -351,14 +351,12 @@ def test_the_introduction_says_which_parts_test_their_claims():
         "verdict": ["reproduced", "not reproduced, partial", claims.UNTESTED, claims.NOT_MEASURED,
                     "stand-in: effect shown"],
         "released verdict": ["", "", "reproduced", "partly", ""]})
-    text = claims.tested_sentences(frame)
-    assert text.startswith("On the committed results, 2 of the book's 5 published claims are "
-                           "tested on networks of ours that learned their task, and 1 more with "
-                           "a stand-in: SCAN (2 of 2 claims tested); TRE (1 with a stand-in).")
-    assert text.endswith("PCFG SET tests none of its paper's claims on our own networks, because "
-                         "none we could train here learned its tasks (PCFG SET's claims are "
-                         "checked instead on the paper's own released networks: 1 of 2 "
-                         "reproduced).")
+    counts = claims.tested_counts(frame)
+    assert list(counts.index) == ["SCAN", "PCFG SET", "TRE", "all"]
+    assert counts.loc["SCAN"].tolist() == [2, 2, 0, 0, 0]
+    assert counts.loc["PCFG SET"].tolist() == [2, 0, 0, 2, 1]
+    assert counts.loc["TRE", "with a stand-in"] == 1
+    assert counts.loc["all"].tolist() == [5, 2, 1, 2, 1]
 
 
 def test_a_level_read_from_a_reduced_task_is_shown_not_judged():

@@ -333,40 +333,25 @@ def what_holds(frame=None) -> dict[str, str]:
     return sentences
 
 
-def tested_sentences(frame=None) -> str:
-    """Two sentences for the book's introduction, from the verdicts: which parts test their
-    paper's claims on networks of ours that learned their task, and which test none (and where
-    the paper's own released networks stand in for ours)."""
-    frame = _claims_frame(frame, "tested_sentences")
+def tested_counts(frame=None):
+    """How many claims each part tests, from the verdicts: a row a part, with its claims, those
+    tested on networks of ours that learned their task, those shown with a stand-in, and, where
+    the table has them, the paper's own released networks' verdicts (reproduced, of those
+    judged); a last row ``all``."""
+    import pandas as pd
+
+    frame = _claims_frame(frame, "tested_counts")
     verdicts = frame["verdict"].str.replace(", partial", "", regex=False)
-    tested = verdicts.isin(["reproduced", "partly", "not reproduced"])
-    effect = verdicts.str.startswith("stand-in")
-    parts = list(dict.fromkeys(frame["part"]))
-    some, none = [], []
-    for part in parts:
-        mine = frame["part"] == part
-        count, stand_ins = int((tested & mine).sum()), int((effect & mine).sum())
-        if count or stand_ins:
-            bits = [f"{count} of {int(mine.sum())} claims tested"] if count else []
-            bits += [f"{stand_ins} with a stand-in"] if stand_ins else []
-            some.append(f"{part} ({', '.join(bits)})")
-        else:
-            none.append(part)
-    first = (f"On the committed results, {int(tested.sum())} of the book's {len(frame)} published "
-             f"claims are tested on networks of ours that learned their task, and "
-             f"{int(effect.sum())} more with a stand-in: " + "; ".join(some) + ".")
-    second = ""
-    if none:
-        theirs = frame["released verdict"] if "released verdict" in frame else None
-        checked = "" if theirs is None or "PCFG SET" not in none else (
-            f" (PCFG SET's claims are checked instead on the paper's own released networks: "
-            f"{int((theirs == 'reproduced').sum())} of "
-            f"{int(theirs.isin(['reproduced', 'partly', 'not reproduced']).sum())} reproduced)")
-        verb = "tests none of its paper's" if len(none) == 1 else "test none of their papers'"
-        second = (f" {' and '.join(none)} {verb} claims on our own networks, because none we "
-                  f"could train here learned {'its' if len(none) == 1 else 'their'} "
-                  f"tasks{checked}.")
-    return first + second
+    judged = ["reproduced", "partly", "not reproduced"]
+    counts = pd.DataFrame({"claims": 1, "tested on our networks": verdicts.isin(judged),
+                           "with a stand-in": verdicts.str.startswith("stand-in"),
+                           "part": frame["part"]})
+    if "released verdict" in frame:
+        counts["judged on the released networks"] = frame["released verdict"].isin(judged)
+        counts["reproduced by the released networks"] = frame["released verdict"] == "reproduced"
+    table = counts.groupby("part", sort=False).sum().astype(int)
+    table.loc["all"] = table.sum()
+    return table
 
 
 def coverage(claims: list[Claim] | None = None):
@@ -393,10 +378,10 @@ __all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRE
            "MIN_POINTS", "NOT_MEASURED", "ORDER", "REDUCED", "RELATIVE_BELOW", "RELEASED_COLUMN",
            "RELEASED_VERDICT_COLUMN", "UNTESTED", "VERDICTS", "Claim", "Ours", "Rule", "close_to",
            "coverage", "formatted", "order_reading", "planned_seeds", "same_sign", "stand_in",
-           "summary", "table", "tested_sentences", "untested_reasons", "what_holds", "within"]
+           "summary", "table", "tested_counts", "untested_reasons", "what_holds", "within"]
 
 
 from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_type_check(globals(), ["coverage", "formatted", "summary", "table", "tested_sentences",
+_type_check(globals(), ["coverage", "formatted", "summary", "table", "tested_counts",
                           "what_holds"])
