@@ -136,4 +136,4 @@ def test_the_usage_pages_speed_tables_are_the_committed_results():
     spec.loader.exec_module(module)
     assert (ROOT / "book" / "speed_tables.md").read_text() == module.render(), (
         "run python tools/speed_table.py")
-    assert "{include} speed_tables.md" in (ROOT / "book" / "usage.md").read_text()
+    assert "{include} speed_tables.md" in (ROOT / "book" / "scale.md").read_text()

@@ -1,10 +1,11 @@
-"""The training-speed tables of the usage page, from the committed benchmark results.
+"""The training-speed tables of the "Running at scale" page (book/scale.md), from the committed
+benchmark results.
 
 Reads ``results/benchmarks/time_to_fit.json`` (``benchmarks/time_to_fit.py``: one core, before
 and after the trainers were one), ``results/benchmarks/peer_joeynmt.json``
 (``benchmarks/peer_joeynmt.py``: the same networks trained by joeynmt 2.3.0) and
 ``results/benchmarks/gpu_throughput.json`` (``benchmarks/gpu_throughput.py``: one GPU) and
-writes ``book/speed_tables.md``, which the usage page includes. A test checks that the
+writes ``book/speed_tables.md``, which book/scale.md includes. A test checks that the
 committed file is what this writes, so the page's numbers are the results', never typed.
 
     python tools/speed_table.py            # rewrite book/speed_tables.md
