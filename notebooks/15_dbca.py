@@ -26,11 +26,13 @@
 # {doc}`../scan/05_scan_exp3`), and the networks of {doc}`../scan/03_scan_exp1`.
 
 # %% tags=["remove-cell"]
-# Colab or a fresh Binder: install tutorlib where it is missing, from the checkout this notebook
-# sits in, else from TUTORLIB_SOURCE (a pip URL: git+https://... of the book's repository).
-# Where tutorlib is installed, as in the book's own build, this cell does nothing.
+# Colab or a fresh Binder: install tutorlib where it is missing, from TUTORLIB_SOURCE (a pip
+# URL: git+https://... of the book's repository), else from the checkout this notebook sits in,
+# else from the repository the published book names. Where tutorlib is installed, as in the
+# book's own build, this cell does nothing.
 import importlib.util
 
+PUBLISHED = None  # the publishing workflow writes the book's repository here (git+https://...)
 if importlib.util.find_spec("tutorlib") is None:
     import os
     import pathlib
@@ -45,6 +47,8 @@ if importlib.util.find_spec("tutorlib") is None:
         requirement = f"tutorlib[book] @ {source}"
     elif checkout is not None:
         requirement = f"{checkout}[book]"
+    elif PUBLISHED:
+        requirement = f"tutorlib[book] @ {PUBLISHED}"
     else:
         raise ModuleNotFoundError(
             "tutorlib is not installed here. Install it from the book's repository (its GitHub "

@@ -54,6 +54,13 @@ def test_launch_and_edit_links_open_the_committed_pair():
     assert "lab/tree/notebooks/02_scan_task.ipynb" in fixed
     assert 'href="../_sources/book/scan/02_scan_task.ipynb"' in fixed  # the page's own download
     assert book_links.retarget_html(page, "https://github.com/someone/else") == page
+    # Colab opens the branch whose install cells name the repository; the rest stay on main
+    colab = book_links.retarget_html(page, REPO, colab_branch="colab-notebooks")
+    assert ("colab.research.google.com/github/example-owner/measuring-compositionality/blob/"
+            "colab-notebooks/notebooks/02_scan_task.ipynb") in colab
+    assert "lab/tree/notebooks/02_scan_task.ipynb" in colab and f"{REPO}/edit/main/" in colab
+    with pytest.raises(ValueError, match="not a branch name"):
+        book_links.retarget_html(page, REPO, colab_branch="a b")
 
 
 def test_the_publishing_workflow_sets_the_repository_and_retargets_the_pages():
@@ -64,3 +71,7 @@ def test_the_publishing_workflow_sets_the_repository_and_retargets_the_pages():
     retarget = next(i for i, r in enumerate(runs) if "book_links.py retarget" in r)
     assert configure < build < retarget
     assert "${{ github.repository }}" in runs[configure]
+    # the notebooks Colab opens install tutorlib from this repository
+    colab = next(i for i, r in enumerate(runs) if "install_cell.py --repository" in r)
+    assert build < colab < retarget and "git push --force origin colab-notebooks" in runs[colab]
+    assert "--colab-branch colab-notebooks" in runs[retarget]

@@ -12,7 +12,10 @@ checkout, before building:
 
 `retarget` points the launch buttons at the paired notebooks that are committed
 (`notebooks/NN_topic.ipynb`), since the executed copies under `book/` are not, and the edit button
-at the chapter's source (`notebooks/NN_topic.py`).
+at the chapter's source (`notebooks/NN_topic.py`). With ``--colab-branch colab-notebooks`` the
+Colab buttons open that branch instead: the workflow pushes there the notebooks whose install
+cell names this repository (`tools/install_cell.py --repository`), so that Colab, which has
+the notebook and nothing else, can install `tutorlib` from it.
 """
 
 from __future__ import annotations
@@ -52,28 +55,36 @@ def configure(config: dict, repository: str, branch: str = "main") -> dict:
     return out
 
 
-def retarget_html(text: str, repository: str) -> str:
+def retarget_html(text: str, repository: str, colab_branch: str | None = None) -> str:
     """Links of one built page to a chapter's executed copy, rewritten to its committed pair:
-    the edit link to `notebooks/NN_topic.py`, Colab, Binder and the rest to the `.ipynb`."""
+    the edit link to `notebooks/NN_topic.py`, Colab, Binder and the rest to the `.ipynb`; with
+    ``colab_branch``, Colab's on that branch."""
     repository = check_repository(repository)
     slug = repository.split("://", 1)[1].split("/", 1)[1]  # OWNER/NAME
+    if colab_branch is not None and not re.fullmatch(r"[A-Za-z0-9._/-]+", colab_branch):
+        raise ValueError(f"not a branch name: {colab_branch!r}")
 
     def fix(match: re.Match) -> str:
         href = match.group(0)
         if slug not in href:
             return href
         edit = f"{repository}/edit/" in href
-        return _CHAPTER.sub(lambda m: f"notebooks/{m.group(1)}.{'py' if edit else 'ipynb'}", href)
+        href = _CHAPTER.sub(lambda m: f"notebooks/{m.group(1)}.{'py' if edit else 'ipynb'}", href)
+        if colab_branch is not None and href.startswith(f'href="{COLAB}/github/{slug}/blob/'):
+            head = f'href="{COLAB}/github/{slug}/blob/'
+            rest = href[len(head):].split("/", 1)[1]  # past the branch
+            href = f"{head}{colab_branch}/{rest}"
+        return href
 
     return re.sub(r'href="[^"]*"', fix, text)
 
 
-def retarget(html_dir: Path, repository: str) -> int:
+def retarget(html_dir: Path, repository: str, colab_branch: str | None = None) -> int:
     """Rewrite every built page under ``html_dir``; return how many pages changed."""
     changed = 0
     for page in sorted(Path(html_dir).rglob("*.html")):
         text = page.read_text(encoding="utf-8")
-        new = retarget_html(text, repository)
+        new = retarget_html(text, repository, colab_branch)
         if new != text:
             page.write_text(new, encoding="utf-8")
             changed += 1
@@ -90,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     fix = commands.add_parser("retarget", help="point the built pages' launch links at notebooks/")
     fix.add_argument("html", type=Path)
     fix.add_argument("--repository", required=True)
+    fix.add_argument("--colab-branch", help="the branch whose notebooks the Colab buttons open")
     args = parser.parse_args(argv)
     try:
         if args.command == "configure":
@@ -99,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                                    encoding="utf-8")
             print(f"{args.config}: buttons point at {args.repository} ({args.branch})")
         else:
-            print(f"{retarget(args.html, args.repository)} pages retargeted")
+            print(f"{retarget(args.html, args.repository, args.colab_branch)} pages retargeted")
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
