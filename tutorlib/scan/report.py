@@ -62,64 +62,6 @@ def composed_jump_curve(committed: pd.DataFrame) -> pd.DataFrame:
     return exps.accuracy_summary(runs, by="num") if len(runs) else pd.DataFrame()
 
 
-def _top_networks(committed: pd.DataFrame, per_example: pd.DataFrame) -> str:
-    sentences = []
-    for split_name, network, training, label in [
-            ("addprim_turn_left", "turn_left_best", "per_example",
-             "The paper's top network for `turn left` (a GRU with attention), trained the "
-             "paper's way,"),
-            ("addprim_jump", "jump_best", "batched",
-             "Its top network for `jump` (an LSTM with attention)")]:
-        runs = {"per_example": per_example, "batched": committed}[training]
-        if len(runs):
-            runs = runs[(runs["split"] == split_name) & (runs["network"] == network)]
-        if runs.empty:
-            sentences.append(f"{label} has no committed runs yet.")
-            continue
-        sentences.append(
-            f"{label} gets {100 * runs['accuracy'].mean():.1f}% (from "
-            f"{100 * runs['accuracy'].min():.1f}% to {100 * runs['accuracy'].max():.1f}% over "
-            f"{len(runs)} seeds, fitting {100 * runs['train_accuracy'].min():.0f}% to "
-            f"{100 * runs['train_accuracy'].max():.0f}% of its training commands; published "
-            f"{exps.PAPER[split_name][network]}%).")
-    return " ".join(sentences)
-
-
-def error_summary(analysis: dict | None) -> str:
-    """The turn-left error analysis (:func:`tutorlib.scan.experiments.turn_left_errors`) in
-    words, beside the paper's (Lake & Baroni 2018, Sec. 5: 45 errors, all conjunctions with
-    "turn left" or "turn left thrice").
-
-    Parameters
-    ----------
-    analysis : dict or None
-        The analysis of the median committed run, or ``None`` when no run kept its errors.
-
-    Returns
-    -------
-    str
-        One paragraph.
-    """
-    if analysis is None:
-        return ("No committed run trained the paper's way has kept its errors yet; the count "
-                "appears here once the full profile's runs are committed.")
-    kinds = analysis["kinds"]
-    single = kinds.get("single command", 0)
-    plain, thrice = (kinds.get(f"conjunction with '{part}'", 0)
-                     for part in ("turn left", "turn left thrice"))
-    return (
-        f"Our median run (seed {analysis['seed']}, {100 * analysis['accuracy']:.1f}%, the median "
-        f"of {analysis['runs']} committed) gets {analysis['errors']:,} test commands wrong "
-        f"(the paper's: 45): {plain:,} are conjunctions with plain 'turn left', {thrice:,} with "
-        f"'turn left thrice', {kinds.get('other conjunction', 0):,} other conjunctions and "
-        f"{single:,} single command{'' if single == 1 else 's'}; 'turn left thrice' on its own is "
-        f"{'right' if analysis['thrice_alone_right'] else 'wrong'} (the paper's: right). So "
-        f"{100 * (plain + thrice) / max(analysis['errors'], 1):.0f}% of our median run's errors "
-        f"are of the paper's two kinds, against all of the paper's"
-        + ("; the rest are other conjunctions and single commands." if plain + thrice
-           < analysis["errors"] else "."))
-
-
 def live_training(settings) -> str:
     """How a profile's live network is trained, as the chapters' prose reads it: "N
     presentations", or for a run trained to the gate "at most N presentations, stopping at
@@ -151,11 +93,9 @@ def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
     Returns
     -------
     dict of str to object
-        Name -> text (numbers formatted by :func:`tutorlib.facts.number`), and one
-        ``Markdown`` paragraph (``exp3_top_summary``).
+        Name -> text (numbers formatted by :func:`tutorlib.facts.number`); the chapters write
+        the sentences.
     """
-    from IPython.display import Markdown  # the book's extra: only chapters ask for facts
-
     facts: dict[str, object] = {}
     stats = exps.accuracy_summary(committed).xs("overall_best", level="network")  # %, seeds
     full_settings = profiles.settings("scan", "full")
@@ -191,8 +131,6 @@ def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
                                   * full_settings["complex_jump_reps"], 0),
         "exp3_batched_minutes": number(batched_left["train_seconds"].median() / 60, 0),
         "exp3_batch_size": number(full_settings["recipe"]["batch_size"], 0),
-        "exp3_top_summary": Markdown(_top_networks(committed, per_example)),
-        "exp3_error_summary": error_summary(analysis),
     }
     # the composed-jump curve (Fig. 5): ours by number of composed commands, and the paper's
     curve, published = composed_jump_curve(committed), paper_jump_curve()
@@ -437,47 +375,6 @@ def neighbour_table(neighbours: Mapping[str, list]) -> pd.DataFrame:
     ]).set_index(["query", "rank"])
 
 
-def neighbour_facts(neighbours: Mapping[str, list], jump_result: dict) -> dict[str, object]:
-    """The facts the chapter states about the nearest neighbours, by name.
-
-    Parameters
-    ----------
-    neighbours : mapping of str to list of (str, float)
-        :func:`tutorlib.scan.experiments.nearest_neighbours` for ``run``, ``jump``,
-        ``run twice`` and ``jump twice``.
-    jump_result : dict
-        The record of the network trained on ``addprim_jump``.
-
-    Returns
-    -------
-    dict of str to object
-        The nearest command and its similarity for each query, the network's training
-        accuracy, and (``Markdown``) what the nearest neighbour of ``jump twice`` says.
-    """
-    from IPython.display import Markdown  # the book's extra: only chapters ask for facts
-
-    facts: dict[str, object] = {}
-    for query in ["run", "run twice", "jump"]:
-        key = f"exp3_nn_{query.replace(' ', '_')}"
-        facts[key] = f"{neighbours[query][0][1]:.2f}"
-        facts[f"{key}_command"] = neighbours[query][0][0]
-    nearest, similarity = neighbours["jump twice"][0]
-    facts |= {"exp3_nn_jump_twice_command": nearest, "exp3_nn_jump_twice": f"{similarity:.2f}",
-              "exp3_nn_train": f"{100 * jump_result['train_accuracy']:.1f}"}
-    if nearest == "jump":
-        verdict = ("is `jump` itself, not another \"X twice\" command: `twice` has not been "
-                   "applied to `jump` the way it is applied to the other actions")
-    elif nearest.endswith(" twice"):
-        verdict = ("is another \"X twice\" command: unlike the paper's network, ours places "
-                   "`jump twice` with the other repeated actions"
-                   + (", although it gets no composed use of `jump` right"
-                      if jump_result["accuracy"] == 0 else ""))
-    else:
-        verdict = "is not an \"X twice\" command, as in the paper"
-    facts["exp3_nn_jump_twice_verdict"] = Markdown(verdict)
-    return facts
-
-
 def full_neighbour_table(frame: pd.DataFrame) -> pd.DataFrame:
     """The committed full-profile Table 1 study beside the paper: for each query and rank, the
     nearest training command by the encoder's final state and by the decoder's, and the paper's.
@@ -508,43 +405,6 @@ def full_neighbour_table(frame: pd.DataFrame) -> pd.DataFrame:
                                         paper.loc[table.index, "paper similarity"])]
     order = list(dict.fromkeys(frame["query"]))
     return table.reindex(order, level="query")
-
-
-def full_neighbour_facts(frame: pd.DataFrame) -> dict[str, object]:
-    """What the chapter states about the full-profile network's neighbours, by name: its
-    accuracies, and for each query and state the nearest command and its similarity.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        :func:`tutorlib.scan.experiments.committed_neighbours` (not empty).
-
-    Returns
-    -------
-    dict of str to object
-        ``exp3_full_train`` and ``exp3_full_test`` (percentages),
-        ``exp3_full_<state>_<query>`` / ``..._command`` for every state and query, and
-        ``exp3_full_<state>_reading`` (Markdown): whether ``jump`` is the query furthest from
-        every training command by that state, as in the paper.
-    """
-    from IPython.display import Markdown  # the book's extra: only chapters ask for facts
-
-    facts: dict[str, object] = {
-        "exp3_full_train": f"{100 * frame.attrs['train_accuracy']:.1f}",
-        "exp3_full_test": f"{100 * frame.attrs['accuracy']:.1f}"}
-    first = frame[frame["rank"] == 1]
-    for row in first.itertuples():
-        key = f"exp3_full_{row.state}_{row.query.replace(' ', '_')}"
-        facts[key] = f"{row.similarity:.2f}"
-        facts[f"{key}_command"] = row.command
-    for state, rows in first.groupby("state"):
-        nearest = dict(zip(rows["query"], rows["similarity"]))
-        isolated = nearest["jump"] < min(v for q, v in nearest.items() if q != "jump")
-        facts[f"exp3_full_{state}_reading"] = Markdown(
-            "`jump` is the query furthest from every training command, as in the paper"
-            if isolated else
-            "`jump` is not the query furthest from the training commands, unlike in the paper")
-    return facts
 
 
 TRANSLATION_FACTS = ("exp4_full_seeds", "exp4_full_daxy_range", "exp4_full_tired_min",

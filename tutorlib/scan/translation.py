@@ -42,7 +42,7 @@ from tutorlib import seq2seq as s2s
 from tutorlib.profiles import PRESENTATION_FIELDS, Settings, check_fields, presentations_recipe
 from tutorlib.train import resolve_device
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: the record has its fit on a sample of its training sentences
 
 Pair = tuple[str, str]
 
@@ -249,6 +249,10 @@ def _score(model, pairs: list[Pair], vocabularies_, word: str | None = None) -> 
     return out
 
 
+# training sentences a run's fit is measured on (the corpus is shuffled, so the first are a sample)
+TRAIN_CHECK = 1_000
+
+
 def _train_and_test(config: dict, seed: int, device: str) -> dict:
     vocabs = vocabularies(config["corpus_seed"])
     _, test = corpus(config["corpus_seed"])
@@ -259,9 +263,12 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
                              loss_window=50, desc=f"English-French stand-in, seed {seed}")
     model = trained.model.cpu().eval()
     french = dict([*ADJECTIVES, NEW_WORD])
+    train, _ = corpus(config["corpus_seed"])  # the distinct training sentences (no daxy)
     return {"seed": seed, "architecture": config["architecture"],
             "presentations": config["presentations"], "train_seconds": round(trained.seconds, 1),
             "final_loss": trained.final_loss,
+            "train": {k: v for k, v in _score(model, list(train[:TRAIN_CHECK]), vocabs).items()
+                      if k in ("right", "of", "accuracy")},
             "test": {k: v for k, v in _score(model, list(test), vocabs).items()
                      if k in ("right", "of", "accuracy")},
             "daxy": _score(model, sentences(NEW_WORD[0]), vocabs, french[NEW_WORD[0]]),
