@@ -335,8 +335,11 @@ def plot_committed_length(committed: pd.DataFrame):
             axes[1].plot(mean.index, 100 * mean.values, style, marker="o", ms=3,
                          color=["#0072B2", "#009E73"][i],
                          label=f"{name}, {'greedy' if column == 'by_length' else 'oracle length'}")
-    axes[0].set_xticks(range(4), ["overall-best\ngreedy", "overall-best\noracle",
-                                  "Exp. 2 best\ngreedy", "Exp. 2 best\noracle"])
+    # short labels, the network named once under each pair (long ones overlapped)
+    axes[0].set_xticks(range(4), ["greedy", "oracle", "greedy", "oracle"], fontsize=9)
+    for i, name in enumerate(LENGTH_NETWORKS):
+        axes[0].annotate(name, (2 * i + 0.5, 0), xycoords=("data", "axes fraction"),
+                         xytext=(0, -28), textcoords="offset points", ha="center", fontsize=9)
     axes[0].set_ylabel("test accuracy (% exact match)")
     axes[0].set_title("(a) Every committed seed")
     axes[1].set_xlabel("length of the true action sequence (actions)")
@@ -521,16 +524,18 @@ def plot_test_lengths(split_names=("simple", "length", "addprim_jump")):
     """
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 3.6))
-    for name, colour in zip(split_names, ["#0072B2", "#D55E00", "#009E73"], strict=False):
+    fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+    offsets = (-0.25, 0.0, 0.25)
+    for name, colour, offset in zip(split_names, ["#0072B2", "#D55E00", "#009E73"], offsets,
+                                    strict=False):
         _, test = exps.scan.split(name)
         counts, _ = exps.scan.length_counts(test)
-        # a discrete distribution: a stem per length a test command has, no line across lengths
-        # that none has
+        # a discrete distribution: a stem per length a test command has (side by side, so that
+        # splits with the same lengths do not hide each other), no line across lengths
         xs = sorted(counts)
-        ax.vlines(xs, 0, [counts[x] / len(test) for x in xs], color=colour, alpha=0.6)
-        ax.plot(xs, [counts[x] / len(test) for x in xs], "o", ms=3, color=colour,
-                label=f"{name} test")
+        shares = [counts[x] / len(test) for x in xs]
+        ax.vlines([x + offset for x in xs], 0, shares, color=colour, alpha=0.7)
+        ax.plot([x + offset for x in xs], shares, "o", ms=3, color=colour, label=f"{name} test")
     ax.set_xlabel("action sequence length (actions)")
     ax.set_ylabel("fraction of test commands")
     ax.set_title("Test-set action lengths of three splits")
