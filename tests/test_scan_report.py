@@ -43,7 +43,6 @@ def test_exp3_facts_from_the_committed_runs():
     # this page's live runs and settings
     assert found["exp3_live_jump"] == "1.23" and found["exp3_live_turn_left_train"] == "90.0"
     assert found["exp3_network"] == "a tiny LSTM"
-    assert found["exp3_most_composed"] == facts.number(max(settings["complex_jump_nums"]), 0)
     # the committed runs, as accuracy_summary gives them
     stats = exps.accuracy_summary(committed).xs("overall_best", level="network")
     assert found["exp3_jump"] == f"{stats.loc['addprim_jump', 'accuracy']:,.2f}"

@@ -169,10 +169,11 @@ SETTINGS: dict[str, ScanSettings] = {
         # trained to the fit gate: to 95% of its own training commands, within 300,000
         recipe={"presentations": 300_000, "batch_size": 64, "learning_rate": 3e-3,
                 "final_lr_fraction": 1.0, "stop_at": 0.95},
-        # 1% only: trained to the gate, the small GRU fits the 4% split's training commands
-        # (0.95) but gets 68% of its test commands right, below the bar of the paper's 93%
-        # minus 5 points, so it is no point of the curve
-        max_test=2_000, seeds=[0], size_percents=[1], complex_jump_nums=[32],
+        # no size curve and no composed-jump curve live: each network takes minutes of a core,
+        # and the chapters read those curves from the full profile's committed runs (issue 67,
+        # the book's 15 minutes); the small GRU trained to the gate also missed the 4% split's
+        # bar (the paper's 93% minus 5 points: 68% of its test commands right)
+        max_test=2_000, seeds=[0], size_percents=[], complex_jump_nums=[],
         complex_jump_reps=1,
         overall_best_splits=["simple", "length", "addprim_jump", "addprim_turn_left"],
         top_splits={}, per_example_splits=[]),

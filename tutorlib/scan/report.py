@@ -141,7 +141,6 @@ def exp3_facts(committed: pd.DataFrame, analysis: dict | None,
         facts[f"exp3_paper_num{n}"] = number(value)
     facts["exp3_num8_min"] = number(curve.loc[8, "accuracy min"])
     facts["exp3_num8_max"] = number(curve.loc[8, "accuracy max"])
-    facts["exp3_most_composed"] = number(max(settings["complex_jump_nums"]), 0)
     facts["exp3_paper_past_half"] = number(min(n for n, v in published.items() if v > 50), 0)
     facts["exp3_past_half"] = number(min(curve.index[curve["accuracy"] > 50]), 0)
     # this page's live runs
