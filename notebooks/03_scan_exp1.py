@@ -161,8 +161,8 @@ pd.Series(losses, index=pd.Index([1, 2, 3], name="step"), name="cross-entropy pe
 
 # %% [markdown]
 # `exps.run` repeats this step over shuffled batches, and, at the tutorial profile, stops once
-# the network gets 95% of a sample of its training commands right (or at the table's
-# presentations). Every run is cached on disk, so executing the page again trains nothing.
+# the network gets a share of a sample of 500 of its training commands right (`stop_at` in the
+# settings table at the top), or at the table's presentations. Every run is cached on disk, so executing the page again trains nothing.
 #
 # ## The simple split
 #

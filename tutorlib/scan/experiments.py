@@ -166,9 +166,11 @@ SETTINGS: dict[str, ScanSettings] = {
     "tutorial": ScanSettings(
         architecture={"cell": "gru", "hidden_size": 64, "num_layers": 1, "dropout": 0.0,
                       "attention": True},
-        # trained to the fit gate: to 95% of its own training commands, within 300,000
+        # trained to the fit gate: to 97% of 500 of its own training commands, within 300,000
+        # (at 95% the simple split's network stopped at 93% of its test commands, below the
+        # bar of the paper's 99.7% minus 5 points)
         recipe={"presentations": 300_000, "batch_size": 64, "learning_rate": 3e-3,
-                "final_lr_fraction": 1.0, "stop_at": 0.95},
+                "final_lr_fraction": 1.0, "stop_at": 0.97},
         # no size curve and no composed-jump curve live: each network takes minutes of a core,
         # and the chapters read those curves from the full profile's committed runs (issue 67,
         # the book's 15 minutes); the small GRU trained to the gate also missed the 4% split's
