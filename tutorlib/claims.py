@@ -346,9 +346,10 @@ def tested_counts(frame=None):
     counts = pd.DataFrame({"claims": 1, "tested on our networks": verdicts.isin(judged),
                            "with a stand-in": verdicts.str.startswith("stand-in"),
                            "part": frame["part"]})
-    if "released verdict" in frame:
-        counts["judged on the released networks"] = frame["released verdict"].isin(judged)
-        counts["reproduced by the released networks"] = frame["released verdict"] == "reproduced"
+    if "released verdict" in frame:  # the table's column (``formatted`` renames it)
+        theirs = frame["released verdict"].fillna("").str.replace(", partial", "", regex=False)
+        counts["judged on the released networks"] = theirs.isin(judged)
+        counts["reproduced by the released networks"] = theirs == "reproduced"
     table = counts.groupby("part", sort=False).sum().astype(int)
     table.loc["all"] = table.sum()
     return table
