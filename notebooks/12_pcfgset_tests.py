@@ -386,7 +386,7 @@ glue("reduction_pilot_reading", report.reduction_pilot_reading(pilots), display=
 pilots
 
 # %% [markdown]
-# *Table 2b.* The pilot: for each candidate reduction (named by its most functions, longest
+# *Table 2.* The pilot: for each candidate reduction (named by its most functions, longest
 # output and thousands of pairs), architecture and recipe tried (learning rate and schedule),
 # the seconds of training until the network first passed the fit gate on its samples, or the
 # budget it had, and its best training and validation accuracy beside the gate's validation
