@@ -172,8 +172,11 @@ if analysis is None:
 else:
     kinds = Counter(mistake(output, target) for _, target, output in analysis["examples"])
     display(pd.Series(kinds, name="wrong test commands").sort_values(ascending=False).to_frame())
+    # long action sequences that differ in one action look alike: the last column says how
+    shown = pd.DataFrame(analysis["examples"][:6], columns=["command", "target", "output"])
+    shown["difference"] = [mistake(o, t) for t, o in zip(shown["target"], shown["output"])]
     with pd.option_context("display.max_colwidth", None):
-        display(pd.DataFrame(analysis["examples"][:6], columns=["command", "target", "output"]))
+        display(shown)
     commonest = max(kinds, key=kinds.get)
     display(Markdown(f"Of the {sum(kinds.values()):,} mistakes of this run (seed {analysis['seed']}), "
                      f"the commonest kind is \"{commonest}\" ({kinds[commonest]:,})."))

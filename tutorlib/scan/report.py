@@ -19,8 +19,10 @@ from tutorlib.scan import experiments as exps
 from tutorlib.scan import translation
 
 # The template and filler splits of Loula et al. (2018) that chapter 5 reports.
+# (the filler splits by their number of fillers, the three-filler one, template_jump_around_right,
+# last)
 LOULA_SPLITS = ["template_around_right", "template_opposite_right", "template_right",
-                "template_jump_around_right", "filler_num0", "filler_num1", "filler_num2"]
+                "filler_num0", "filler_num1", "filler_num2", "template_jump_around_right"]
 # The templates never seen in training (around right is held out, as are its parts' uses).
 NEW_TEMPLATES = ["template_around_right", "template_opposite_right", "template_right"]
 # The composed-jump curve of the paper's Fig. 5, by the number of composed jump commands.
