@@ -315,7 +315,7 @@ Markdown("Trained one example an update, "
 
 # %% [markdown]
 # The per-seed runs, their provenance and the gate's verdict on each are in the part's
-# appendix, {doc}`05_scan_appendix`; how the recipes were chosen is in `results/scan/NOTES.md`,
+# appendix, {doc}`05_scan_full_runs`; how the recipes were chosen is in `results/scan/NOTES.md`,
 # and the verdicts on the paper's claims are on the claims page ({doc}`../backmatter/16_claims`).
 #
 # ## Recap

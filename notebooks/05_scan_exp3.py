@@ -366,9 +366,9 @@ Markdown(
 
 # %% [markdown]
 # The per-seed tables, how the runs were trained and what they cost are in the part's appendix,
-# {doc}`05_scan_appendix`; the verdicts are on the claims page ({doc}`../backmatter/16_claims`).
+# {doc}`05_scan_full_runs`; the verdicts are on the claims page ({doc}`../backmatter/16_claims`).
 # What happens when the held-out part is a *combination* of familiar words rather than a word,
-# and the paper's last experiment, on translation, are in {doc}`05_scan_beyond`.
+# and the paper's last experiment, on translation, are in {doc}`05_scan_exp4`.
 #
 # ## Recap
 #

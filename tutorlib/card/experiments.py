@@ -163,10 +163,12 @@ SETTINGS: dict[str, CardSettings] = {
     # one core (the chapter trains its first run live)
     "tutorial": CardSettings(
         models={"lstm_attention": dict(CARD_MODELS["lstm_attention"])},
-        # the full profile's recipe: stopped at the first evaluation that passes the fit gate
-        # (the LSTM with attention on SCAN simple passed it at 40 s in the card's pilot)
-        recipe=dict(FULL_RECIPE),
-        max_seconds=120.0,
+        # the full profile's recipe, stopped at the first evaluation whose samples pass the fit
+        # gate with 3 points to spare, at most 4 minutes (the LSTM with attention on SCAN simple
+        # passed it at 40 s in the card's pilot; stopped exactly at the gate, or at 2 minutes
+        # on a busy machine, its own check read 0.89 in a fresh-clone build: issue 67)
+        recipe={**FULL_RECIPE, "stop_at": [fit_gate.TRAINING + 0.03, fit_gate.IN_DISTRIBUTION + 0.03]},
+        max_seconds=240.0,
         scan_splits=list(SCAN_SPLITS), pcfgset_tests=list(PCFGSET_TESTS),
         orchard_variants=["minmax_hard"], orchard_depths=list(ORCHARD_DEPTHS), orchard_train=10_000,
         dial_targets=list(DIAL_TARGETS), dial_pool=None, train_size=10_000, validation_size=200,

@@ -526,7 +526,7 @@ def plot_test_lengths(split_names=("simple", "length", "addprim_jump")):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
-    offsets = (-0.25, 0.0, 0.25)
+    offsets = [0.25 * (i - (len(split_names) - 1) / 2) for i in range(len(split_names))]
     for name, colour, offset in zip(split_names, ["#0072B2", "#D55E00", "#009E73"], offsets,
                                     strict=False):
         _, test = exps.scan.split(name)

@@ -12,7 +12,7 @@
 # The appendix of the SCAN part: every committed full-profile run, seed by seed, what produced
 # it, and how the two ways of training compare on every split. The chapters read these runs in
 # summary ({doc}`03_scan_exp1`, {doc}`04_scan_exp2`, {doc}`05_scan_exp3`,
-# {doc}`05_scan_beyond`); the claims page ({doc}`../backmatter/16_claims`) gives the verdicts.
+# {doc}`05_scan_exp4`); the claims page ({doc}`../backmatter/16_claims`) gives the verdicts.
 # Nothing is trained here.
 
 # %% tags=["remove-cell"]
