@@ -139,6 +139,7 @@ Markdown(f"A full-profile run of the simple split trained for "
 # training commands:
 
 # %%
+torch.manual_seed(0)  # the fresh network's weights and the teacher-forcing coins, reproducibly
 step_model = exps.s2s.build_model(exps.architecture(arch), len(source_vocab), len(target_vocab))
 optimizer = torch.optim.Adam(step_model.parameters(), lr=settings["recipe"]["learning_rate"])
 batch = exps.scan.split("simple")[0][:8]
