@@ -321,7 +321,8 @@ Markdown(f"On the compositional language, no: the accuracy is {ex1.iloc[1, 0]:.2
          f"colour occurs in more training objects of the bigger world, so its regular word is "
          f"outvoted by exceptions less often; the full profile's curve in the figure above comes "
          f"from a world with more colours and more shapes.")
-#
+
+# %% [markdown]
 # **2. Hold out more.** Compound splits need every atom in training. What is the largest test
 # fraction for which `compositionality.compound_split` still finds such a split in this world, and what
 # happens to the learner's accuracy on the compositional language as you approach it?
@@ -361,7 +362,8 @@ Markdown(f"`compound_split` finds a split up to a test fraction of {largest['tes
          f"colour-shape grid). With its 1,000 random tries, `compound_split` "
          + ("finds such a split here, so it reaches the limit." if largest["test objects"] == limit_objects
             else "does not find one: such training sets are rare among random splits."))
-#
+
+# %% [markdown]
 # **3. Irregular shapes only.** Write your own variant of `irregular_language` (introduced above)
 # in which an exception replaces only the *shape* word of an object's name and keeps its colour
 # word. Predict how the learner's whole-name accuracy compares with

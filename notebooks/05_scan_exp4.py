@@ -280,3 +280,19 @@ Markdown(f"Every word of `jump around right` is in training (`jump` in {pieces['
          f"commands, `around` in {pieces['around left']:,} as `around left`), and `jump around` in "
          f"{pieces['jump around']:,}; only the piece `around right` never is ({pieces['around right']} "
          f"commands). What the split holds out is the combination.")
+
+# %% [markdown]
+# **2. How frequent is frequent?** The paper contrasts "daxy", seen in one sentence, with the
+# frequent "tired". Predict how often "tired" occurs in the stand-in's training sentences and
+# where it ranks among the 100 adjectives, then count.
+
+# %% tags=["hide-cell"]
+# Solution: count each adjective's training sentences (the adjective is the word after the
+# subject and any modifier, so count every word that is one of the adjectives).
+adjectives = {english for english, _ in translation.ADJECTIVES}
+counts = pd.Series([w for e, _ in stand_in_train for w in e.split() if w in adjectives]).value_counts()
+rank = list(counts.index).index("tired") + 1 if "tired" in counts.index else None
+display(counts.head(8).rename("training sentences").to_frame())
+Markdown(f"\"tired\" is in {counts.get('tired', 0):,} of the {len(stand_in_train):,} training sentences, "
+         f"rank {rank} of the {len(counts)} adjectives that occur; the rarest occurs "
+         f"{counts.min():,} times, and \"daxy\" is in one distinct sentence, repeated.")

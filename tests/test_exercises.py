@@ -19,9 +19,12 @@ from exercises import (
     write_exercises,
 )
 
-# The chapters, that is every notebook but the back matter's pages (which have no exercises).
+# The chapters, that is every notebook but the back matter's pages and the parts' appendix pages
+# (NN_part_full_runs: the committed runs in detail), which have no exercises.
 BACK_MATTER = {Path(target).stem for _, target in chapters(ROOT) if "backmatter" in Path(target).parts}
-CHAPTERS = [p for p in sorted((ROOT / "notebooks").glob("*.ipynb")) if p.stem not in BACK_MATTER]
+APPENDICES = {p.stem for p in (ROOT / "notebooks").glob("*_full_runs.ipynb")}
+CHAPTERS = [p for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
+            if p.stem not in BACK_MATTER | APPENDICES]
 
 
 def md(source, tags=()):
