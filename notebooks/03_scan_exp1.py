@@ -261,7 +261,7 @@ paper_at = {p: exps.PAPER[f"simple_p{p}"]["overall_best"] for p in (1, 2, 4)}  #
 # the gate on every committed run of a size split: on a random split the test set is in
 # distribution, so a run whose test accuracy is more than 5 points below the paper's has not
 # learned the task as the paper's network did, and its number is shown, not read
-gated = size_runs.assign(passes=[exps.live_fit(r["split"], r)["passes"] for _, r in size_runs.iterrows()],
+gated = size_runs.assign(passes=exps.passes_gate(size_runs),
                          percent=[exps.split_info(name)["percent"] for name in size_runs["split"]])
 all_pass = gated.groupby("percent")["passes"].all()
 read = [p for p in by_percent.index if all_pass[p]]
@@ -299,7 +299,7 @@ regimes.xs("overall_best", level="network")[
 
 # %% tags=["remove-input"]
 control = exps.committed_runs(training="per_example").query("network == 'overall_best'")
-control = control.assign(passes=[exps.live_fit(r["split"], r)["passes"] for _, r in control.iterrows()])
+control = control.assign(passes=exps.passes_gate(control))
 per_split = {p: control[control["split"] == f"simple_p{p}"]["passes"] for p in (2, 4)}
 batched_split = {p: gated[gated["percent"] == p]["passes"] for p in (2, 4)}
 Markdown("Trained one example an update, "

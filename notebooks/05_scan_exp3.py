@@ -343,10 +343,8 @@ Markdown(f"This network fits {100 * full_neighbours.attrs['train_accuracy']:.1f}
 # %% tags=["remove-input"]
 jump_runs = committed.query("split == 'addprim_jump' and network == 'overall_best'")
 left_stats, jump_stats = stats.loc["addprim_turn_left"], stats.loc["addprim_jump"]
-best = {split: per_example if split == "addprim_turn_left" else committed
-        for split in ("addprim_turn_left", "addprim_jump")}
-tops = {split: best[split].query(f"split == '{split}' and network == '{network}'")
-        for split, network in [("addprim_turn_left", "turn_left_best"), ("addprim_jump", "jump_best")]}
+tops = {"addprim_turn_left": per_example.query("split == 'addprim_turn_left' and network == 'turn_left_best'"),
+        "addprim_jump": committed.query("split == 'addprim_jump' and network == 'jump_best'")}
 Markdown(
     f"The committed runs ({int(jump_stats['runs'])} seeds per split) reproduce the `jump` result: "
     f"{jump_stats['accuracy']:.2f}% (at most "

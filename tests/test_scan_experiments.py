@@ -342,3 +342,9 @@ def test_a_run_trained_to_the_gate_and_its_fit_row():
     assert exps.live_fit("simple_p1", {"train_accuracy": 0.95, "accuracy": 0.11})["passes"]
     jump = exps.live_fit("addprim_jump", {"train_accuracy": 0.92, "accuracy": 0.0})
     assert jump["in_distribution"] is None and jump["passes"]
+    # the same rule over a frame of committed runs, row by row
+    import pandas as pd
+
+    runs = pd.DataFrame([{"split": "simple", "train_accuracy": 0.98, "accuracy": 0.94},
+                         {"split": "addprim_jump", "train_accuracy": 0.92, "accuracy": 0.0}])
+    assert exps.passes_gate(runs) == [False, True]

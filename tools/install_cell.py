@@ -60,7 +60,6 @@ if importlib.util.find_spec("tutorlib") is None:
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", requirement], check=True)
     importlib.invalidate_caches()  # so that this kernel finds what was just installed
 '''
-CELL = f"{HEADER}\n{CODE}\n"
 PARAMETERS = '# %% tags=["parameters"]'
 
 

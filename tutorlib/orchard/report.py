@@ -907,36 +907,6 @@ def fit_verdict(records: list[dict]) -> str:
            "evidence either way."))
 
 
-def run_facts(records: list[dict], table: pd.DataFrame, deepest: int) -> dict[str, str]:
-    """The facts the chapter states about its own runs: each model's fit, and its accuracy on
-    each tree at the training edge (depth 6) and at the deepest bin.
-
-    Parameters
-    ----------
-    records : list of dict
-        This profile's run records.
-    table : pandas.DataFrame
-        :func:`tutorlib.orchard.experiments.by_depth_table` of ``records``.
-    deepest : int
-        The deepest test bin of the profile.
-
-    Returns
-    -------
-    dict of str to str
-        Name -> text.
-    """
-    facts = {"deepest": f"{deepest}", "fit_verdict": fit_verdict(records)}
-    for part, values in (("train", _fit(records, "train")), ("valid", _fit(records, "valid"))):
-        facts |= {f"{model}_{part}_first": f"{values[model]:.1f}" for model in MODELS}
-    for model in MODELS:
-        for tree in TREES:
-            facts[f"{model}_{tree}_d6"] = \
-                f"{mean_accuracy(table, model=model, tree=tree, depth=EDGE):.1f}"
-            facts[f"{model}_{tree}_deep"] = \
-                f"{mean_accuracy(table, model=model, tree=tree, depth=deepest):.1f}"
-    return facts
-
-
 def copy_verdict(table: pd.DataFrame) -> str:
     """Whether COPY makes the MIN-MAX variants harder: the LSTM's second-tree accuracy at depth
     6 on the easy, medium and hard variants, when all three have runs.

@@ -437,6 +437,12 @@ def live_fit(split_name: str, result: dict, network: str | None = None) -> dict:
                         seconds=result.get("train_seconds"))
 
 
+def passes_gate(runs) -> list[bool]:
+    """The fit gate's verdict on each run of a frame of run records (:func:`committed_runs`), in
+    order: :func:`live_fit`'s rule, the test set read as in distribution on the random splits."""
+    return [live_fit(run["split"], run)["passes"] for _, run in runs.iterrows()]
+
+
 # ---------------------------------------------------------------------------------------------
 # The experiment: every configuration of a profile, resumably
 

@@ -255,7 +255,7 @@ TRAIN_CHECK = 1_000
 
 def _train_and_test(config: dict, seed: int, device: str) -> dict:
     vocabs = vocabularies(config["corpus_seed"])
-    _, test = corpus(config["corpus_seed"])
+    train, test = corpus(config["corpus_seed"])  # train: distinct sentences, no daxy
     trained = s2s.train_once(s2s.Seq2SeqConfig(**config["architecture"]),
                              training_pairs(config["corpus_seed"]), vocabs,
                              s2s.Recipe.fixed(**{k: config[k] for k in PRESENTATION_FIELDS}),
@@ -263,7 +263,6 @@ def _train_and_test(config: dict, seed: int, device: str) -> dict:
                              loss_window=50, desc=f"English-French stand-in, seed {seed}")
     model = trained.model.cpu().eval()
     french = dict([*ADJECTIVES, NEW_WORD])
-    train, _ = corpus(config["corpus_seed"])  # the distinct training sentences (no daxy)
     return {"seed": seed, "architecture": config["architecture"],
             "presentations": config["presentations"], "train_seconds": round(trained.seconds, 1),
             "final_loss": trained.final_loss,
