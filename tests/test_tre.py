@@ -296,3 +296,72 @@ def test_a_distance_that_gives_nan_is_refused_not_averaged():
     nan_distance = lambda a, b: (a - b).abs().flatten(1).sum(-1) * float("nan")  # noqa: E731
     with pytest.raises(ValueError, match="NaN or infinite"):
         tre(base.one_hot(), base.derivations, "linear", nan_distance, steps=3)
+
+
+# --- scale, tensors and convergence (a researcher's own representations) ---------------------
+
+def _additive_language(dims: int = 16):
+    rng = np.random.default_rng(0)
+    colours, shapes = [f"c{i}" for i in range(5)], [f"s{i}" for i in range(5)]
+    parts = {name: rng.normal(size=dims) for name in colours + shapes}
+    derivations = [(c, s) for c in colours for s in shapes]
+    return np.stack([parts[c] + parts[s] for c, s in derivations]), derivations
+
+
+@pytest.mark.parametrize("distance", ["cosine", "l1", "l2"])
+@pytest.mark.parametrize("scale", [1e-3, 1e-1, 1.0, 10.0, 1e3])
+def test_an_additive_language_has_tre_near_zero_at_any_scale(distance, scale):
+    codes, derivations = _additive_language()
+    result = tre(codes * scale, derivations, "additive", distance)
+    relative = result.value if distance == "cosine" else result.value / scale
+    assert abs(relative) < 5e-3, (distance, scale, result.value)
+    if distance == "cosine":  # the cosine leaves the lexicon's scale free
+        return
+    # the lexicon comes back at the representations' scale: it rebuilds them
+    rebuilt = result.reconstruct(derivations)
+    assert np.abs(rebuilt - codes * scale).max() < 0.05 * scale * np.abs(codes).max()
+
+
+def test_float32_tensors_with_gradients_are_detached():
+    import torch
+
+    codes, derivations = _additive_language()
+    tensor = torch.tensor(codes * 100, dtype=torch.float32, requires_grad=True)
+    result = tre(tensor, derivations, "additive", "l1")
+    assert result.value / 100 < 5e-3
+    assert tensor.grad is None
+
+
+def test_a_linear_composition_is_scale_free_too():
+    codes, derivations = _additive_language()
+    small = tre(codes, derivations, "linear", "l2").value
+    large = tre(codes * 1000, derivations, "linear", "l2").value / 1000
+    assert small < 5e-3 and large < 5e-3
+
+
+def test_a_derivation_written_as_text_points_at_trees_parse():
+    codes, _ = _additive_language()
+    with pytest.raises(ValueError, match=r"trees\.parse"):
+        tre(codes[:1], ["(red circle)"])
+
+
+def test_a_solve_that_cannot_reach_the_values_warns():
+    codes, derivations = _additive_language()
+    with pytest.warns(RuntimeWarning, match="too little to rebuild them"):
+        tre(codes, derivations, "additive", "l2", steps=40)
+    # a callable composition is not rescaled: large values are out of reach of the default steps
+    with pytest.warns(RuntimeWarning, match="divide the representations by their scale"):
+        tre(codes * 100, derivations, lambda x, y: x + y, "l1")
+
+
+def test_the_standard_languages_solve_without_a_warning():
+    import warnings
+
+    from tutorlib.tre import languages
+
+    base = languages.compositional()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for language in (base, languages.holistic(base), languages.with_noise(base, 0.3)):
+            for composition in ("additive", "linear"):
+                tre(language.one_hot(), language.derivations, composition, "l1", steps=300)

@@ -40,6 +40,7 @@ True
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -200,8 +201,11 @@ class Linear(nn.Module):
 def _check_derivation(derivation: object, where: str) -> None:
     if isinstance(derivation, str):
         if not derivation or any(ch.isspace() or ch in "()" for ch in derivation):
+            hint = (": a derivation written as text is read with tutorlib.trees.parse, e.g. "
+                    "trees.parse('(red circle)') gives ('red', 'circle')"
+                    if "(" in derivation or " " in derivation.strip() else "")
             raise ValueError(f"{where}: a primitive must be a non-empty string without spaces or "
-                             f"brackets, got {derivation!r}")
+                             f"brackets, got {derivation!r}{hint}")
     elif isinstance(derivation, tuple):
         if len(derivation) != 2:
             raise ValueError(f"{where}: TRE composes pairs, got a tuple of {len(derivation)} "
@@ -329,6 +333,8 @@ class TREResult:
 
 
 def _as_representations(representations, dtype: torch.dtype) -> torch.Tensor:
+    if isinstance(representations, torch.Tensor):  # a model's output, perhaps with gradients
+        representations = representations.detach().cpu()
     try:
         target = torch.as_tensor(np.asarray(representations, dtype=np.float64)).to(dtype)
     except (TypeError, ValueError) as error:
@@ -363,8 +369,14 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
     steps, lr : int, float
         Full-batch Adam steps and learning rate for minimising the mean distance (Eq. 2). The
         learning rate decays linearly to 1% of ``lr``. Adam moves each value by about ``lr`` a
-        step, so primitives can travel about ``steps * lr / 2``: for representations with values
-        far above 1, raise ``lr`` or ``steps``, or rescale the representations.
+        step, so primitives can travel about ``steps * lr / 2``. With the built-in compositions
+        and the ``"l1"`` or ``"l2"`` distance the problem is solved on the representations
+        divided by their largest absolute value and the answer scaled back (both distances and
+        both compositions commute with scaling), so the result does not depend on the
+        representations' scale; the cosine distance does not depend on it anyway. With a callable
+        composition or distance nothing is rescaled: a warning says when the values lie beyond
+        what the primitives can travel, or when the loss was still falling at the end (raise
+        ``steps`` or ``lr``, or rescale the representations).
     seed : int
         Seeds the random initialisations (``init="random"``, the linear composition's noise).
     init : {"zeros", "random"}
@@ -443,6 +455,15 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
     else:
         lexicon = 0.1 * torch.randn((len(names), *shape), generator=generator, dtype=dtype)
     where = resolve_device(device)
+    # l1 and l2 distances and the built-in compositions commute with scaling: solve at unit scale
+    scale, rescaled = 1.0, False
+    if (protocol == "converged" and isinstance(distance, str) and distance in ("l1", "l2")
+            and isinstance(composition, str)):
+        largest = float(target.abs().max())
+        scale, rescaled = (largest if largest > 0 else 1.0), True
+        target = target / scale
+    if protocol == "converged" and distance != "cosine":  # the cosine ignores scale
+        _warn_if_out_of_reach(target, steps, lr, scale, rescaled)
     target = target.to(where)
     lexicon = lexicon.to(where).requires_grad_(True)
     if composition == "additive":
@@ -497,7 +518,42 @@ def tre(representations, derivations: Sequence[Derivation], composition: Composi
             losses[step] = loss.item()
         with torch.no_grad():
             per_datum = measure(predict(), target).cpu().numpy().astype(np.float64)
+    _warn_if_still_falling(losses)
+    if scale != 1.0:
+        with torch.no_grad():
+            lexicon.mul_(scale)
+        per_datum, losses = per_datum * scale, losses * scale
     return _result(per_datum, lexicon, names, compose, losses)
+
+
+def _warn_if_out_of_reach(target: torch.Tensor, steps: int, lr: float, scale: float,
+                          rescaled: bool) -> None:
+    """Adam moves each value by about ``lr`` a step, decaying: about ``steps * lr / 2`` in all
+    (on the representations divided by ``scale`` when the solver rescaled them)."""
+    reach = steps * lr / 2
+    largest = float(target.abs().max())
+    if steps and reach < largest / 3:  # the primitives share a value between them: a third is tight
+        where = f" (solved divided by their largest value, {scale:.3g})" if rescaled else ""
+        warnings.warn(f"TRE: the representations reach {largest * scale:.3g}{where}, but with "
+                      f"steps={steps} and lr={lr} each learned value moves at most about "
+                      f"{reach * scale:.3g} in all, too little to rebuild them: TRE will be too high. "
+                      "Raise lr or steps" + ("." if rescaled else
+                                             ", or divide the representations by their scale."),
+                      RuntimeWarning, stacklevel=4)
+
+
+def _warn_if_still_falling(losses: np.ndarray) -> None:
+    """Warn when the loss still fell by more than 5% (of its final value, and of what it fell in
+    all) over the last tenth of the steps: the minimum of Eq. (2) was not reached."""
+    if len(losses) < 20:
+        return
+    tail = losses[-max(2, len(losses) // 10):]
+    fell, final, total = tail[0] - tail[-1], losses[-1], losses[0] - losses[-1]
+    if fell > 0.05 * max(final, 1e-6) and fell > 0.05 * total:
+        trajectory = ", ".join(f"{losses[i]:.4g}" for i in np.linspace(0, len(losses) - 1, 6).astype(int))
+        warnings.warn(f"TRE may not have converged: the loss was still falling at the last step "
+                      f"({trajectory} over {len(losses)} steps). Raise steps (or lr).",
+                      RuntimeWarning, stacklevel=4)
 
 
 def _result(per_datum: np.ndarray, lexicon: torch.Tensor, names: list[str], compose: Callable,
