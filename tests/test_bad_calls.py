@@ -120,3 +120,48 @@ def test_checked_functions_keep_names_documentation_and_pickling():
 def test_a_careful_users_mistakes_get_a_clear_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# The bad calls a researcher found outside this battery (issue 72): each is now refused by name.
+def _found():
+    import random
+
+    from tutorlib import orchard, pcfgset, scan, stats
+
+    return [
+        ("scan.parse_line", lambda: scan.parse_line("IN: foo bar OUT: baz"), "not SCAN's"),
+        ("scan.rule_tree", lambda: scan.rule_tree(("jump",)), "not a SCAN derivation"),
+        ("pcfgset.interpret", lambda: pcfgset.interpret("bar A1", synonyms={"bar": "nope"}),
+         "not a function of PCFG SET"),
+        ("orchard.value", lambda: orchard.value(orchard.Copy(5), [1]), "refers to item 5"),
+        ("orchard.balanced_depths", lambda: orchard.balanced_depths(5, 6, 3, random.Random(0)),
+         "at most max_depth"),
+        ("stats.levenshtein", lambda: stats.levenshtein([[1], [2]], [[1]]), "two messages"),
+    ]
+
+
+@pytest.mark.parametrize("number", range(6))
+def test_the_calls_found_outside_the_battery_are_refused(number):
+    name, call, message = _found()[number]
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_a_scan_file_with_one_command_twice_is_refused(tmp_path):
+    from tutorlib import scan
+
+    path = tmp_path / "tasks.txt"
+    path.write_text("IN: jump OUT: I_JUMP\nIN: walk OUT: I_WALK\nIN: jump OUT: I_WALK\n")
+    with pytest.raises(ValueError, match="lines 1 and 3"):
+        scan.read_pairs(path)
+
+
+def test_a_results_file_whose_provenance_is_a_number_is_refused(tmp_path):
+    import json
+
+    from tutorlib import results
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"data": {}, "provenance": 3}))
+    with pytest.raises(ValueError, match="'provenance' must be an object"):
+        results.read_results(path)

@@ -180,6 +180,9 @@ def read_results(path: str | os.PathLike) -> dict[str, Any]:
         raise ValueError(f"{path} is not valid JSON: {error}") from None
     if not isinstance(record, dict) or "data" not in record or "provenance" not in record:
         raise ValueError(f"{path} is not a results file: expected keys 'provenance' and 'data'")
+    if not isinstance(record["provenance"], dict):
+        raise ValueError(f"{path}: 'provenance' must be an object of {', '.join(PROVENANCE_KEYS)}, "
+                         f"got {type(record['provenance']).__name__}")
     missing = [key for key in PROVENANCE_KEYS if key not in record["provenance"]]
     if missing:
         raise ValueError(f"{path}: provenance lacks {', '.join(missing)}")

@@ -181,6 +181,13 @@ def levenshtein(a: ArrayLike, b: ArrayLike) -> int:
     distance is used, with the same results; symbols it cannot hash fall back to Python.
     """
     a, b = as_symbols(a), as_symbols(b)
+    for name, item in (("a", a), ("b", b)):
+        if not isinstance(item, (str, bytes)):
+            nested = next((s for s in item if isinstance(s, (list, np.ndarray, dict, set))), None)
+            if nested is not None:
+                raise ValueError(f"levenshtein compares two messages, each a sequence of symbols; "
+                                 f"{name} holds a {type(nested).__name__} ({nested!r}) as a symbol "
+                                 "(to compare many messages, call it once per pair)")
     if _rapid_levenshtein is not None and _rapid_is_exact(a, b):
         return int(_rapid_levenshtein(a, b))
     return levenshtein_python(a, b)

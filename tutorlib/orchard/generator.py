@@ -281,6 +281,10 @@ def balanced_depths(num_examples: int, min_depth: int, max_depth: int,
     list of int
         The depths, shuffled.
     """
+    _check_int("num_examples", num_examples, 0, None)
+    _check_int("min_depth", min_depth, 1, None)
+    if max_depth < min_depth:
+        raise ValueError(f"min_depth ({min_depth}) must be at most max_depth ({max_depth})")
     depths = list(range(min_depth, max_depth + 1))
     out = depths * (num_examples // len(depths)) + rng.sample(depths, num_examples % len(depths))
     rng.shuffle(out)

@@ -359,6 +359,10 @@ def value(tree: Item, reference: list[int] | None = None) -> int:
         if reference is None:
             raise ValueError(f"COPY {item.index} at position {item.position} needs the first tree "
                              f"to refer to")
+        if not 0 <= item.index < len(reference):
+            raise ValueError(f"COPY {item.index} at position {item.position} refers to item "
+                             f"{item.index} of the first tree, which has {len(reference)} item(s) "
+                             f"(reference holds the first tree's item_values)")
         return reference[item.index]
 
     if not isinstance(tree, (Digit, Copy, Operator)):

@@ -146,7 +146,7 @@ def parse(source: str, *, synonyms: Mapping[str, str] | None = None,
         raise ValueError("empty input: a PCFG SET input has a function and a string argument, "
                          "e.g. 'copy A1 B2'")
     known = _DEFAULT_SYMBOLS if symbols is None else frozenset(symbols)
-    synonyms = synonyms or {}
+    synonyms = check_synonyms(synonyms)
     for i, token in enumerate(tokens):
         if token not in known and token not in FUNCTIONS and token != COMMA \
                 and token not in synonyms:
@@ -329,6 +329,25 @@ def evaluate(tree: Tree, *, synonyms: Mapping[str, str] | None = None,
     return apply(name, *(evaluate(a, synonyms=synonyms, exceptions=exceptions) for a in tree[1:]))
 
 
+def check_synonyms(synonyms: Mapping[str, str] | None) -> Mapping[str, str]:
+    """``synonyms`` (or ``{}`` for None) once it is a mapping from new names to PCFG SET's
+    functions, such as :data:`TWINS`; a ``ValueError`` names the first entry that is not."""
+    if synonyms is None:
+        return {}
+    if not isinstance(synonyms, Mapping):
+        raise ValueError(f"synonyms must map a new name to the function it stands for, e.g. "
+                         f"{{'copy_twin': 'copy'}}; got {type(synonyms).__name__}")
+    for name, function in synonyms.items():
+        if not isinstance(name, str) or not name or any(ch.isspace() for ch in name) \
+                or name in FUNCTIONS or name == COMMA:
+            raise ValueError(f"synonyms: {name!r} cannot name a synonym (one word that is not "
+                             f"already a function or the comma)")
+        if function not in FUNCTIONS:
+            raise ValueError(f"synonyms: {name!r} stands for {function!r}, which is not a function "
+                             f"of PCFG SET ({', '.join(FUNCTIONS)})")
+    return synonyms
+
+
 def check_tree(tree: Tree, synonyms: Mapping[str, str] | None = None) -> Tree:
     """``tree`` if it is a tree :func:`parse` could have made, with a function at its root;
     otherwise ``TypeError``/``ValueError`` saying what is wrong where (checked without
@@ -357,7 +376,7 @@ def check_tree(tree: Tree, synonyms: Mapping[str, str] | None = None) -> Tree:
     ...
     TypeError: the argument at position 1 of the tree is a str ('A1'), not a tuple: ...
     """
-    synonyms = synonyms or {}
+    synonyms = check_synonyms(synonyms)
     arity = {**{f: 1 for f in UNARY}, **{f: 2 for f in BINARY}}
     if not (isinstance(tree, tuple) and tree and isinstance(tree[0], str)
             and synonyms.get(tree[0], tree[0]) in arity):

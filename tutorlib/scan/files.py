@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tutorlib.hub import SCAN_FIELDS
 from tutorlib.hub import to_hf_dataset as _pairs_to_hf
-from tutorlib.scan.grammar import Pair, all_pairs
+from tutorlib.scan.grammar import ACTION_TOKENS, VOCABULARY, Pair, all_pairs
 from tutorlib.scan.splits import COMPLEX_JUMP_NUMS, SIZE_PERCENTS, TEMPLATES, split
 from tutorlib.textfiles import output_directory, read_text
 
@@ -57,6 +57,13 @@ def parse_line(line: str) -> Pair:
     if not command.strip() or not actions.strip():
         raise ValueError(f"a SCAN line needs a command and actions, one of them is empty: "
                          f"{line!r}")
+    words = [w for w in command.split() if w not in VOCABULARY]
+    tokens = [t for t in actions.split() if t not in ACTION_TOKENS]
+    if words or tokens:
+        what = (f"the word(s) {', '.join(map(repr, dict.fromkeys(words)))} of the command"
+                if words else f"the action(s) {', '.join(map(repr, dict.fromkeys(tokens)))}")
+        raise ValueError(f"not a SCAN line: {what} are not SCAN's (commands use "
+                         f"{', '.join(VOCABULARY)}; actions {', '.join(ACTION_TOKENS)}): {line!r}")
     return command, actions
 
 
@@ -134,7 +141,20 @@ def read_pairs(path: str | Path) -> list[Pair]:
     list of (str, str)
         The (command, actions) pairs, in the order of the file.
     """
-    pairs = [parse_line(line) for line in read_text(path).splitlines() if line.strip()]
+    pairs = []
+    seen: dict[str, tuple[int, str]] = {}
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            command, actions = parse_line(line)
+        except ValueError as error:
+            raise ValueError(f"{path}, line {number}: {error}") from None
+        first = seen.setdefault(command, (number, actions))
+        if first[1] != actions:
+            raise ValueError(f"{path}: the command {command!r} has two different action sequences, "
+                             f"on lines {first[0]} and {number}; a SCAN command means one sequence")
+        pairs.append((command, actions))
     if not pairs:
         raise ValueError(f"{path} holds no IN: ... OUT: ... lines")
     return pairs

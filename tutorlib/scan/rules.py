@@ -32,8 +32,7 @@ def rule_tree(command: str | Tree) -> tuple:
     Parameters
     ----------
     command : str or tuple
-        A SCAN command, or its derivation as :func:`tutorlib.scan.parse` gives it (a derivation
-        is used as it is, without being checked).
+        A SCAN command, or its derivation as :func:`tutorlib.scan.parse` gives it.
 
     Returns
     -------
@@ -47,7 +46,7 @@ def rule_tree(command: str | Tree) -> tuple:
     ------
     ValueError
         From :func:`tutorlib.scan.parse`, naming the word and position, for a command outside
-        the grammar.
+        the grammar; for a tuple that is not a derivation :func:`tutorlib.scan.parse` gives.
 
     Examples
     --------
@@ -55,10 +54,25 @@ def rule_tree(command: str | Tree) -> tuple:
     ('C -> S after S', ('S -> V', ('V -> D', ('D -> U left', 'U -> walk'))), \
 ('S -> V', ('V -> D[1] around D[2]', 'D -> turn right')))
     """
-    tree = grammar.parse(command) if isinstance(command, str) else command
+    tree = grammar.parse(command) if isinstance(command, str) else _derivation(command)
     if isinstance(tree, tuple) and len(tree) == 3 and tree[1] in CONJUNCTIONS:
         return (f"C -> S {tree[1]} S", _s(tree[0]), _s(tree[2]))
     return ("C -> S", _s(tree))
+
+
+def _derivation(tree: object) -> Tree:
+    """``tree`` once it is a derivation :func:`tutorlib.scan.parse` gives (checked by writing its
+    command out and parsing it back)."""
+    try:
+        command = grammar.command_of(tree)
+        same = grammar.parse(command) == tree
+    except (TypeError, ValueError, IndexError, AttributeError):
+        same = False
+    if not same:
+        raise ValueError(f"not a SCAN derivation (give a command, or its tree from "
+                         f"tutorlib.scan.parse, e.g. parse('jump twice') == ('jump', 'twice')): "
+                         f"{tree!r}")
+    return tree
 
 
 def _s(s: Tree) -> tuple:
