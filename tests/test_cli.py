@@ -119,3 +119,52 @@ def test_a_parts_own_export_gives_one_line_errors(part, tmp_path, capsys):
     assert main(["export", str(a_file)]) == 1
     err = capsys.readouterr().err
     assert err == f"error: {a_file} is a file, not a directory to write into\n"
+
+
+def test_the_top_level_export_takes_each_datasets_options(tmp_path, capsys):
+    # ORCHARD: one variant (the release's layout), its size and seed
+    assert cli.main(["export", "orchard", str(tmp_path / "o"), "--variant", "minmax_hard",
+                     "--size", "1"]) == 0
+    assert len((tmp_path / "o" / "train.input").read_text().splitlines()) == 1_000
+    assert (tmp_path / "o" / "test12.label").exists()
+    # SCAN: one split in the official layout, beside tasks.txt
+    assert cli.main(["export", "scan", str(tmp_path / "s"), "--split", "addprim_jump"]) == 0
+    written = sorted(p.relative_to(tmp_path / "s").as_posix() for p in (tmp_path / "s").rglob("*.txt"))
+    assert written == ["add_prim_split/tasks_test_addprim_jump.txt",
+                       "add_prim_split/tasks_train_addprim_jump.txt", "tasks.txt"]
+    capsys.readouterr()
+    # a split or variant that does not exist: a one-line error, nothing written
+    assert cli.main(["export", "scan", str(tmp_path / "bad"), "--split", "addprim_jmup"]) == 1
+    assert "unknown SCAN split(s) 'addprim_jmup'" in capsys.readouterr().err
+    assert not (tmp_path / "bad" / "add_prim_split").exists()
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["export", "orchard", str(tmp_path / "bad"), "--variant", "minmax_hrad"])
+    assert exit_.value.code == 2 and "invalid choice: 'minmax_hrad'" in capsys.readouterr().err
+
+
+def test_the_readmes_commands_parse_as_written():
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Using tutorlib on its own", 1)[1].split("```", 2)[1]
+    lines = [line.split("#", 1)[0].strip() for line in block.splitlines()]
+    commands = [shlex.split(line)[3:] for line in lines if re.match(r"python -m tutorlib ", line)]
+    assert len(commands) >= 8
+    parser = cli._parser()
+    for argv in (c for c in commands if c != ["--help"]):
+        args = parser.parse_args(argv)  # argparse exits (a failure here) on what it cannot read
+        if args.command == "export":  # and the dataset's own command line reads its options
+            dataset_parser_accepts(args.dataset, ["export", "DIR", *args.options])
+
+
+def dataset_parser_accepts(dataset, argv):
+    import importlib
+    from unittest import mock
+
+    module_name, function = cli.EXPORTS[dataset][1].split(":")
+    module = importlib.import_module(module_name)
+    writers = [name for name in ("export", "export_all") if hasattr(module, name)]
+    with mock.patch.multiple(module, **{name: mock.DEFAULT for name in writers}), \
+            mock.patch("tutorlib.textfiles.output_directory"):
+        assert getattr(module, function)(argv) == 0, (dataset, argv)

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -207,6 +208,8 @@ def test_a_built_wheel_holds_every_module(tmp_path):
                           "-q", "-w", str(dist), str(source)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
     (wheel,) = dist.glob("tutorlib-*.whl")
+    # PEP 561: the type hints reach editors and type checkers
+    assert "tutorlib/py.typed" in zipfile.ZipFile(wheel).namelist()
     env = tmp_path / "fresh"
     venv.EnvBuilder(with_pip=False).create(env)
     site = next(env.glob("lib/python*/site-packages"))

@@ -26,16 +26,17 @@ from tutorlib.profiles import EXTRA_PROFILES, PROFILES
 EXPERIMENTS: dict[str, str] = {name: registry.EXPERIMENTS[name].description
                                for name in registry.names(runnable=True)}
 
-# name -> (one-line description, "module:function" writing the dataset into a directory)
+# name -> (one-line description, "module:main" of the dataset's own command line, whose
+# ``export DIR [OPTIONS]`` the top-level ``export NAME DIR [OPTIONS]`` runs)
 EXPORTS: dict[str, tuple[str, str]] = {
-    "scan": ("SCAN's tasks.txt and every split, in the official layout",
-             "tutorlib.scan.files:export"),
-    "pcfgset": ("PCFG SET's base corpus and every test split, in the published layout",
-                "tutorlib.pcfgset.files:export"),
-    "orchard": ("ORCHARD's six variants in the release's layout, one subdirectory each",
-                "tutorlib.orchard.files:export_all"),
+    "scan": ("SCAN's tasks.txt and every split (--split NAME ... for some), official layout",
+             "tutorlib.scan.files:main"),
+    "pcfgset": ("PCFG SET's base corpus and every test split (--only SPLIT ...), published layout",
+                "tutorlib.pcfgset.files:main"),
+    "orchard": ("ORCHARD's variants in the release's layout (--variant NAME, default all)",
+                "tutorlib.orchard.__main__:main"),
     "dbca": ("SCAN's tasks.txt and our three MCD splits as index JSON, in the released format",
-             "tutorlib.dbca.files:export"),
+             "tutorlib.dbca.files:main"),
 }
 
 # Names the command line accepted before each experiment had one name everywhere.
@@ -95,6 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("dataset", choices=sorted(EXPORTS), metavar="DATASET",
                         help="one of: " + ", ".join(sorted(EXPORTS)))
     export.add_argument("directory")
+    export.add_argument("options", nargs=argparse.REMAINDER, metavar="OPTIONS",
+                        help="the dataset's own options: scan --split NAME ... --seed N; pcfgset "
+                             "--only SPLIT ... --seed N; orchard --variant NAME --size N --seed N "
+                             "--parts P,Q (python -m tutorlib.DATASET export --help)")
 
     card = commands.add_parser("card", help="the report card: score predictions made elsewhere")
     card_commands = card.add_subparsers(dest="card_command", metavar="CARD_COMMAND", required=True)
@@ -163,8 +168,12 @@ def main(argv: list[str] | None = None) -> int:
             from tutorlib.textfiles import output_directory
 
             output_directory(args.directory)  # a file, or no access: say so before any work
-            _load(EXPORTS[args.dataset][1])(args.directory)
-            print(f"{args.dataset} written to {args.directory}")
+            options = list(args.options)
+            if args.dataset == "orchard" and not any(o.startswith("--variant") for o in options):
+                options += ["--variant", "all"]
+            status = _load(EXPORTS[args.dataset][1])(["export", args.directory, *options])
+            if status:
+                return status
         elif args.command == "card":
             scorer = _load(f"tutorlib.card.scoring:score_{args.benchmark}")
             if args.benchmark == "scan":

@@ -101,8 +101,9 @@ def export_layout() -> dict[str, str]:
     return layout
 
 
-def export(directory: str | Path, seed: int = 0) -> Path:
-    """Write ``tasks.txt`` and every split in the official layout and line format.
+def export(directory: str | Path, seed: int = 0, names: list[str] | None = None) -> Path:
+    """Write ``tasks.txt`` and every split (or the splits ``names``) in the official layout and
+    line format.
 
     Parameters
     ----------
@@ -111,6 +112,9 @@ def export(directory: str | Path, seed: int = 0) -> Path:
         the same names are replaced.
     seed : int
         Seed of the random splits (``simple`` and ``simple_p*``); the others do not depend on it.
+    names : list of str, optional
+        Only these splits (names of :func:`~tutorlib.scan.split_names`, e.g. ``["addprim_jump"]``);
+        all of them by default (about 200 MB).
 
     Returns
     -------
@@ -119,9 +123,17 @@ def export(directory: str | Path, seed: int = 0) -> Path:
     """
     from tutorlib.train import progress_bar
 
+    layout = export_layout()
+    if names is not None:
+        names = [names] if isinstance(names, str) else list(names)
+        unknown = [n for n in names if n not in layout]
+        if unknown or not names:
+            raise ValueError(f"unknown SCAN split(s) {', '.join(map(repr, unknown)) or '(none given)'}: "
+                             f"the splits are {', '.join(layout)}")
+        layout = {n: layout[n] for n in names}
     directory = Path(directory)
     _write(directory / "tasks.txt", all_pairs())
-    for name, pattern in progress_bar(list(export_layout().items()), desc="SCAN splits"):
+    for name, pattern in progress_bar(list(layout.items()), desc="SCAN splits"):
         train, test = split(name, seed)
         _write(directory / pattern.format(part="train"), train)
         _write(directory / pattern.format(part="test"), test)
@@ -202,7 +214,8 @@ def length_counts(pairs: list[Pair]) -> tuple[Counter, Counter]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: ``python -m tutorlib.scan export DIR [--seed SEED]`` calls :func:`export`.
+    """The command line: ``python -m tutorlib.scan export DIR [--seed SEED] [--split NAME ...]``
+    calls :func:`export`.
 
     Parameters
     ----------
@@ -220,10 +233,12 @@ def main(argv: list[str] | None = None) -> int:
     out = commands.add_parser("export", help="write tasks.txt and every split into DIR")
     out.add_argument("directory", metavar="DIR")
     out.add_argument("--seed", type=int, default=0, help="seed of the random splits (default 0)")
+    out.add_argument("--split", nargs="+", metavar="NAME",
+                     help="only these splits, e.g. addprim_jump (default: every split)")
     args = parser.parse_args(argv)
     try:
         output_directory(args.directory)
-        path = export(args.directory, args.seed)
+        path = export(args.directory, args.seed, args.split)
         print(f"SCAN written to {path}")
     except (ValueError, OSError) as error:  # a file for a folder, no access, a bad seed
         print(f"error: {error}", file=sys.stderr)
