@@ -164,3 +164,60 @@ def test_the_paper_s_released_networks_on_the_card_s_pcfgset_rows(tmp_path):
     moved = shared[shared["test"].isin(["productivity", "localism"])]
     assert set(moved["task"]) == {"pcfgset"} and len(moved) == len(
         frame[frame["test"].isin(["productivity", "localism"])])
+
+
+def test_scores_in_memory_equal_the_file_scorers(scan_files, orchard_part, tmp_path):
+    # SCAN and ORCHARD: the files' predictions and references, read into lists
+    from tutorlib import scan
+    from tutorlib.orchard.files import read_part
+
+    test, predictions = scan_files
+    in_memory = card.score("scan", card.read_predictions(predictions), scan.read_pairs(test))
+    assert in_memory.scores == card.score_scan(test, predictions).scores == {"accuracy": 0.5}
+    directory, labels = orchard_part
+    references = [label for _, label in read_part(directory, "test3")]
+    assert (card.score("orchard", card.read_predictions(labels), references).scores
+            == card.score_orchard(directory, "test3", labels).scores)
+
+
+def test_scores_in_memory_equal_the_file_scorers_on_the_released_files(tmp_path):
+    from tutorlib.pcfgset import released
+
+    table = released.frame("pcfgset")
+    for architecture in released.ARCHITECTURES:
+        column = table[f"{architecture}_1"].fillna("").tolist()
+        path = write(tmp_path / f"{architecture}.txt", "source\ttarget\tprediction\n" + "".join(
+            f"{s}\t{t}\t{p}\n" for s, t, p in zip(table["source"], table["target"], column)))
+        from_file = card.score_pcfgset(path).scores
+        in_memory = card.score("pcfgset", column, table["target"].tolist()).scores
+        assert in_memory == from_file
+        assert in_memory["accuracy"] == pytest.approx(released.score(architecture, "pcfgset", 1))
+
+
+def test_the_targets_are_checked_against_the_interpreter_when_asked(tmp_path):
+    sources = ["copy A1 B2", "reverse A1 B2"]
+    assert card.score("pcfgset", ["A1 B2", "B2 A1"], ["A1 B2", "B2 A1"],
+                      sources=sources).scores["accuracy"] == 1.0
+    with pytest.raises(ValueError, match=r"example 2: the target 'A1 B2' is not the meaning"):
+        card.score("pcfgset", ["A1 B2", "A1 B2"], ["A1 B2", "A1 B2"], sources=sources)
+    path = write(tmp_path / "p.txt", "copy A1 B2\tA1 B2\tA1 B2\nreverse A1 B2\tA1 B2\tA1 B2\n")
+    assert card.score_pcfgset(path).scores["accuracy"] == 1.0  # unchecked: as the file says
+    with pytest.raises(ValueError, match="p.txt: example 2"):
+        card.score_pcfgset(path, check_targets=True)
+
+
+def test_bad_scoring_input_is_named(scan_files):
+    with pytest.raises(ValueError, match="unknown benchmark 'cogs'"):
+        card.score("cogs", ["a"], ["a"])
+    with pytest.raises(ValueError, match="2 predictions and 1 references"):
+        card.score("scan", ["I_JUMP", "I_WALK"], ["I_JUMP"])
+    with pytest.raises(ValueError, match="predictions"):  # a string is not a list of them
+        card.score("scan", "I_JUMP", ["I_JUMP"])
+    with pytest.raises(ValueError, match="predictions"):
+        card.score("scan", [["I_JUMP"]], ["I_JUMP"])
+    with pytest.raises(ValueError, match="twins and sources are PCFG SET's"):
+        card.score("scan", ["I_JUMP"], ["I_JUMP"], twins=["I_JUMP"])
+    # the test file given as its own predictions: refused, not scored 0%
+    test, _ = scan_files
+    with pytest.raises(ValueError, match="looks like a test file"):
+        card.score_scan(test, test)

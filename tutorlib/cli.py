@@ -113,6 +113,9 @@ def _parser() -> argparse.ArgumentParser:
         "pcfgset", help="PREDICTIONS (source<TAB>target<TAB>prediction lines) [--twin FILE]")
     pcfgset_score.add_argument("predictions")
     pcfgset_score.add_argument("--twin", help="the twin inputs' predictions, for consistency")
+    pcfgset_score.add_argument("--check-targets", action="store_true",
+                               help="check every target against the interpreter's meaning of its "
+                                    "source")
     orchard_score = benchmarks.add_parser(
         "orchard", help="DIRECTORY PART (PART.input, PART.label) PREDICTIONS")
     orchard_score.add_argument("directory")
@@ -179,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.benchmark == "scan":
                 result = scorer(args.test, args.predictions)
             elif args.benchmark == "pcfgset":
-                result = scorer(args.predictions, args.twin)
+                result = scorer(args.predictions, args.twin, check_targets=args.check_targets)
             else:
                 result = scorer(args.directory, args.part, args.predictions)
             if args.json:

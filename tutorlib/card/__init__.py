@@ -36,6 +36,7 @@ from tutorlib.card.scoring import (
     Score,
     read_pcfgset_predictions,
     read_predictions,
+    score,
     score_orchard,
     score_pcfgset,
     score_scan,
@@ -70,7 +71,7 @@ __all__ = ["BENCHMARKS", "DIAL_TARGETS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTH
            "concurrency", "concurrency_matrix", "dbca_task", "derivation", "exact_match", "fitted", "holdout",
            "measure_label", "orchard_task", "pcfgset_task", "plot_card", "plot_concurrency",
            "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
-           "score_orchard", "score_pcfgset", "score_scan", "split_divergences", "states_tre",
+           "score", "score_orchard", "score_pcfgset", "score_scan", "split_divergences", "states_tre",
            "train_and_score", "tre_against_behaviour"]
 
 from tutorlib.checks import type_check as _type_check  # noqa: E402

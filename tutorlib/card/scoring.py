@@ -15,11 +15,14 @@ predictions alone: one prediction per line, in the order of the benchmark's test
 
 Every score is the same function the book's own networks are scored with. A prediction may be
 empty (a blank line); the files must have the same number of lines, or the error names both.
+Predictions held in memory are scored by :func:`score` (as Hugging Face ``evaluate``'s
+``compute(predictions=, references=)``), which the file scorers call.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,6 +83,12 @@ def read_predictions(path: str | os.PathLike) -> list[str]:
     lines = read_text(path).splitlines()
     if not lines:
         raise ValueError(f"{path} holds no predictions (it is empty)")
+    looks_like = next((n for n, line in enumerate(lines, start=1)
+                       if line.lstrip().startswith("IN: ") or "\t" in line), None)
+    if looks_like is not None:
+        raise ValueError(f"{path}, line {looks_like}, looks like a test file (IN: ... OUT: ... or "
+                         f"tab-separated source and target), not predictions: give one predicted "
+                         f"output per line, in the test file's order")
     return [" ".join(line.split()) for line in lines]
 
 
@@ -88,6 +97,96 @@ def _aligned(predictions: list[str], examples: int, prediction_path, test_path) 
         raise ValueError(f"{prediction_path} has {len(predictions)} predictions but {test_path} "
                          f"has {examples} examples: one prediction per line, in the test file's "
                          f"order")
+
+
+def score(benchmark: str, predictions: Sequence[str], references: Sequence, *,
+          twins: Sequence[str] | None = None, sources: Sequence[str] | None = None) -> Score:
+    """Score predictions held in memory against their references, as the file scorers do.
+
+    Parameters
+    ----------
+    benchmark : {"scan", "pcfgset", "orchard"}
+        Which benchmark's scores.
+    predictions : sequence of str
+        One predicted output per example (tokens separated by spaces; may be empty).
+    references : sequence
+        The expected outputs, one per prediction: strings (SCAN's action sequences, PCFG SET's
+        targets, ORCHARD's ``v1,v2`` labels) or ``(source, target)`` pairs.
+    twins : sequence of str, optional
+        PCFG SET only: the predictions for the substitutivity twins, line by line, for
+        ``consistency``.
+    sources : sequence of str, optional
+        PCFG SET only: the inputs; when given, every reference is checked against
+        :func:`tutorlib.pcfgset.interpret` of its source (synonyms read as :data:`TWINS`), and a
+        ``ValueError`` names the first that is not the input's meaning.
+
+    Returns
+    -------
+    Score
+        As :func:`score_scan`, :func:`score_pcfgset` and :func:`score_orchard` (no ``files``).
+
+    Examples
+    --------
+    >>> score("scan", ["I_JUMP I_JUMP", "I_WALK"], ["I_JUMP I_JUMP", "I_LOOK"]).scores
+    {'accuracy': 0.5}
+    """
+    if benchmark not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {benchmark!r}: expected one of {', '.join(BENCHMARKS)}")
+    predictions = _strings(predictions, "predictions")
+    targets = _strings([r[1] if isinstance(r, (tuple, list)) and len(r) == 2 else r
+                        for r in _sequence(references, "references")], "references")
+    if len(predictions) != len(targets) or not targets:
+        raise ValueError(f"score needs one prediction per reference and at least one, got "
+                         f"{len(predictions)} predictions and {len(targets)} references")
+    if benchmark != "pcfgset" and (twins is not None or sources is not None):
+        raise ValueError("twins and sources are PCFG SET's (substitutivity, the target check)")
+    if benchmark == "scan":
+        return Score("scan", len(targets), {"accuracy": exact_match(predictions,
+                                                                     [("", t) for t in targets])})
+    if benchmark == "orchard":
+        return Score("orchard", len(targets), orchard_accuracies(predictions,
+                                                                 [("", t) for t in targets]))
+    if sources is not None:
+        _check_targets(_strings(sources, "sources"), targets)
+    split_predictions = [p.split() for p in predictions]
+    split_targets = [t.split() for t in targets]
+    scores = {"accuracy": accuracy(split_predictions, split_targets),
+              "token_accuracy": token_accuracy(split_predictions, split_targets)}
+    if twins is not None:
+        twins = _strings(twins, "twins")
+        if len(twins) != len(predictions):
+            raise ValueError(f"{len(twins)} twin predictions for {len(predictions)} predictions: "
+                             "one twin a line")
+        scores["consistency"] = consistency(split_predictions, [t.split() for t in twins])
+    return Score("pcfgset", len(targets), scores)
+
+
+def _sequence(values, name: str) -> list:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise ValueError(f"{name} must be a list with one entry per example, got "
+                         f"{type(values).__name__}")
+    return list(values)
+
+
+def _strings(values, name: str) -> list[str]:
+    values = _sequence(values, name)
+    wrong = next((v for v in values if not isinstance(v, str)), None)
+    if wrong is not None:
+        raise ValueError(f"{name} must be strings (tokens separated by spaces), got a "
+                         f"{type(wrong).__name__}: {wrong!r}")
+    return [" ".join(v.split()) for v in values]
+
+
+def _check_targets(sources: list[str], targets: list[str]) -> None:
+    from tutorlib.pcfgset import TWINS, interpret
+
+    if len(sources) != len(targets):
+        raise ValueError(f"{len(sources)} sources for {len(targets)} references")
+    for number, (source, target) in enumerate(zip(sources, targets), start=1):
+        meaning = " ".join(interpret(source, synonyms=TWINS))
+        if meaning != target:
+            raise ValueError(f"example {number}: the target {target!r} is not the meaning of "
+                             f"{source!r}, which is {meaning!r}")
 
 
 def score_scan(test_path: str | os.PathLike, predictions_path: str | os.PathLike) -> Score:
@@ -112,7 +211,8 @@ def score_scan(test_path: str | os.PathLike, predictions_path: str | os.PathLike
     pairs = read_scan_pairs(test_path)
     predictions = read_predictions(predictions_path)
     _aligned(predictions, len(pairs), predictions_path, test_path)
-    return Score("scan", len(pairs), {"accuracy": exact_match(predictions, pairs)},
+    scored = score("scan", predictions, pairs)
+    return Score("scan", scored.examples, scored.scores,
                  {"test": str(test_path), "predictions": str(predictions_path)})
 
 
@@ -152,7 +252,7 @@ def read_pcfgset_predictions(path: str | os.PathLike) -> list[tuple[str, str, st
 
 
 def score_pcfgset(predictions_path: str | os.PathLike,
-                  twin_path: str | os.PathLike | None = None) -> Score:
+                  twin_path: str | os.PathLike | None = None, *, check_targets: bool = False) -> Score:
     """Sequence and token accuracy of a PCFG SET prediction file, and with ``twin_path`` the
     consistency between its predictions and the twin file's (substitutivity, line by line).
 
@@ -162,6 +262,9 @@ def score_pcfgset(predictions_path: str | os.PathLike,
         ``source<TAB>target<TAB>prediction`` lines.
     twin_path : str or path-like, optional
         The same layout for the twin inputs (the substitutivity test's second file).
+    check_targets : bool
+        Check every target against :func:`tutorlib.pcfgset.interpret` of its source (and the
+        twin file's too); a ``ValueError`` names the first that is wrong.
 
     Returns
     -------
@@ -170,18 +273,24 @@ def score_pcfgset(predictions_path: str | os.PathLike,
         the same non-empty prediction).
     """
     rows = read_pcfgset_predictions(predictions_path)
-    # split into symbols once: each score takes lists of symbols as they are
-    predictions = [prediction.split() for _, _, prediction in rows]
-    targets = [target.split() for _, target, _ in rows]
-    scores = {"accuracy": accuracy(predictions, targets),
-              "token_accuracy": token_accuracy(predictions, targets)}
     files = {"predictions": str(predictions_path)}
+    twins = None
     if twin_path is not None:
-        twins = read_pcfgset_predictions(twin_path)
-        _aligned([p for _, _, p in twins], len(rows), twin_path, predictions_path)
-        scores["consistency"] = consistency(predictions, [p.split() for _, _, p in twins])
+        twin_rows = read_pcfgset_predictions(twin_path)
+        _aligned([p for _, _, p in twin_rows], len(rows), twin_path, predictions_path)
+        twins = [p for _, _, p in twin_rows]
         files["twin"] = str(twin_path)
-    return Score("pcfgset", len(rows), scores, files)
+        if check_targets:
+            try:
+                _check_targets([s for s, _, _ in twin_rows], [t for _, t, _ in twin_rows])
+            except ValueError as error:
+                raise ValueError(f"{twin_path}: {error}") from None
+    try:
+        scored = score("pcfgset", [p for _, _, p in rows], [t for _, t, _ in rows], twins=twins,
+                       sources=[s for s, _, _ in rows] if check_targets else None)
+    except ValueError as error:
+        raise ValueError(f"{predictions_path}: {error}") from None
+    return Score("pcfgset", scored.examples, scored.scores, files)
 
 
 def score_orchard(directory: str | os.PathLike, part: str,
@@ -208,10 +317,10 @@ def score_orchard(directory: str | os.PathLike, part: str,
     predictions = read_predictions(predictions_path)
     label_path = Path(directory) / f"{part}.label"
     _aligned(predictions, len(pairs), predictions_path, label_path)
-    return Score("orchard", len(pairs), orchard_accuracies(predictions, pairs),
+    return Score("orchard", len(pairs), score("orchard", predictions, pairs).scores,
                  {"input": str(Path(directory) / f"{part}.input"), "label": str(label_path),
                   "predictions": str(predictions_path)})
 
 
 __all__ = ["BENCHMARKS", "PCFGSET_HEADER", "Score", "read_pcfgset_predictions", "read_predictions",
-           "score_orchard", "score_pcfgset", "score_scan"]
+           "score", "score_orchard", "score_pcfgset", "score_scan"]
