@@ -60,7 +60,8 @@ SIZE_PERCENTS = (1, 2, 4, 8, 16, 32, 64)
 
 
 def size_split(percent: int, seed: int = 0) -> tuple[list[Pair], list[Pair]]:
-    """Experiment 1's training-size curve: train on ``percent``% of all commands, test on the rest.
+    """Experiment 1's training-size curve: train on ``percent`` percent of all commands, test on
+    the rest.
 
     The training sets of one seed are nested: p1 within p2 within ... p64.
 
