@@ -107,6 +107,27 @@ def test_jobs_execute_chapters_side_by_side_and_still_name_failures(tmp_path):
     again = execute(root, "--jobs", "2")
     assert "up to date: notebooks/01_good.ipynb" in again.stdout
     assert execute(root, "--jobs", "0").returncode == 2
+    # the seconds each chapter took, for scheduling the next run longest first
+    import json
+
+    assert set(json.loads((root / "_build" / "chapter-seconds.json").read_text())["ci"]) == {"01_good"}
+
+
+def test_chapters_are_scheduled_by_the_seconds_they_last_took(tmp_path):
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("execute_tool", ROOT / "tools" / "execute.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    (tmp_path / "tools").mkdir()
+    assert tool.chapter_seconds(tmp_path, "tutorial") == {}  # none recorded: file order
+    (tmp_path / "tools" / "chapter_seconds.json").write_text(json.dumps(
+        {"tutorial": {"01_a": 10, "02_b": 300}}))
+    assert tool.chapter_seconds(tmp_path, "tutorial") == {"01_a": 10.0, "02_b": 300.0}
+    assert tool.chapter_seconds(tmp_path, "ci") == {}
+    committed = tool.chapter_seconds(ROOT, "tutorial")
+    assert {p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py")} <= set(committed)
 
 
 @pytest.mark.slow

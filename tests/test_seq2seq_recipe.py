@@ -495,3 +495,32 @@ def test_random_batches_have_no_pools():
     assert s2s.Recipe(bucket_pool=None).to_dict().get("bucket_pool") is None  # old keys kept
     with pytest.raises(ValueError, match="bucketed=True"):
         s2s.Recipe(bucketed=False, bucket_pool=20)
+
+
+def test_a_wall_budget_counts_the_evaluations_too(one_thread):
+    train, validation = copy_task(400, 0), copy_task(200, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    model = s2s.build_model(s2s.Seq2SeqConfig("gru", 16, 1, 0.0), len(vocab), len(vocab))
+    recipe = recipes.Recipe(batch_size=10, max_seconds=1.0, max_epochs=1000, patience=10_000,
+                            evaluations_per_epoch=40, budget="wall")
+    log = recipes.fit(model, train, vocab, vocab, recipe, validation=validation, seed=0)
+    assert log.stopped == "max_seconds"
+    # training and evaluations together reached the budget; training alone did not
+    assert log.train_seconds + log.evaluation_seconds >= 1.0 > log.train_seconds
+    assert recipe.to_dict()["budget"] == "wall"
+    assert "budget" not in recipes.Recipe().to_dict()  # earlier runs keep their keys
+    with pytest.raises(ValueError, match="budget must be one of training, wall"):
+        recipes.Recipe(budget="cpu")
+
+
+def test_the_presets_train_and_are_named():
+    config, recipe = s2s.preset("laptop")
+    assert config.cell == "gru" and config.attention and recipe.stop_at == (0.97, 0.0)
+    assert recipe.max_seconds == 240 and recipe.budget == "wall"
+    with pytest.raises(ValueError, match="the presets are tiny, laptop"):
+        s2s.preset("huge")
+    config, recipe = s2s.preset("tiny")
+    train, validation = copy_task(200, 0), copy_task(50, 1)
+    vocab = s2s.Vocabulary.from_sequences([s.split() for s, _ in train])
+    run = s2s.train_once(config, train, (vocab, vocab), recipe, 0, validation=validation)
+    assert run.log.stopped == "max_epochs" and run.log.epochs == 3

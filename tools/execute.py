@@ -171,19 +171,51 @@ def execute_in_parallel(selected: list[tuple[Path, Path]], args: argparse.Namesp
                    "--profile", args.profile, "--only", source.stem, "--force"]
         return subprocess.run(command, env=env, capture_output=True, text=True)
 
+    # the longest first (as they last took, CHAPTER_SECONDS): the slowest chapter does not start
+    # last while the other worker idles
+    expected = chapter_seconds(root, args.profile)
+    sources = sorted((source for source, _ in stale), key=lambda s: -expected.get(s.stem, 0.0))
     failures = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        sources = [source for source, _ in stale]
-        for source, done in zip(sources, pool.map(one, sources)):
+        running = {pool.submit(one, source): source for source in sources}
+        for future in concurrent.futures.as_completed(running):
+            done = future.result()
             print(done.stdout, end="", flush=True)
             print(done.stderr, end="", file=sys.stderr, flush=True)
             if done.returncode != 0:
-                failures.append(source.relative_to(root))
+                failures.append(running[future].relative_to(root))
     if failures:
         print(f"{len(failures)} notebook(s) failed: {', '.join(map(str, failures))}",
               file=sys.stderr)
         return 1
     return 0
+
+
+CHAPTER_SECONDS = Path("tools") / "chapter_seconds.json"
+
+
+def chapter_seconds(root: Path, profile: str) -> dict[str, float]:
+    """Seconds each chapter took when last measured at ``profile`` (``tools/chapter_seconds.json``,
+    committed; ``make execute`` writes the new figures to ``_build/chapter-seconds.json``)."""
+    path = root / CHAPTER_SECONDS
+    try:
+        return {k: float(v) for k, v in json.loads(path.read_text()).get(profile, {}).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def write_chapter_seconds(selected: list[tuple[Path, Path]], root: Path, profile: str) -> None:
+    """``_build/chapter-seconds.json``: the seconds each executed chapter took, by profile, in the
+    layout of ``tools/chapter_seconds.json`` (copy it there to schedule by them)."""
+    measured = {}
+    for _, target in selected:
+        if target.exists():
+            meta = nbformat.read(target, as_version=4).metadata.get("tutorlib_execution", {})
+            if meta.get("profile") == profile and "seconds" in meta:
+                measured[target.stem] = meta["seconds"]
+    path = root / "_build" / "chapter-seconds.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({profile: measured}, indent=1, sort_keys=True) + "\n")
 
 
 def live_fits(selected: list[tuple[Path, Path]]) -> dict:
@@ -244,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs > 1 and len(selected) > 1:
         status = execute_in_parallel(selected, args, root)
         write_live_fits(selected, root)
+        write_chapter_seconds(selected, root, args.profile)
         return status
     for source, target in selected:
         stamp = fingerprint(source, args.profile)

@@ -84,7 +84,8 @@ class SplitResult:
 
     @property
     def compound_error(self) -> float | None:
-        """The distance from the target, ``abs(D_C - target)`` (``None`` when the target was "as high as possible")."""
+        """The distance from the target, ``abs(D_C - target)`` (``None`` when the target was "as
+        high as possible")."""
         if self.target_compound_divergence is None:
             return None
         return abs(self.compound_divergence - self.target_compound_divergence)

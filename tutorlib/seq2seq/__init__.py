@@ -49,6 +49,7 @@ from tutorlib.seq2seq.models import (
     init_embeddings,
     init_weights,
 )
+from tutorlib.seq2seq.presets import PRESETS, preset
 from tutorlib.seq2seq.recurrent import RNNSeq2Seq
 from tutorlib.seq2seq.runs import TrainedRun, checkpoint_path, pinned_threads, train_once
 from tutorlib.seq2seq.training import (
@@ -83,13 +84,14 @@ from tutorlib.seq2seq.vocab import (
 __all__ = [
     "ARCHITECTURES", "CELLS", "EMBEDDING_INITS", "EOS", "FIT_SHARE", "LOSS_PER", "PAD",
     "POSITIONS", "WEIGHT_INITS",
-    "PRECISIONS", "RECURRENT", "SCHEDULES", "SOS", "SPECIALS", "STOP_REASONS",
+    "PRECISIONS", "PRESETS", "RECURRENT", "SCHEDULES", "SOS", "SPECIALS", "STOP_REASONS",
     "TEACHER_FORCING_PER", "ConvSeq2Seq", "EncodedPairs", "Evaluation", "PairDataset",
     "RNNSeq2Seq", "Recipe", "Seq2SeqBase", "Seq2SeqConfig", "Seq2SeqModel", "TrainLog",
     "TrainedRun", "TransformerSeq2Seq", "Vocabulary", "architecture_class", "build_model",
     "checkpoint_path", "collate_pairs", "encode", "encode_pairs", "epoch_batches", "evaluate",
     "exact_match", "fit", "greedy_loop", "init_embeddings", "init_weights", "named_config",
-    "pad_batch", "padded_share", "pinned_threads", "position_vectors", "predict", "sinusoidal_positions",
+    "pad_batch", "padded_share", "pinned_threads", "position_vectors", "predict", "preset",
+    "sinusoidal_positions",
     "token_id", "train_once",
 ]
 

@@ -81,7 +81,8 @@ FIT_SHARE = 0.9
 # them out while they have these values, so every earlier key stays as it was.
 _LATER_FIELDS = {"presentations": None, "final_lr_fraction": 1.0, "bucket_pool": None,
                  "teacher_forcing_per": "batch", "evaluate_every": None, "stop_at": None,
-                 "loss_per": "batch", "weight_init": "pytorch"}
+                 "loss_per": "batch", "weight_init": "pytorch", "budget": "training"}
+BUDGETS = ("training", "wall")
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,12 @@ class Recipe:
     evaluations_per_epoch : int
         Evaluations (validation and training fit) per epoch.
     max_seconds : float, optional
-        Training-time budget in seconds (evaluations not counted); None: none.
+        The time budget in seconds (None: none); what it counts is ``budget``.
+    budget : {"training", "wall"}
+        ``max_seconds`` counts the training steps only (``"training"``, the default, so that a
+        run's length does not depend on how often it is evaluated), or the wall time of
+        training and evaluations together (``"wall"``: the run ends within about one
+        evaluation of ``max_seconds``).
     clip_norm : float
         Gradient-norm clipping.
     teacher_forcing : float
@@ -184,6 +190,7 @@ class Recipe:
     stop_at: tuple[float, float] | list[float] | None = None
     loss_per: str = "batch"
     weight_init: str = "pytorch"
+    budget: str = "training"
 
     def __post_init__(self) -> None:
         for name, high in (("batch_size", 1 << 20), ("max_epochs", 100_000),
@@ -205,6 +212,8 @@ class Recipe:
                 or not all(isinstance(b, (int, float)) and 0 <= b < 1 for b in self.betas)):
             raise ValueError(f"betas must be two numbers in [0, 1), got {self.betas!r}")
         object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
+        if self.budget not in BUDGETS:
+            raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, got {self.budget!r}")
         if self.max_seconds is not None and (isinstance(self.max_seconds, bool) or not isinstance(
                 self.max_seconds, (int, float)) or not self.max_seconds > 0):
             raise ValueError(f"max_seconds must be None or a positive number, "
@@ -694,6 +703,7 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
         atomic_write_bytes(checkpoint, buffer.getvalue())
 
     bar = progress_bar(total=num_steps, desc=desc, initial=state["step"])
+    first_step, first_seconds = state["step"], state["train_seconds"]
     last_saved = state["train_seconds"]
     stop = False
     while state["epoch"] < max_epochs and not stop:
@@ -747,7 +757,13 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
             elapsed = state["train_seconds"] + time.perf_counter() - started
             # the budget is checked every step on the host's clock (no wait for the device),
             # and a run that reaches it is evaluated at once
-            out_of_time = recipe.max_seconds is not None and elapsed >= recipe.max_seconds
+            spent = elapsed + (state["evaluation_seconds"] if recipe.budget == "wall" else 0.0)
+            out_of_time = recipe.max_seconds is not None and spent >= recipe.max_seconds
+            if recipe.max_seconds is not None and step % 50 == 0 and elapsed > 0:
+                # the bar's total: the steps the budget leaves room for, at the rate so far
+                rate = (step - first_step) / max(elapsed - first_seconds, 1e-9)
+                room = state["step"] + rate * max(recipe.max_seconds - spent, 0.0)
+                bar.total = max(step, min(num_steps, int(room)))
             last = step >= num_steps
             due = (step % recipe.evaluate_every == 0 or last) if evaluate_at is None \
                 else (b + 1 in evaluate_at or last)
@@ -812,7 +828,9 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
             elif (converging and recipe.stop_at is None
                   and state["bad"] >= patience_evaluations):
                 state["stopped"], stop = "patience", True
-            elif out_of_time:
+            elif out_of_time or (recipe.budget == "wall" and recipe.max_seconds is not None and
+                                 state["train_seconds"] + state["evaluation_seconds"]
+                                 >= recipe.max_seconds):
                 state["stopped"], stop = "max_seconds", True
             elif last:  # stopped stays "presentations" or "max_epochs"
                 stop = True
@@ -822,6 +840,8 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
             state["train_seconds"] += time.perf_counter() - started
             state.update(epoch=epoch + 1, batch=0)
             batches = None
+    bar.total = bar.n  # the run is over: the bar ends full, where it stopped
+    bar.refresh()
     bar.close()
     if checkpoint is not None and checkpoint.exists():
         checkpoint.unlink()
