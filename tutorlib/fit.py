@@ -161,7 +161,8 @@ def show_live_fits(rows: list[dict]) -> None:
     import pandas as pd
     from IPython.display import display
 
-    if not rows or not all(isinstance(r, dict) and {"network", "passes"} <= set(r) for r in rows):
+    if not isinstance(rows, (list, tuple)) or not rows or not all(
+            isinstance(r, dict) and {"network", "passes"} <= set(r) for r in rows):
         raise ValueError("show_live_fits needs a non-empty list of live_fit(...) rows")
     table = pd.DataFrame(rows).set_index("network")
     table = table.rename(columns={"training": "training accuracy",

@@ -135,6 +135,9 @@ def network_recipe(settings, network: str) -> dict:
     >>> network_recipe({"recipe": {"batch_size": 32}, "training": {"t": {"batch_size": 8}}}, "t")
     {'batch_size': 8}
     """
+    if not hasattr(settings, "get") or not isinstance(settings.get("recipe"), dict):
+        raise ValueError(f"network_recipe needs an experiment's settings with a 'recipe' dict, got "
+                         f"{type(settings).__name__}")
     return {**settings["recipe"], **(settings.get("training") or {}).get(network, {})}
 
 

@@ -388,6 +388,18 @@ class Reduction:
     productivity_functions: tuple[int, ...] = (4, 5)
     productivity_pairs: int = 2_000
 
+    def __post_init__(self) -> None:
+        for name in ("max_functions", "max_output_length", "pairs", "productivity_pairs"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"Reduction: {name} must be a positive integer, got {value!r}")
+        functions = self.productivity_functions
+        if not isinstance(functions, tuple) or not functions or not all(
+                isinstance(f, int) and not isinstance(f, bool) and f > self.max_functions
+                for f in functions):
+            raise ValueError(f"Reduction: productivity_functions must be a tuple of function "
+                             f"counts above max_functions ({self.max_functions}), got {functions!r}")
+
     @property
     def settings(self) -> SamplerSettings:
         """The sampler's settings for the corpus."""
