@@ -1,48 +1,11 @@
-"""tutorlib.dbca.report: the facts chapter 15 states about the committed dial."""
+"""tutorlib.dbca.report: the tables and figures of chapter 15 and its appendix page."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from tutorlib import profiles
 from tutorlib.dbca import experiments as exps
 from tutorlib.dbca import report
-
-
-def test_without_committed_runs_every_fact_says_so():
-    settings = profiles.settings("dbca", "full")
-    facts = report.full_facts(pd.DataFrame(), settings)
-    planned = len(settings["targets"]) * len(settings["architectures"]) * len(settings["seeds"])
-    assert facts["full_runs"] == f"0 of {planned}"
-    assert {facts[k] for k in facts if k != "full_runs"} == {report.NOT_COMMITTED}
-
-
-def test_the_committed_dial_in_words():
-    committed = exps.committed_runs("full")
-    settings = profiles.settings("dbca", "full")
-    facts = report.full_facts(committed, settings)
-    assert facts["full_runs"].startswith(f"{len(committed)} of ")
-    assert facts["full_max_da"] == f"{committed['atom_divergence'].max():.6f}"
-    # the paper's MCD numbers stand beside ours, network by network
-    assert "the LSTM with attention gets" in facts["full_mcd"]
-    assert (f"the paper {exps.PAPER['mcd']['lstm_attention']} ± "
-            f"{exps.PAPER['mcd_interval']['lstm_attention']}%") in facts["full_mcd"]
-    # per seed: each network's accuracies on the MCD splits, in seed order
-    on_mcd = committed[committed["target_compound_divergence"].isna()].sort_values("seed")
-    lstm = 100 * on_mcd[on_mcd["network"] == "lstm_attention"]["accuracy"].to_numpy()
-    assert "the LSTM with attention " + ", ".join(f"{v:.1f}" for v in lstm) in \
-        facts["full_mcd_seeds"]
-    gap = lstm.mean() - 100 * on_mcd[on_mcd["network"] == "transformer"]["accuracy"].mean()
-    assert f"(by {abs(gap):.1f} points)" in facts["full_mcd_seeds"]
-    assert ("so do we" in facts["full_mcd_seeds"]) == bool(gap > 0)
-
-
-def test_without_an_mcd_run_the_paper_is_untested():
-    committed = exps.committed_runs("full")
-    dial_only = committed[committed["target_compound_divergence"].notna()]
-    facts = report.full_facts(dial_only, profiles.settings("dbca", "full"))
-    assert facts["full_mcd"].startswith("No run on an MCD split")
-    assert np.isfinite(float(facts["full_train"].rstrip("%")))
 
 
 def _crossed(accuracy: dict) -> pd.DataFrame:
@@ -84,24 +47,70 @@ def test_the_dial_regression_recovers_a_line_and_its_r2():
     assert "R² 1.00" in report.plot_dial_regression(runs).axes[0].get_legend_handles_labels()[1][0]
 
 
-def test_the_crossed_runs_and_the_line_in_words():
-    nothing = pd.DataFrame(columns=["network", "target_compound_divergence", "split_seed",
-                                    "seed", "accuracy"])
-    assert "not measured yet" in report.variance_facts(
-        report.variance_table(nothing))["variance_text"]
-    runs = _crossed({(0, 0): .4, (0, 1): .4, (0, 2): .4, (1, 0): .1, (1, 1): .1, (1, 2): .1,
-                     (2, 0): .0, (2, 1): .2, (2, 2): .1})
-    lstm = runs.assign(network="lstm_attention", accuracy=runs["accuracy"] + 0.5)
-    text = report.variance_facts(report.variance_table(pd.concat([runs, lstm])))["variance_text"]
-    assert "the Transformer at MCD: 20.0% on average, 17.3 points between splits and 5.8 within " \
-           "a split (9 of 9 runs)" in text
-    # 50 points apart against a spread of at most 17.3: the order can be read
-    assert "differ by 50.0 points" in text and "the order can be read" in text
-    close = lstm.assign(accuracy=runs["accuracy"] + 0.05)
-    assert "cannot rank" in report.variance_facts(
-        report.variance_table(pd.concat([runs, close])))["variance_text"]
-    line = report.regression_facts(report.dial_regression(pd.DataFrame(
-        {"network": "lstm", "compound_divergence": [0.0, 0.2, 0.4, 0.6],
-         "accuracy": [1.0, 0.7, 0.7, 0.4]})))["regression_text"]
-    assert line.startswith("Ours: the LSTM R² 0.90, 9.0 points lost per 0.1 of D_C (4 runs)")
-    assert "no line" in report.regression_facts(pd.DataFrame())["regression_text"]
+def test_the_papers_interval_is_clipped_to_0_100():
+    # Table 4: 99.9 +- 2.7 on the random split, 6.1 +- 2.2 on the MCD splits
+    assert report.published_interval("lstm_attention", "random") == (pytest.approx(97.2), 100.0)
+    assert report.published_interval("lstm_attention") == (pytest.approx(3.9), pytest.approx(8.3))
+    table = report.published_accuracies()
+    assert table.loc["LSTM + attention", "random split (%), 95% interval"] == "99.9 [97.2, 100.0]"
+    assert table.loc["Transformer", "SCAN MCD splits (%), 95% interval"] == "1.1 [0.6, 1.6]"
+    with pytest.raises(ValueError, match="'mcd' or 'random'"):
+        report.published_interval("lstm_attention", "length")
+
+
+def test_a_line_is_drawn_only_between_0_and_100():
+    # 120 - 100 x reaches 100% at x = 0.2 and 0% at x = 1.2
+    xs = report._line_segment(-100.0, 120.0, 0.0, 0.7)
+    assert xs == pytest.approx([0.2, 0.7])
+    assert report._line_segment(-100.0, 120.0, 0.0, 1.5) == pytest.approx([0.2, 1.2])
+    assert report._line_segment(0.0, 50.0, 0.1, 0.6) == pytest.approx([0.1, 0.6])
+    import matplotlib
+    matplotlib.use("Agg")
+    runs = pd.DataFrame({"network": "lstm", "compound_divergence": [0.0, 0.3, 0.6],
+                         "accuracy": [1.0, 0.9, 0.3]})
+    line = report.plot_dial_regression(runs).axes[0].get_lines()[0]
+    assert max(line.get_ydata()) <= 100 + 1e-9
+
+
+def _dial(accuracy: dict) -> pd.DataFrame:
+    """Dial runs from {(network, target, seed): (accuracy, training accuracy)}."""
+    return pd.DataFrame([{"network": n, "target_compound_divergence": t, "seed": s,
+                          "split_seed": s, "compound_divergence": 0.7 if t is None else t,
+                          "accuracy": a, "train_accuracy": fit}
+                         for (n, t, s), (a, fit) in accuracy.items()])
+
+
+def test_the_gate_reads_training_and_at_dc_0_the_random_split():
+    runs = _dial({("lstm_attention", 0.0, 0): (0.99, 1.0),   # paper 99.9: bar 94.9
+                  ("lstm_attention", 0.0, 1): (0.90, 1.0),   # below that bar
+                  ("lstm", 0.0, 0): (0.91, 1.0),             # no paper number: bar 90
+                  ("lstm", None, 0): (0.01, 0.95),           # MCD: training alone
+                  ("transformer", None, 0): (0.40, 0.85)})   # training below 90
+    assert list(report.passes_gate(runs)) == [True, False, True, True, False]
+
+
+def test_dial_points_and_the_dial_figure():
+    runs = _dial({("lstm", 0.0, 0): (1.0, 1.0), ("lstm", 0.0, 1): (0.9, 1.0),
+                  ("lstm", None, 0): (0.1, 1.0), ("lstm", None, 1): (0.0, 1.0)})
+    crossed = runs.iloc[:1].assign(split_seed=1)  # a crossed run is no point of the dial
+    points = report.dial_points(pd.concat([runs, crossed], ignore_index=True))
+    assert list(points.index) == [("lstm", "0"), ("lstm", "max")]
+    assert points.loc[("lstm", "0"), "accuracy (%)"] == pytest.approx(95.0)
+    assert points.loc[("lstm", "max"), ["lowest (%)", "highest (%)"]].tolist() == [0.0, 10.0]
+    import matplotlib
+    matplotlib.use("Agg")
+    ax = report.plot_dial(runs, 0.7).axes[0]
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels[0] == "LSTM (ours)" and len(labels) == 1 + len(exps.PAPER["mcd"])
+
+
+def test_the_divergence_plane_names_each_kind():
+    import matplotlib
+    matplotlib.use("Agg")
+    table = pd.DataFrame({"kind": ["random", "length", "MCD (ours)"],
+                          "atom_divergence": [0.0, 0.04, 0.02],
+                          "compound_divergence": [0.0, 0.24, 0.7]},
+                         index=pd.Index(["simple", "length", "mcd (seed 0)"], name="split"))
+    ax = report.plot_divergences(table, 0.02).axes[0]
+    assert ax.get_legend_handles_labels()[1] == ["random", "length", "MCD (ours)"]
+    assert sorted(t.get_text() for t in ax.texts) == ["length", "simple"]

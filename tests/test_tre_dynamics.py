@@ -298,6 +298,24 @@ def test_correlations_known_answers():
     assert dynamics.correlations([table, table])["info_unit"] == pytest.approx(r["info_unit"])
 
 
+def test_early_stopping_cuts_each_run_at_its_best_validation_accuracy():
+    # validation peaks at snapshot 2 (the first of two ties), information at snapshot 4
+    table = {"epoch": [0, 1, 2, 3, 4, 5, 6], "val_accuracy": [0.5, 0.6, 0.8, 0.8, 0.7, 0.6, 0.5],
+             "tre": [0.0, 0.1, 0.2, 0.3, 0.4, 0.3, 0.2],
+             "info_unit": [0.0, 1.0, 2.0, 3.0, 4.0, 3.0, 2.0]}
+    table["info_joint"] = table["info_coarse"] = table["info_unit"]
+    stopped = dynamics.until_best_validation(table)
+    assert stopped["epoch"] == [0, 1, 2] and stopped["info_unit"] == [0.0, 1.0, 2.0]
+    whole, cut = dynamics.phases([table]), dynamics.phases([table], early_stopped=True)
+    assert whole.loc[0, "at epoch"] == cut.loc[0, "at epoch"] == 2
+    assert whole.loc[0, "information peaks at epoch"] == 4
+    assert whole.loc[0, "snapshots after the peak"] == 2
+    assert whole.loc[0, "r, after the peak"] == pytest.approx(1.0)
+    # stopped at the validation peak, information peaks at the last snapshot: no phase after it
+    assert cut.loc[0, "information peaks at epoch"] == 2
+    assert cut.loc[0, "snapshots after the peak"] == 0 and math.isnan(cut.loc[0, "r, after the peak"])
+
+
 @pytest.mark.slow
 def test_run_experiment_ci_is_resumable_small_and_committed(tmp_path, monkeypatch):
     path = results.run_experiment("tre_dynamics", "ci", tmp_path, progress=False)
@@ -310,9 +328,10 @@ def test_run_experiment_ci_is_resumable_small_and_committed(tmp_path, monkeypatc
     snapshots = run["snapshots"]
     # 2 epochs of 256 triplets (2 steps each), a snapshot every step, plus the one at step 0
     assert snapshots["step"] == [0, 1, 2, 3, 4] and snapshots["epoch"][-1] == settings["epochs"]
-    for key in ("val_accuracy", "tre", "tre_single", "tre_conjunction", *dynamics.INFORMATION,
-                "saturation"):
+    for key in ("val_accuracy", "train_accuracy", "tre", "tre_single", "tre_conjunction",
+                *dynamics.INFORMATION, "saturation"):
         assert len(snapshots[key]) == 5, key
+    assert all(0 <= v <= 1 for v in snapshots["train_accuracy"])  # what the fit gate reads
     assert all(v == pytest.approx(math.log(settings["n_val"]), abs=0.1)
                for v in snapshots["info_joint"])
     assert all(0 <= v <= math.log(settings["bins"]) for v in snapshots["info_unit"])

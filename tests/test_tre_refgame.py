@@ -153,3 +153,25 @@ def test_cache_hit_returns_identical_results(monkeypatch):
         (second.train_reward, second.test_reward, second.gap)
     with pytest.raises(AssertionError, match="trained again"):
         refgame.train_game(GameConfig(**TINY, steps=5, seed=3))
+
+
+def test_a_game_step_updates_both_agents_and_the_running_baseline():
+    config = GameConfig(**TINY, seed=0)
+    table = refgame.attributes(config)
+    features, targets = refgame.one_hot_features(config, table), torch.as_tensor(table)
+    torch.manual_seed(0)
+    speaker = refgame.Speaker(features.shape[1], config.vocab_size, config.hidden,
+                              config.message_length)
+    listener = refgame.Listener(config.vocab_size, config.hidden, (3, 3, 3, 3))
+    before = [p.detach().clone() for p in (*speaker.parameters(), *listener.parameters())]
+    optimizer = torch.optim.Adam([*speaker.parameters(), *listener.parameters()], lr=config.lr)
+    generator = torch.Generator().manual_seed(0)
+    reward, baseline = refgame.game_step(speaker, listener, optimizer, features, targets, None,
+                                         config, generator)
+    # the first step has no earlier batches: the baseline starts at its own reward
+    assert 0.0 <= reward <= 1.0 and baseline == pytest.approx(reward)
+    _, later = refgame.game_step(speaker, listener, optimizer, features, targets, 0.5, config,
+                                 generator)
+    assert later != 0.5  # moved towards the new batch's reward
+    after = list((*speaker.parameters(), *listener.parameters()))
+    assert all(not torch.equal(a, b) for a, b in zip(before, after))

@@ -207,17 +207,20 @@ def draw(tree: Tree, ax=None, *, title: str | None = None, fontsize: int = 11):
 def edit_distance(first: Tree, second: Tree) -> int:
     """The tree edit distance Δ between two derivations (Andreas 2019, Sec. 6 and App. B).
 
-    Our implementation of the paper's Definition 2, in the form its Proposition 1 needs. Δ counts
+    The book's variant of the paper's Definition 2, not the paper's own (that is
+    :func:`tutorlib.tre.treedist.tree_edit_distance`, where an unmatched subtree costs its number
+    of primitives rather than 1: Δ(red, ((red circle) (blue star))) is 3 there, 1 here). Δ counts
     the subtree replacements that turn one derivation into the other, matching their
     shapes from the root down: Δ(d, d) = 0; two compositions with the same number of children
     are as far apart as the sum of their children's distances; anything else (two different
     primitives, a primitive and a composition, compositions of different arity) is one
     replacement, Δ = 1.
 
-    This is the distance of the paper's Proposition 1: if the composition moves a result no
-    further than it moves either argument, and all representations lie within distance 1 of each
-    other, then δ(f̂(d), f̂(d′)) ≤ Δ(d, d′) by the triangle inequality, and a representation with
-    TRE at most ε everywhere has δ(f(x), f(x′)) ≤ Δ(d(x), d(x′)) + 2ε.
+    With this variant, Proposition 1's bound holds under conditions of its own: if the
+    composition moves a result no further than it moves either argument, and all representations
+    lie within distance 1 of each other, then δ(f̂(d), f̂(d′)) ≤ Δ(d, d′) by the triangle
+    inequality, and a representation with TRE at most ε everywhere has
+    δ(f(x), f(x′)) ≤ Δ(d(x), d(x′)) + 2ε.
 
     Examples
     --------

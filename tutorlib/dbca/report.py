@@ -1,6 +1,8 @@
-"""What the DBCA chapter states about the committed full-profile dial: the facts it glues into
-its prose (how far accuracy falls along the dial, the fit, the MCD splits beside the paper's
-numbers, seed by seed).
+"""Tables and figures of the DBCA chapter and its appendix page about the committed
+full-profile runs (Keysers et al. 2020, Sec. 5 and Table 4): the dial's accuracy against compound
+divergence beside the paper's SCAN numbers, its straight line, and the crossed runs that split
+the spread of test accuracy into the split's share and training's. Numbers, tables and figures
+only: the chapter writes the sentences.
 """
 
 from __future__ import annotations
@@ -8,89 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tutorlib.dbca.experiments import PAPER, dial_table
+from tutorlib.dbca.experiments import PAPER, is_dial_run
 
 NAMES = {"lstm": "the LSTM", "lstm_attention": "the LSTM with attention",
          "transformer": "the Transformer"}
-NOT_COMMITTED = "(no full-profile runs committed)"
 
 
 def _name(network: str) -> str:
     return NAMES.get(network, network)
-
-
-def _mcd_facts(committed: pd.DataFrame, dials: dict[str, pd.DataFrame]) -> dict[str, str]:
-    at_max = [(network, rows.loc["max"]) for network, rows in dials.items() if "max" in rows.index]
-    if not at_max:
-        return {"full_mcd": "No run on an MCD split (the last target of each seed's sweep) is "
-                            "committed yet, so the paper's single-digit numbers are not yet "
-                            "tested.",
-                "full_mcd_seeds": "Per-seed accuracies follow when those runs are in."}
-    mean_dc = np.mean([row["D_C"] for _, row in at_max])
-    mcd = f"On the MCD splits (D_C about {mean_dc:.2f}) " + "; ".join(
-        f"{_name(network)} gets {row['accuracy (%)']:.1f}% "
-        f"({int(row['runs'])} seed{'s' if row['runs'] > 1 else ''}"
-        + (f"; the paper {PAPER['mcd'][network]} ± {PAPER['mcd_interval'][network]}%"
-           if network in PAPER["mcd"]
-           else "; not in the paper's SCAN table") + ")"
-        for network, row in at_max) + "."
-    on_mcd = committed[committed["target_compound_divergence"].isna()].sort_values("seed")
-    by_network = dict(list(on_mcd.groupby("network")))
-    per_seed = {network: 100 * rows["accuracy"].to_numpy() for network, rows in by_network.items()}
-    all_seeds = sorted(on_mcd["seed"].unique())
-    seeds_text = "; ".join(
-        f"{_name(network)} " + ", ".join(f"{value:.1f}" for value in values)
-        + ("" if list(by_network[network]["seed"]) == all_seeds
-           else f" (seeds {', '.join(map(str, by_network[network]['seed']))})")
-        for network, values in per_seed.items())
-    order = ""
-    if {"lstm_attention", "transformer"} <= per_seed.keys():
-        gap = per_seed["lstm_attention"].mean() - per_seed["transformer"].mean()
-        spread = max(np.ptp(values) for values in per_seed.values())
-        order = (" The paper has the LSTM with attention ahead of the Transformer on these "
-                 "splits; " + ("so do we" if gap > 0 else "ours is the other way round")
-                 + f" (by {abs(gap):.1f} points), while the same network's accuracy varies by "
-                 f"up to {spread:.1f} points from one seed to the next.")
-    return {"full_mcd": mcd,
-            "full_mcd_seeds": f"Per seed (%, seeds {', '.join(map(str, all_seeds))}): "
-                              f"{seeds_text}.{order}"}
-
-
-def full_facts(committed: pd.DataFrame, settings) -> dict[str, str]:
-    """Every fact the chapter states about the committed full-profile dial, by name.
-
-    Parameters
-    ----------
-    committed : pandas.DataFrame
-        :func:`tutorlib.dbca.experiments.committed_runs` (possibly empty).
-    settings : tutorlib.profiles.Settings
-        The full profile's ``dbca`` settings (how many runs are planned).
-
-    Returns
-    -------
-    dict of str to str
-        ``full_runs`` (committed of planned), ``full_falls`` (each network's accuracy at the
-        lowest and the highest D_C), ``full_train`` (the lowest training accuracy of any
-        cell), ``full_max_da`` (the largest atom divergence), ``full_mcd`` and
-        ``full_mcd_seeds`` (the MCD splits beside the paper's numbers, and seed by seed).
-    """
-    planned = len(settings["targets"]) * len(settings["architectures"]) * len(settings["seeds"])
-    facts = {"full_runs": f"{len(committed)} of {planned}"}
-    if not len(committed):
-        return facts | {name: NOT_COMMITTED for name in
-                        ["full_falls", "full_train", "full_max_da", "full_mcd", "full_mcd_seeds"]}
-    full_dial = dial_table(committed.to_dict(orient="records"))
-    dials = {network: rows.set_index("target") for network, rows in full_dial.groupby("network")}
-    falls = []
-    for network, rows in dials.items():
-        numeric = rows.drop(index="max", errors="ignore")
-        low, high = numeric.iloc[0], numeric.iloc[-1]
-        falls.append(f"{_name(network)} from {low['accuracy (%)']:.1f}% at D_C "
-                     f"{low['D_C']:.1f} to {high['accuracy (%)']:.1f}% at {high['D_C']:.1f}")
-    facts |= {"full_falls": "; ".join(falls),
-              "full_train": f"{full_dial['training accuracy (%)'].min():.1f}%",
-              "full_max_da": f"{committed['atom_divergence'].max():.6f}"}
-    return facts | _mcd_facts(committed, dials)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,9 +103,10 @@ def plot_crossed(runs: pd.DataFrame):
         for seed, marker in zip(grid.columns, "os^v"):
             ax.plot(range(len(grid)), grid[seed], marker, ms=6, label=f"training seed {seed}")
         ax.set_xticks(range(len(grid)), [f"split {s}" for s in grid.index])
-        ax.set_title(f"{_name(network)}, {_target_name(target)}", fontsize=9)
+        ax.set_title(f"{_name(network)}, {_target_name(target)}", fontsize=10)
     axes[0, 0].set_ylabel("test accuracy (%)")
-    axes[0, 0].legend(fontsize=7)
+    axes[0, 0].legend(fontsize=8)
+    fig.suptitle("Test accuracy by split and by training seed")
     fig.tight_layout()
     return fig
 
@@ -213,94 +141,190 @@ def dial_regression(committed: pd.DataFrame) -> pd.DataFrame:
                                        "intercept (%)", "R²"]).set_index("network")
 
 
+def _line_segment(slope: float, intercept: float, low: float, high: float) -> np.ndarray:
+    """The D_C values from ``low`` to ``high`` where the line lies between 0 and 100%."""
+    xs = np.array([low, high], dtype=float)
+    if slope != 0:
+        bounds = sorted([(0.0 - intercept) / slope, (100.0 - intercept) / slope])
+        xs = np.clip(xs, bounds[0], bounds[1])
+    return xs
+
+
 def plot_dial_regression(committed: pd.DataFrame):
     """Every dial run's test accuracy against its split's D_C, with each network's line from
-    :func:`dial_regression` and its R² in the legend. Returns the figure."""
+    :func:`dial_regression` (drawn over the D_C its runs reached, and only where it lies between
+    0 and 100%) and its R² in the legend. Returns the figure."""
     import matplotlib.pyplot as plt
 
     lines = dial_regression(committed)
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    fig, ax = plt.subplots(figsize=(6.8, 4.0), layout="constrained")
     for i, (network, cell) in enumerate(committed.groupby("network", sort=False)):
         colour = f"C{i}"
         ax.scatter(cell["compound_divergence"], 100 * cell["accuracy"], s=14, color=colour,
                    alpha=0.7)
         if network in lines.index:
             row = lines.loc[network]
-            xs = np.linspace(cell["compound_divergence"].min(), cell["compound_divergence"].max(), 2)
-            ax.plot(xs, row["slope (points per D_C)"] * xs + row["intercept (%)"], color=colour,
+            slope, intercept = row["slope (points per D_C)"], row["intercept (%)"]
+            xs = _line_segment(slope, intercept, cell["compound_divergence"].min(),
+                               cell["compound_divergence"].max())
+            ax.plot(xs, slope * xs + intercept, color=colour,
                     label=f"{_name(network)} (R² {row['R²']:.2f})")
     ax.set_xlabel("compound divergence of the split (D_C)")
-    ax.set_ylabel("test accuracy (%)")
+    ax.set_ylabel("test accuracy (% exact match)")
     ax.set_ylim(-3, 103)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    ax.set_title("The dial's runs and each network's straight line")
+    ax.legend(fontsize=9)
     return fig
 
 
-def regression_facts(regression: pd.DataFrame) -> dict[str, str]:
-    """The dial's lines in words (``regression_text``), beside the paper's R² on CFQ.
-
-    Parameters
-    ----------
-    regression : pandas.DataFrame
-        :func:`dial_regression`.
-
-    Returns
-    -------
-    dict of str to str
-        ``regression_text``.
-    """
-    if regression.empty:
-        return {"regression_text": "No dial runs are committed yet, so there is no line."}
-    parts = [f"{_name(network)} R² {row['R²']:.2f}, {-row['slope (points per D_C)'] / 10:.1f} "
-             f"points lost per 0.1 of D_C ({int(row['runs'])} runs)"
-             for network, row in regression.iterrows()]
-    low, high = regression["R²"].min(), regression["R²"].max()
-    reading = ("on SCAN too, compound divergence alone predicts most of how hard a split is"
-               if low >= 0.5 else "on SCAN, compound divergence alone leaves much of how hard "
-               "a split is unexplained")
-    return {"regression_text":
-            f"Ours: {'; '.join(parts)}. A straight line explains {low:.2f} to {high:.2f} of the "
-            f"variation of our SCAN dial, against the paper's {PAPER['cfq_r2'][0]} to "
-            f"{PAPER['cfq_r2'][1]} on CFQ: {reading}."}
+def published_interval(network: str, split: str = "mcd") -> tuple[float, float]:
+    """The paper's 95% interval (%) for ``network`` on its SCAN MCD splits (``"mcd"``) or its
+    random split (``"random"``), mean ± half-width clipped to [0, 100] (an accuracy interval
+    cannot leave that range; Table 4 gives 99.9 ± 2.7 for the LSTM with attention)."""
+    if split not in ("mcd", "random"):
+        raise ValueError(f"split must be 'mcd' or 'random', got {split!r}")
+    mean, half = PAPER[split][network], PAPER[f"{split}_interval"][network]
+    return max(0.0, mean - half), min(100.0, mean + half)
 
 
-def variance_facts(variance: pd.DataFrame) -> dict[str, str]:
-    """The crossed runs in words (``variance_text``): each cell's spread between splits and
-    within a split, and what that allows one to rank.
+def dial_points(committed: pd.DataFrame) -> pd.DataFrame:
+    """The dial's runs by network and target: mean reached D_C, mean, lowest and highest test
+    accuracy (%) over the seeds, and the number of runs (a spread that stays within [0, 100])."""
+    runs = committed[[is_dial_run(r) for r in committed.to_dict(orient="records")]]
+    target = runs["target_compound_divergence"].map(lambda t: "max" if pd.isna(t) else f"{t:g}")
+    grouped = (100 * runs["accuracy"]).groupby([runs["network"], target], sort=False)
+    table = pd.DataFrame({"runs": grouped.size(),
+                          "D_C": runs["compound_divergence"].groupby(
+                              [runs["network"], target], sort=False).mean(),
+                          "accuracy (%)": grouped.mean(), "lowest (%)": grouped.min(),
+                          "highest (%)": grouped.max()})
+    table.index.names = ["network", "target"]
+    return table
 
-    Parameters
-    ----------
-    variance : pandas.DataFrame
-        :func:`variance_table`.
 
-    Returns
-    -------
-    dict of str to str
-        ``variance_text``.
-    """
-    if variance.empty:
-        return {"variance_text": "No crossed runs are committed yet (`python -m tutorlib run "
-                                 "dbca --profile full` runs them after the dial), so the "
-                                 "split's share of the spread is not measured yet."}
-    cells = []
-    for (network, target), row in variance.iterrows():
-        within = ("one run per split so far" if np.isnan(row["within a split (sd)"])
-                  else f"{row['within a split (sd)']:.1f} within a split")
-        cells.append(f"{_name(network)} at {target}: {row['mean (%)']:.1f}% on average, "
-                     f"{row['between splits (sd)']:.1f} points between splits and {within} "
-                     f"({int(row['runs'])} of 9 runs)")
-    text = "; ".join(cells) + "."
-    text = text[0].upper() + text[1:]
-    at_mcd = variance.xs("MCD", level="target") if "MCD" in variance.index.get_level_values(
-        "target") else variance.iloc[:0]
-    if {"lstm_attention", "transformer"} <= set(at_mcd.index):
-        gap = abs(at_mcd.loc["lstm_attention", "mean (%)"] - at_mcd.loc["transformer", "mean (%)"])
-        noise = max(at_mcd[["between splits (sd)", "within a split (sd)"]].max())
-        text += (f" At the MCD point the two networks' means differ by {gap:.1f} points against "
-                 f"a spread of up to {noise:.1f} points from one split or one training seed to "
-                 f"the next: " + ("the gap is larger than the spread, so the order can be "
-                                  "read" if gap > 2 * noise else
-                                  "the gap is within the spread, so these runs cannot rank the "
-                                  "two networks on MCD splits") + ".")
-    return {"variance_text": text}
+LABELS = {"lstm": "LSTM", "lstm_attention": "LSTM + attention", "transformer": "Transformer"}
+PAPER_NAMES = {"lstm_attention": "LSTM + attention", "transformer": "Transformer",
+               "universal_transformer": "Universal Transformer"}
+
+
+def plot_dial(committed: pd.DataFrame, mcd_compound_divergence: float):
+    """The dial: each network's mean test accuracy (bars: lowest to highest over seeds) against
+    the mean D_C its splits reached (each network nudged sideways by a few thousandths), with
+    the paper's SCAN MCD means and 95% intervals (:func:`published_interval`) as crosses just
+    right of ``mcd_compound_divergence``, a step apart so that none hides another. Returns the
+    figure."""
+    import matplotlib.pyplot as plt
+
+    points = dial_points(committed)
+    fig, ax = plt.subplots(figsize=(7.5, 5.0), layout="constrained")
+    colours = {}
+    networks = list(dict.fromkeys(points.index.get_level_values("network")))
+    for i, (network, rows) in enumerate(points.groupby(level="network", sort=False)):
+        colours[network] = f"C{i}"
+        # each network nudged sideways a little, so that its bars do not hide the others'
+        nudge = 0.006 * (i - (len(networks) - 1) / 2)
+        ax.errorbar(rows["D_C"] + nudge, rows["accuracy (%)"],
+                    yerr=[rows["accuracy (%)"] - rows["lowest (%)"],
+                          rows["highest (%)"] - rows["accuracy (%)"]],
+                    marker="o", capsize=3, color=colours[network],
+                    label=f"{LABELS.get(network, network)} (ours)")
+    # just right of our MCD points, a step apart, so that no cross hides a dot or another cross
+    offsets = 0.02 + 0.015 * np.arange(len(PAPER["mcd"]))
+    for offset, (network, value) in zip(offsets, PAPER["mcd"].items()):
+        low, high = published_interval(network)
+        ax.errorbar([mcd_compound_divergence + offset], [value],
+                    yerr=[[value - low], [high - value]], marker="x", ms=8, ls="none",
+                    capsize=3, zorder=4, color=colours.get(network, "0.35"),
+                    label=f"{PAPER_NAMES[network]} (Keysers et al., SCAN MCD)")
+    ax.set_xlabel("compound divergence D_C of the split")
+    ax.set_ylabel("test accuracy (% exact match)")
+    ax.set_ylim(-3, 103)
+    ax.set_title("Accuracy against compound divergence (full profile)")
+    ax.legend(fontsize=9, loc="upper right")
+    return fig
+
+
+def passes_gate(runs: pd.DataFrame) -> pd.Series:
+    """Whether each committed run passes the fit gate (:func:`tutorlib.fit.passes`): its
+    training accuracy, and at target D_C 0 (a random split, in distribution) also its test
+    accuracy against the paper's own on a random split (Table 4) where the paper has the
+    network. A boolean Series on ``runs``' index."""
+    from tutorlib import fit
+
+    def one(row) -> bool:
+        at_zero = row["target_compound_divergence"] == 0.0
+        paper = PAPER["random"].get(row["network"]) if at_zero else None
+        return fit.passes(float(row["train_accuracy"]),
+                          float(row["accuracy"]) if at_zero else None,
+                          paper=None if paper is None else paper / 100)
+
+    return pd.Series([one(row) for _, row in runs.iterrows()], index=runs.index, dtype=bool)
+
+
+KIND_COLOURS = {"random": "#0072B2", "length": "#009E73", "primitive": "#D55E00",
+                "composed jump": "#E69F00", "template": "#CC79A7", "filler": "#56B4E9",
+                "MCD (ours)": "black"}
+LABELLED_SPLITS = ("simple", "simple_p1", "length", "addprim_jump", "template_around_right",
+                   "filler_num0", "addprim_complex_jump_num32_rep1")
+
+
+def plot_divergences(divergences: pd.DataFrame, max_atom_divergence: float):
+    """Every split of :func:`tutorlib.dbca.experiments.divergence_table` on the D_A-D_C plane:
+    a dot per standard split coloured by kind, a star per MCD split of ours, the splits of
+    :data:`LABELLED_SPLITS` named, and the MCD bound on D_A as a dotted line. Returns the
+    figure."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.8), layout="constrained")
+    for kind, rows in divergences.groupby("kind", sort=False):
+        mcd = kind == "MCD (ours)"
+        ax.scatter(rows["atom_divergence"], rows["compound_divergence"], label=kind,
+                   color=KIND_COLOURS.get(kind, "grey"), marker="*" if mcd else "o",
+                   s=110 if mcd else 40, zorder=3)
+    for name in LABELLED_SPLITS:
+        if name in divergences.index:
+            row = divergences.loc[name]
+            ax.annotate(name, (row["atom_divergence"], row["compound_divergence"]), fontsize=8,
+                        xytext=(5, 3), textcoords="offset points")
+    ax.axvline(max_atom_divergence, color="0.6", ls=":", lw=1)
+    ax.set_xlabel("atom divergence D_A")
+    ax.set_ylabel("compound divergence D_C")
+    ax.set_ylim(-0.02, 0.8)
+    ax.set_title("Atom and compound divergence of SCAN's splits")
+    ax.legend(fontsize=9, loc="upper right")
+    return fig
+
+
+def plot_chernoff(p, q, marked=(0.1, 0.5)):
+    """C_alpha(p || q) of two probability vectors against alpha, the values at ``marked``
+    (the paper's 0.1 for compounds and 0.5 for atoms) marked and written. Returns the
+    figure."""
+    import matplotlib.pyplot as plt
+
+    from tutorlib.dbca.divergence import chernoff_coefficient
+
+    alphas = np.linspace(0.02, 0.98, 49)
+    fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
+    ax.plot(alphas, [chernoff_coefficient(p, q, a) for a in alphas], color="#0072B2")
+    for alpha in marked:
+        value = chernoff_coefficient(p, q, alpha)
+        ax.scatter([alpha], [value], color="#D55E00", zorder=3)
+        ax.annotate(f"C_{alpha:g} = {value:.2f}", (alpha, value), xytext=(8, 4),
+                    textcoords="offset points")
+    ax.set_xlabel("alpha")
+    ax.set_ylabel("C_alpha(p || q)")
+    ax.set_title("Two distributions, weighed with different alpha")
+    return fig
+
+
+def published_accuracies() -> pd.DataFrame:
+    """Keysers et al.'s Table 4 (SCAN): each network's mean accuracy (%) with its 95% interval
+    clipped to [0, 100] (:func:`published_interval`), on a random split and on the SCAN MCD
+    splits, as text (``"6.1 [3.9, 8.3]"``), a row per network."""
+    def column(split: str) -> dict[str, str]:
+        return {PAPER_NAMES[network]: f"{value:.1f} [{published_interval(network, split)[0]:.1f}, "
+                                      f"{published_interval(network, split)[1]:.1f}]"
+                for network, value in PAPER[split].items()}
+
+    return pd.DataFrame({"random split (%), 95% interval": column("random"),
+                         "SCAN MCD splits (%), 95% interval": column("mcd")})

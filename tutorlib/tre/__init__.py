@@ -4,7 +4,9 @@ The method, imported with the package:
 
 - :mod:`tutorlib.tre.solver`: :func:`tre`, the batched solver (compositions, distances);
 - :mod:`tutorlib.tre.measures`: topographic similarity, positional and bag-of-symbols
-  disentanglement, context independence.
+  disentanglement, context independence;
+- :mod:`tutorlib.tre.treedist`: the paper's tree edit distance between derivations (App. B,
+  Definition 2), imported on its own.
 
 The languages and the paper's four studies, one module each (imported on their own):
 

@@ -243,6 +243,18 @@ def _batches(config: ConceptConfig, generator: torch.Generator, where: torch.dev
             yield order[start:start + config.batch_size]
 
 
+def train_step(model: ConceptLearner, optimizer: torch.optim.Optimizer, examples: torch.Tensor,
+               queries: torch.Tensor, labels: torch.Tensor) -> float:
+    """One Adam step on a batch of triplets: the logistic loss of the query logits
+    ``theta . z*`` against the labels (Andreas 2019, Sec. 4); returns the batch's loss."""
+    model.train()
+    optimizer.zero_grad()
+    loss = nn.functional.binary_cross_entropy_with_logits(model(examples, queries), labels)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
 def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
            where: torch.device) -> dict:
     started = time.perf_counter()
@@ -273,17 +285,12 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
     snapshot(0)
     bar = progress_bar(total=num_steps, desc="concept learner", disable=None if progress else True)
     for batch in itertools.islice(_batches(config, generator, where), num_steps):
-        model.train()
-        optimizer.zero_grad()
-        loss = nn.functional.binary_cross_entropy_with_logits(
-            model(examples[batch], queries[batch]), labels[batch])
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
+        loss = train_step(model, optimizer, examples[batch], queries[batch], labels[batch])
+        losses.append(loss)
         bar.update()
         if len(losses) % snapshot_every == 0 or len(losses) == num_steps:
             snapshot(len(losses))
-            bar.set_postfix(loss=f"{loss.item():.3f}", train=f"{train_accuracy[-1]:.3f}",
+            bar.set_postfix(loss=f"{loss:.3f}", train=f"{train_accuracy[-1]:.3f}",
                             val=f"{accuracy[-1]:.3f}")
     bar.close()
     return {

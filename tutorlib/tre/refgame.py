@@ -13,8 +13,9 @@ Reconstruction Error (``tutorlib.tre``) needs to ask how compositional that lang
 - :class:`Speaker` and :class:`Listener`: GRUs with embeddings and hidden states of ``hidden``
   units; the speaker samples its message while training and takes the most probable symbol at
   each position (greedy decoding) when evaluated;
-- :func:`train_game`: REINFORCE for the speaker with a running-average baseline, cross-entropy
-  for the listener, one batch of referents a step, then greedy evaluation on the training and the
+- :func:`game_step`: one training step, REINFORCE for the speaker with a running-average
+  baseline and cross-entropy for the listener, on one batch of referents;
+- :func:`train_game`: ``steps`` of them, then greedy evaluation on the training and the
   held-out referents. Results are cached on disk (:func:`tutorlib.cache.cached`).
 
 Where the paper leaves a choice open (we could not check its attribute counts, reward or
@@ -282,6 +283,32 @@ def _reconstruction(logits: list[torch.Tensor], targets: torch.Tensor):
     return loss, correct
 
 
+def game_step(speaker: Speaker, listener: Listener, optimizer: torch.optim.Optimizer,
+              features: torch.Tensor, targets: torch.Tensor, baseline: float | None,
+              config: GameConfig, generator: torch.Generator | None = None) -> tuple[float, float]:
+    """One training step on a batch of referents: the speaker samples a message for each, the
+    listener reads it, both are updated. Returns the batch's mean reward and the new baseline.
+
+    ``features`` are the referents' one-hot attributes, ``targets`` their four attribute indices,
+    ``baseline`` the running average of earlier batches' rewards (``None`` before the first).
+    """
+    message, log_prob, entropy = speaker(features, generator=generator)
+    loss, correct = _reconstruction(listener(message), targets)
+    reward = correct.float().mean(dim=1)  # the fraction of the four attributes guessed right
+    mean_reward = reward.mean().item()
+    # The baseline averages earlier batches only (the first batch has no earlier ones), so
+    # subtracting it lowers the variance of the speaker's gradient without biasing it.
+    baseline = mean_reward if baseline is None else baseline
+    # REINFORCE: raise the log probability of messages that did better than the baseline (the
+    # reward is a constant here, no gradient flows through it), plus an entropy bonus
+    speaker_loss = (-((reward - baseline) * log_prob).mean()
+                    - config.entropy_coef * entropy.mean())
+    optimizer.zero_grad()
+    (loss.mean() + speaker_loss).backward()  # the listener learns by cross-entropy
+    optimizer.step()
+    return mean_reward, config.baseline_decay * baseline + (1 - config.baseline_decay) * mean_reward
+
+
 @dataclass
 class GameResult:
     """What a run of :func:`train_game` learned, as plain NumPy/Python data.
@@ -392,19 +419,8 @@ def _train(config: GameConfig, progress: bool, where: torch.device) -> GameResul
     for step in bar:
         batch = train_tensor[torch.randint(len(train_tensor), (config.batch_size,),
                                            generator=generator, device=where)]
-        message, log_prob, entropy = speaker(features[batch], generator=generator)
-        loss, correct = _reconstruction(listener(message), targets[batch])
-        reward = correct.float().mean(dim=1)
-        mean_reward = reward.mean().item()
-        # The baseline averages earlier batches only (the first batch has no earlier ones), so
-        # subtracting it lowers the variance of the speaker's gradient without biasing it.
-        baseline = mean_reward if baseline is None else baseline
-        speaker_loss = (-((reward - baseline) * log_prob).mean()
-                        - config.entropy_coef * entropy.mean())
-        optimizer.zero_grad()
-        (loss.mean() + speaker_loss).backward()
-        optimizer.step()
-        baseline = config.baseline_decay * baseline + (1 - config.baseline_decay) * mean_reward
+        mean_reward, baseline = game_step(speaker, listener, optimizer, features[batch],
+                                          targets[batch], baseline, config, generator)
         history.append(mean_reward)
         if step % 25 == 0 or step == config.steps - 1:
             bar.set_postfix(reward=f"{baseline:.3f}")
