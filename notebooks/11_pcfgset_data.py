@@ -12,16 +12,17 @@
 # **What you will learn**
 #
 # - the PCFG SET language of {cite:t}`hupkes2020compositionality`: ten string-editing functions
-#   in prefix notation, and what every input means (`interpret`);
+#   in prefix notation, and the code that gives every input its meaning (`apply`, `evaluate`);
 # - how an input is taken apart into single-function steps ({term}`unrolling`, `unroll`), the basis of the
 #   {term}`localism` test;
 # - how the corpus is sampled and then shaped to the depth and length of the published one;
-# - the splits of the five tests (systematicity, productivity, substitutivity, localism,
-#   overgeneralisation), and how large each is.
+# - what each of the five tests (systematicity, productivity, substitutivity, localism,
+#   overgeneralisation) does to the corpus, and how large its data are.
 #
 # **What you need first**: what a compositional interpretation is
 # ({doc}`../foundations/01_compositionality`); the SCAN chapters ({doc}`../scan/02_scan_task`)
-# help, since the next chapter trains the same kind of sequence-to-sequence models.
+# help, since the next chapter reads the same kind of sequence-to-sequence models. This
+# chapter trains no network.
 
 # %% tags=["remove-cell"]
 # Colab or a fresh Binder: install tutorlib where it is missing, from TUTORLIB_SOURCE (a pip
@@ -59,18 +60,33 @@ if importlib.util.find_spec("tutorlib") is None:
 PROFILE = "tutorial"
 
 # %%
+import inspect
+from collections import Counter
+
 import matplotlib.pyplot as plt
 import pandas as pd
-from IPython.display import display
-from myst_nb import glue
+from IPython.display import Markdown, display
 
-from tutorlib import pcfgset, profiles
+from tutorlib import pcfgset, profiles, stats
 from tutorlib.pcfgset import experiments as exps
+from tutorlib.pcfgset import language
 from tutorlib.pcfgset import report
 from tutorlib.plotting import glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("pcfgset", PROFILE)
+
+
+def code_of(function, start: str | None = None) -> str:
+    """The source of ``function`` without its docstring; with ``start``, its first line and then
+    only the lines from the first one that begins with ``start`` (what comes before is checks)."""
+    head, _, rest = inspect.getsource(function).partition('    """')
+    body = rest.partition('"""\n')[2]
+    if start is not None:
+        skipped = body[:body.index(start)].count("\n")
+        body = f"    ...  # {skipped} lines that check the arguments\n" + body[body.index(start):]
+    return head + body
+
 
 # %% [markdown]
 # ## Why an artificial data set?
@@ -82,8 +98,11 @@ settings = profiles.settings("pcfgset", PROFILE)
 # interpretation is *fully* compositional: the meaning of an input is a function of the
 # meanings of its parts and of how they are put together. The distribution of the inputs,
 # though, is shaped to look like that of English sentences (their depth and length), so the
-# task is not unnaturally easy or hard. Every one of the paper's five tests is then a
-# particular way of splitting this corpus into training and test data.
+# task is not unnaturally easy or hard. The paper's five tests are all built on this one
+# corpus, in three ways: two redistribute its pairs between training and test (systematicity,
+# productivity), two change its training data (synonyms for substitutivity, exceptions for
+# overgeneralisation), and localism keeps the ordinary split but feeds each test input to the
+# model a second time, unrolled into steps, to compare the two answers.
 #
 # ## The language
 #
@@ -100,8 +119,22 @@ settings = profiles.settings("pcfgset", PROFILE)
 # | `swap_first_last` | $x_n x_2 \ldots x_{n-1} x_1$ | | |
 # | `repeat` | $x\,x$ | | |
 #
-# Because every function comes before its arguments, an input parses in exactly one way.
-# `interpret` computes the output:
+# In code, a string value is a tuple of symbols, and each function is one line of `apply`:
+
+# %%
+print(code_of(language.apply, start="    if function in UNARY"))
+
+# %% [markdown]
+# Because every function comes before its arguments, an input parses in exactly one way, into
+# a tree (`parse`). Its meaning is computed bottom-up: the value of a function's node is `apply`
+# of the values of its children. That recursion is the whole interpreter; the branch on
+# `exceptions` is used only by the overgeneralisation test, below:
+
+# %%
+print(code_of(language.evaluate))
+
+# %% [markdown]
+# `interpret` parses an input string and evaluates it:
 
 # %%
 examples = ["swap_first_last shift reverse copy M2 H16 K3 Z20",
@@ -121,8 +154,7 @@ for bad in ["append A1 B2 C3", "reverse", "copy A1 , B2", "copy A1 jump"]:
         print(f"{bad!r}: {error}")
 
 # %% [markdown]
-# The parse is a tree; `depth` counts the functions on its longest branch and
-# `num_functions` all of them:
+# `depth` counts the functions on the tree's longest branch and `num_functions` all of them:
 
 # %%
 source = "remove_first reverse E5 F6 G7 , echo H8 I9"
@@ -135,8 +167,15 @@ print("depth", pcfgset.depth(pcfgset.parse(source)), "| functions", pcfgset.num_
 # The localism test asks whether a model computes the meaning of an input from the meanings
 # of its parts. To check that, the input is *unrolled*: written as a sequence of
 # single-function steps in post-order (the innermost functions first), each step referring to
-# the output of an earlier one as `*k`. Computing the steps one at a time, each with the
-# outputs of the earlier ones filled in, must give the output of the whole input:
+# the output of an earlier one as `*k`. `unroll` visits the tree and writes a step as it
+# leaves each function's node:
+
+# %%
+print(code_of(language.unroll))
+
+# %% [markdown]
+# Computing the steps one at a time, each with the outputs of the earlier ones filled in
+# (`substitute`), must give the output of the whole input:
 
 # %%
 source = "reverse shift append V12 P3 R9 J8 , repeat K19 C16 P13"
@@ -152,33 +191,35 @@ assert outputs[-1] == " ".join(pcfgset.interpret(source))
 pd.DataFrame(rows).set_index("step")
 
 # %% [markdown]
+# In the localism test a model, not `interpret`, computes each step; the test asks whether its
+# answer for the whole input equals what it reaches step by step.
+#
 # ## The corpus
 #
 # The corpus is sampled from a probabilistic grammar: at each point, a unary or a binary
 # function, and for each argument another function or a string of 2-5 symbols; no string
 # argument occurs twice in the corpus. A *shaping* step then keeps inputs until each depth has
 # its share of the published corpus's depth distribution, within the published ranges. The
-# base corpus has as many pairs as the published one, split 85 / 5 / 10 percent:
+# paper's corpus has "around 100 thousand" pairs, split 85 / 5 / 10 percent into training,
+# validation and test {cite:p}`hupkes2020compositionality`; ours has as many pairs as the
+# published release:
 
-# %%
+# %% tags=["remove-input"]
 corpus = pcfgset.base_corpus(exps.CORPUS_SEED)
-sizes = pd.DataFrame({"pairs": [len(corpus.train), len(corpus.dev), len(corpus.test)]},
-                     index=["train", "dev", "test"])
-glue("corpus_pairs", f"{len(corpus.pairs):,}", display=False)
-glue("base_train", f"{len(corpus.train):,}", display=False)
-sizes
+parts = {"training": corpus.train, "dev": corpus.dev, "test": corpus.test}
+Markdown(f"Our base corpus has {len(corpus.pairs):,} pairs: "
+         + ", ".join(f"{len(pairs):,} for {name} ({100 * len(pairs) / len(corpus.pairs):.0f}%)"
+                     for name, pairs in parts.items()) + ".")
 
 # %% [markdown]
-# The published corpus's shape was measured on its dev set (4,860 inputs); we measure ours on
-# our dev set, the same size. Depth first:
+# The published corpus's shape was measured on the release's dev set; we measure ours on our
+# dev set, the same size. Depth first:
 
 # %% tags=["remove-output"]
 ours = pcfgset.statistics(corpus.dev)
 published = pcfgset.PUBLISHED_STATISTICS
 depth = pd.DataFrame({"ours": ours.fractions("depth", top=11),
                       "published": published["depth"]["fractions"]}).fillna(0.0)
-glue("depth_gap", f"{100 * (depth['ours'] - depth['published']).abs().max():.1f} points",
-     display=False)
 
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
 x = depth.index.to_numpy()
@@ -210,11 +251,21 @@ glue_figure("fig-11-corpus-shape", fig)
 # dev set (11+ pools depths 11 to 17). Right: the distribution of input lengths in our dev set,
 # with the published median and mean marked.
 # ```
-#
-# The shaping step fills each depth's quota of the whole corpus; the dev set is a random 5%
-# of it, so its fractions differ from the published ones by sampling noise only (the small
-# gaps on the left, {glue:text}`depth_gap` at most). The lengths are not forced; they come out
-# like the published ones because of the sampler's settings:
+
+# %% [markdown]
+# The shaping step fills each depth's quota of the whole corpus; the dev set is a random 5% of
+# it, so its fractions in {numref}`fig-11-corpus-shape` (left) differ from the published ones by
+# sampling noise only.
+
+# %% tags=["remove-input"]
+gap = (depth["ours"] - depth["published"]).abs()
+Markdown(f"The largest gap is {100 * gap.max():.1f} percentage points, at depth "
+         f"{'11+' if gap.idxmax() == 11 else gap.idxmax()}, on a dev set of "
+         f"{len(corpus.dev):,} inputs.")
+
+# %% [markdown]
+# The lengths are not forced; they come out like the published ones because of the sampler's
+# settings (Table 1 and Table 2):
 
 # %%
 rows = []
@@ -225,10 +276,12 @@ for name in ["input_length", "num_functions", "output_length"]:
                  **{f"{k} (published)": "not reported" if theirs.get(k) is None
                     else round(theirs[k], 1) for k in ("min", "median", "mean", "max")}})
 shape = pd.DataFrame(rows).set_index("property")
-glue("median_input_length", f"{ours.summary('input_length')['median']:g}", display=False)
-glue("mean_input_length", f"{ours.summary('input_length')['mean']:.1f}", display=False)
-glue("median_functions", f"{ours.summary('num_functions')['median']:g}", display=False)
 shape
+
+# %% [markdown]
+# *Table 1.* Lengths in tokens and numbers of functions of our dev set's inputs and outputs,
+# beside the published dev set's (measured on the release for this project; "not reported":
+# not measured there).
 
 # %%
 string_lengths = pd.DataFrame({
@@ -238,60 +291,69 @@ string_lengths.index.name = "string argument length"
 string_lengths.round(2)
 
 # %% [markdown]
-# Our dev set's inputs have a median length of {glue:text}`median_input_length` tokens (mean
-# {glue:text}`mean_input_length`; published: 16 and 18.5) and a median of
-# {glue:text}`median_functions` functions (published: 4); output lengths and string arguments
-# follow the published shape as closely. (The published figures are those measured on the
-# published dev set for this project.)
+# *Table 2.* The share of string arguments of each length.
+
+# %% tags=["remove-input"]
+mine = {name: ours.summary(name) for name in ("input_length", "num_functions")}
+Markdown(f"Our dev set's inputs have a median length of {mine['input_length']['median']:g} "
+         f"tokens (mean {mine['input_length']['mean']:.1f}; published: "
+         f"{published['input_length']['median']:g} and {published['input_length']['mean']:g}) and "
+         f"a median of {mine['num_functions']['median']:g} functions (published: "
+         f"{published['num_functions']['median']:g}); output lengths and string arguments follow "
+         f"the published shape as closely.")
+
+# %% [markdown]
+# ## The five tests
 #
-# ## The splits of the five tests
-#
-# Every test is a split of the same corpus (`pcfgset.split(name)`):
+# Each test is built on this corpus (`pcfgset.split(name)` gives its training and test pairs):
 #
 # - **systematicity**: can a model combine known functions in combinations it never saw? The
 #   four adjacent pairs `swap_first_last repeat`, `append remove_second`, `repeat
 #   remove_second` and `append swap_first_last` never occur in training; every test input
-#   has at least one.
+#   has at least one. A new split of the whole corpus.
 # - **productivity**: can it handle inputs longer than any it was trained on? Training inputs
-#   have at most 8 functions, test inputs 9 or more.
+#   have at most 8 functions, test inputs 9 or more. A new split of the whole corpus.
 # - **substitutivity**: does a synonym change the prediction? `append`, `swap_first_last`,
 #   `repeat` and `remove_second` get twins (`append_twin`, ...) with the same meaning. In the
 #   *equally distributed* condition half of their occurrences in training are replaced; in the
 #   *primitive* condition the twins appear only in single-function inputs. A test input is
-#   scored beside its twin (every occurrence of the function replaced).
-# - **localism**: the base corpus; the test inputs are unrolled as above.
+#   scored beside its twin (every occurrence of the function replaced). New training data.
+# - **localism**: the base split, unchanged. What changes is the test: each test input is also
+#   fed to the model unrolled, one step at a time as above, each step with the model's own
+#   answers to the earlier steps filled in, and the two final answers are compared.
 # - **overgeneralisation**: four adjacent pairs (`reverse echo`, `prepend reverse`,
 #   `echo remove_first`, `prepend remove_first`) take an exceptional meaning in a few training
 #   inputs, at a ratio of 0.01% to 0.5% of the rarer function's occurrences. Does the model
-#   first apply the rule to them, and when does it learn the exception?
+#   first apply the rule to them, and when does it learn the exception? New training data.
 
 # %%
 split_rows = []
 for name in pcfgset.split_names():
     train, test = pcfgset.split(name, seed=exps.CORPUS_SEED)
-    split_rows.append({"split": name, "training pairs": len(train), "test pairs": len(test)})
-splits = pd.DataFrame(split_rows).set_index("split")
-glue("systematicity_test", f"{splits.loc['systematicity', 'test pairs']:,}", display=False)
-glue("productivity_test", f"{splits.loc['productivity', 'test pairs']:,}", display=False)
-glue("exceptions_001", f"{splits.loc['overgeneralisation_0.001', 'test pairs']:,}", display=False)
+    split_rows.append({"test": name, "training pairs": len(train), "test pairs": len(test)})
+splits = pd.DataFrame(split_rows).set_index("test")
 splits
 
 # %% [markdown]
-# *Table 1.* The splits and their sizes. For substitutivity the test pairs are the originals
-# (each has a twin); for overgeneralisation they are the exceptions in training, which are
+# *Table 3.* Each test's data and their sizes (`pcfgset` is the base split). For substitutivity
+# the test pairs are the originals (each has a twin); for localism they are the base test
+# pairs, each unrolled; for overgeneralisation they are the exceptions in training, which are
 # watched during training rather than tested afterwards.
-#
-# The sizes differ from the base corpus's {glue:text}`base_train` training pairs for a
-# reason. Systematicity and productivity are drawn from the *whole* corpus
-# ({glue:text}`corpus_pairs` pairs, its dev and test parts included): every pair whose input
-# has a held-out pair (or more than 8 functions) is a test pair, and every other pair trains, so
-# their training sets are larger than the base one. Overgeneralisation starts from the base
-# training set and removes every input that contains one of its four exceptional pairs, before
-# putting the few exceptions back, so its training set is smaller.
-#
-# The systematicity test has {glue:text}`systematicity_test` inputs and the productivity test
-# {glue:text}`productivity_test`; at the ratio 0.1% there are {glue:text}`exceptions_001`
-# exceptions among the training pairs. Some examples:
+
+# %% tags=["remove-input"]
+size = splits["training pairs"]
+Markdown(
+    f"The training sets differ from the base one ({size['pcfgset']:,} pairs) for a reason. "
+    f"Systematicity and productivity are drawn from the *whole* corpus ({len(corpus.pairs):,} "
+    f"pairs, its dev and test parts included): every pair whose input has a held-out pair (or "
+    f"more than 8 functions) is a test pair, and every other pair trains, so their training sets "
+    f"are larger ({size['systematicity']:,} and {size['productivity']:,}). Overgeneralisation "
+    f"starts from the base training set and removes every input that contains one of its four "
+    f"exceptional pairs before putting the few exceptions back, so its training set is smaller "
+    f"({size['overgeneralisation_0.001']:,} at the ratio 0.1%, with "
+    f"{splits.loc['overgeneralisation_0.001', 'test pairs']:,} exceptions among them). The "
+    f"systematicity test has {splits.loc['systematicity', 'test pairs']:,} inputs and the "
+    f"productivity test {splits.loc['productivity', 'test pairs']:,}. Some examples:")
 
 # %%
 sub = pcfgset.substitutivity_split("equally_distributed", seed=exps.CORPUS_SEED)
@@ -312,41 +374,113 @@ with pd.option_context("display.max_colwidth", None):
 # %% [markdown]
 # ## What the next chapter trains on
 #
-# On the whole task a small network learns nothing in the minutes a chapter has, and even our
-# largest CPU runs do not learn it (the next chapter shows how far they get). So both profiles
-# the book reads train on a *reduced* task. The quicker profiles train a small network for a
-# few seconds on a seeded subset of each split's training pairs, only inputs with few
-# functions and short outputs (greedy decoding of long outputs is also what costs time on a
-# CPU), with the 520 symbols folded onto fewer (`M17` becomes `M1` with 26 symbols). The
-# {term}`full profile` (`full`: our large runs, executed from the command line) builds every
-# split on a smaller corpus from the same sampler (inputs of at most 3 functions, outputs of at
-# most 24 symbols, 58,000 pairs; productivity tested on new inputs of 4 and 5 functions) and
-# trains all three architectures until they pass the book's fit gate. Folding keeps every pair
-# correct, since every function only rearranges its arguments' symbols, and every split keeps
-# its meaning. The profile this chapter was executed with, beside the full profile and the
-# paper:
+# PCFG SET has four {term}`profiles <profile>`, one more than most experiments of the book.
+# On the whole task a small network learns nothing in the minutes a chapter has, and the next
+# chapter trains no network: it reads the paper's released outputs and our committed runs. Its
+# findings rest on the {term}`full profile` (our large CPU runs of all three architectures,
+# executed from the command line), which trains on a *reduced* task: every test is built on a
+# smaller corpus from the same sampler, with few functions per input and short outputs (greedy
+# decoding of long outputs is also what costs time on a CPU), the 520 symbols are folded onto
+# fewer (`M17` becomes `M1` with 26 symbols), and each network trains until it passes the book's
+# fit gate. Folding keeps every pair correct, since every function only rearranges its
+# arguments' symbols, and every test keeps its meaning. The {term}`gpu profile <gpu profile>`
+# tries the whole task with larger networks on a lent GPU. The **tutorial** and **ci** profiles
+# are small versions of the same runs (`python -m tutorlib run pcfgset --profile tutorial`; ci
+# only checks that every line runs, for `make test`), reduced like the full profile but on a
+# sample of the paper's corpus. Table 4 sets the four side by side with
+# the paper:
 
 # %%
-example = "append M17 B2 , reverse C13 D4"
-glue("fold_example", exps.fold_symbols(example, 26), display=False)
+PURPOSE = {"ci": "checks that every line runs (make test)",
+           "tutorial": "a quick run on a laptop (command line)",
+           "full": "our large CPU runs (committed)",
+           "gpu": "the whole task on one lent GPU (committed)"}
+
+
+def task_of(s) -> str:
+    """The task a profile's networks learn, in a few words."""
+    if s.reduction:
+        r = pcfgset.REDUCTIONS[s.reduction]
+        words = [f"reduced corpus of {r.pairs:,} pairs", f"at most {r.max_functions} functions",
+                 f"outputs of at most {r.max_output_length} symbols",
+                 f"productivity on {' and '.join(map(str, r.productivity_functions))} functions"]
+    else:
+        words = ["the paper's corpus"]
+        if s.max_functions:
+            words.append(f"at most {s.max_functions} functions")
+        if s.max_output_length:
+            words.append(f"outputs of at most {s.max_output_length} symbols")
+    if s.alphabet_size:
+        words.append(f"{s.alphabet_size} symbols")
+    return ", ".join(words)
+
+
+def training_of(s) -> str:
+    """How a profile's networks are trained and stopped."""
+    recipes = {name: profiles.network_recipe(s, name) for name in s.architectures}
+    first = next(iter(recipes.values()))
+    if "presentations" in first:
+        return f"{first['presentations']:,} presentations in batches of {first['batch_size']}"
+    budgets = ", ".join(f"{name} {recipe['max_seconds'] / 60:.1f}" for name, recipe in recipes.items())
+    if first.get("stop_at"):
+        return f"until it passes the fit gate; at most (minutes of one core) {budgets}"
+    return (f"best model on validation, patience {first['patience']} epochs, at most "
+            f"{first['max_epochs']} epochs; at most (minutes) {budgets}")
+
+
+columns = {}
+for name in ("ci", "tutorial", "full", "gpu"):
+    s = profiles.settings("pcfgset", name)
+    columns[name] = {
+        "what for": PURPOSE[name],
+        "architectures": ", ".join(s.architectures),
+        "hidden size, layers": f"{s.hidden_size}, {s.num_layers}" + "".join(
+            f"; {network} {options['num_layers']}" for network, options in s.architecture_options.items()),
+        "training pairs per test": f"{s.train_size:,}" if s.train_size else "all",
+        "task": task_of(s),
+        "training": training_of(s),
+        "test inputs per test": f"{s.max_test:,}",
+        "seeds": len(s.seeds)}
+columns["the paper"] = {
+    "what for": "Table 1 of the paper",
+    "architectures": ", ".join(exps.ARCHITECTURE_NAMES),
+    "hidden size, layers": "not stated in the extended abstract",
+    "training pairs per test": "all",
+    "task": "the whole corpus: about 100,000 pairs, string arguments of at most 5 symbols, 520 symbols",
+    "training": "not stated in the extended abstract",
+    "test inputs per test": "all",
+    "seeds": 3}
 with pd.option_context("display.max_colwidth", None):
-    display(report.setting_table(settings, profiles.settings("pcfgset", "full"), PROFILE))
+    display(pd.DataFrame(columns))
 
 # %% [markdown]
-# Folded onto 26 symbols, `append M17 B2 , reverse C13 D4` reads
-# {glue:text}`fold_example`. The next chapter says at each result which setting it comes
-# from.
+# *Table 4.* The four profiles of PCFG SET and the paper's setting {cite:p}`hupkes2020compositionality`
+# (the layers of ConvS2S and the Transformer where they differ from the rest). A time budget
+# is of training alone, and on the GPU it was shared by many runs at once.
+
+# %% tags=["remove-input"]
+example = "append M17 B2 , reverse C13 D4"
+gpu_runs = exps.committed_runs("gpu")
+fitted = sum(report.passes(row) for row in gpu_runs.to_dict("records"))
+Markdown(
+    f"Folded onto 26 symbols, `{example}` reads `{exps.fold_symbols(example, 26)}`. This chapter "
+    f"was executed at the `{PROFILE}` profile. On the whole task, {fitted} of the gpu profile's "
+    f"{len(gpu_runs)} committed runs pass the fit gate in the minutes they had (the next chapter's "
+    f"appendix shows how far they got), which is why the next chapter's findings come from the "
+    f"full profile's reduced task.")
 
 # %% [markdown]
 # ## Recap
 #
-# - PCFG SET's inputs are prefix expressions over ten string functions; `interpret` gives
-#   their outputs, and `unroll` the single-function steps the localism test feeds a model.
-# - Our corpus of {glue:text}`corpus_pairs` pairs is sampled from a grammar and shaped to the
+# - PCFG SET's inputs are prefix expressions over ten string functions; `evaluate` computes
+#   an input's output bottom-up from `apply`, and `unroll` writes the single-function steps the
+#   localism test feeds a model.
+# - Our corpus, as large as the published one, is sampled from a grammar and shaped to the
 #   published corpus's depth distribution; its lengths come out like the published ones.
-# - Each of the five tests is a split of this corpus: held-out adjacent pairs
-#   (systematicity), more functions (productivity), synonyms (substitutivity), unrolled inputs
-#   (localism), and rare exceptions (overgeneralisation).
+# - The five tests build on this corpus: held-out adjacent pairs (systematicity) and more
+#   functions (productivity) redistribute it, synonyms (substitutivity) and rare exceptions
+#   (overgeneralisation) change its training data, and localism compares a model's answer to
+#   an input with its answer reached step by step on the unrolled input.
 #
 # ## Exercises
 #
@@ -355,41 +489,79 @@ with pd.option_context("display.max_colwidth", None):
 # the unrolled steps.
 
 # %% tags=["hide-cell"]
-# Solution: repeat A1 B2 = A1 B2 A1 B2; swap_first_last C3 D4 E5 = E5 D4 C3;
-# prepend(x, y) = y + x, so the output is E5 D4 C3 A1 B2 A1 B2.
 exercise = "prepend repeat A1 B2 , swap_first_last C3 D4 E5"
-print(" ".join(pcfgset.interpret(exercise)))
-print(pcfgset.unroll(exercise))
+exercise_steps = pcfgset.unroll(exercise)
+step_outputs = []
+for step in exercise_steps:
+    step_outputs.append(" ".join(pcfgset.interpret(pcfgset.substitute(step, step_outputs))))
+display(pd.DataFrame({"step": exercise_steps, "output": step_outputs}))
+Markdown(f"**Solution.** `repeat A1 B2` is `{step_outputs[0]}` and `swap_first_last C3 D4 E5` is "
+         f"`{step_outputs[1]}`; `prepend` puts its second argument first, so the output is "
+         f"`{' '.join(pcfgset.interpret(exercise))}`, which is also what the last unrolled step gives.")
 
 # %% [markdown]
 # **2. The whole corpus.** We compared dev sets. Predict whether the training set's median
 # input length differs from the dev set's, then compute it.
 
 # %% tags=["hide-cell"]
-# Solution: the splits are random, so the shape is the same up to sampling noise.
 whole = pcfgset.statistics(corpus.train[:20_000])
-pd.DataFrame({"dev": ours.summary("input_length"),
-              "train (first 20,000)": whole.summary("input_length")}).round(2)
+lengths_of = pd.DataFrame({"dev": ours.summary("input_length"),
+                           "training (first 20,000)": whole.summary("input_length")}).round(2)
+sample = lengths_of.columns[1]
+display(lengths_of)
+Markdown(f"**Solution.** The base split is random, so the two sets have the same shape up to "
+         f"sampling noise: the median input length is {lengths_of.loc['median', 'dev']:g} tokens "
+         f"in the dev set and {lengths_of.loc['median', sample]:g} in 20,000 training inputs, the "
+         f"means {lengths_of.loc['mean', 'dev']:g} and {lengths_of.loc['mean', sample]:g}.")
 
 # %% [markdown]
-# **3. Which held-out pair?** Every systematicity test input has at least one of the four
-# held-out pairs. Predict which pair is the most common, then count them.
+# **3. Which adjacent pairs are common?** Every systematicity test input has at least one of the
+# four held-out pairs, and one of them, `swap_first_last repeat`, joins two one-argument
+# functions while `append remove_second` joins two two-argument ones. Does a pair's kind
+# (how many of its two functions take two arguments) change how often it occurs? Predict,
+# then count the inputs of the corpus that contain each of the 100 ordered pairs of functions.
+# Are four pairs enough to tell?
 
 # %% tags=["hide-cell"]
-# Solution: count the inputs that contain each pair (an input may contain several), beside how
-# often each function occurs in the corpus and how many arguments the two take. The four
-# functions occur about equally often, so their frequencies do not explain the order (the
-# pair with the largest product of frequencies is the rarest). What differs is the number of
-# two-argument functions in the pair: the fewer, the more common the pair. Each two-argument
-# function brings a whole second argument, which makes an input longer and deeper, and the
-# corpus is shaped to the published depths and lengths.
-from collections import Counter
-
-counts = Counter(pair for source, _ in systematic_test
-                 for pair in pcfgset.HELD_OUT_PAIRS if f" {pair[0]} {pair[1]} " in f" {source} ")
-uses = Counter(token for source, _ in corpus.pairs for token in source.split())
-pd.DataFrame([{"pair": " ".join(pair), "test inputs": counts[pair],
-               "uses of each function": f"{uses[pair[0]]:,} / {uses[pair[1]]:,}",
-               "frequency product (millions)": round(uses[pair[0]] * uses[pair[1]] / 1e6, 1),
-               "two-argument functions": sum(f in pcfgset.BINARY for f in pair)}
-              for pair in pcfgset.HELD_OUT_PAIRS]).sort_values("test inputs", ascending=False)
+F = pcfgset.FUNCTIONS
+having, uses = Counter(), Counter()  # inputs with each ordered pair; uses of each function
+for source, _ in corpus.pairs:
+    tokens = source.split()
+    having.update({(a, b) for a, b in zip(tokens, tokens[1:]) if a in F and b in F})
+    uses.update(token for token in tokens if token in F)
+kinds = {}
+for a in F:
+    for b in F:
+        kinds.setdefault(sum(f in pcfgset.BINARY for f in (a, b)), []).append(having[(a, b)])
+rows = []
+for binary, counts in sorted(kinds.items()):
+    mean, low, high = stats.mean_interval(counts)
+    rows.append({"two-argument functions in the pair": binary, "pairs": len(counts),
+                 "mean inputs": round(mean), "95% interval": f"{low:,.0f} to {high:,.0f}",
+                 "fewest": min(counts), "most": max(counts)})
+by_kind = pd.DataFrame(rows).set_index("two-argument functions in the pair")
+display(by_kind)
+held = {" ".join(p): having[p] for p in pcfgset.HELD_OUT_PAIRS}
+display(pd.Series(held, name="inputs with the pair").to_frame())
+spread = {k: (min(v), max(v)) for k, v in kinds.items()}
+intervals = [stats.mean_interval(kinds[k])[1:] for k in sorted(kinds)]
+separate = all(intervals[i][0] > intervals[i + 1][1] for i in range(len(intervals) - 1))
+kind = {p: sum(f in pcfgset.BINARY for f in p.split()) for p in held}
+ordered = all(held[p] > held[q] for p in held for q in held if kind[p] < kind[q])
+Markdown(
+    f"**Solution.** The four held-out pairs occur in {min(held.values()):,} to "
+    f"{max(held.values()):,} inputs, {'in the order of' if ordered else 'not in the order of'} "
+    f"their kind; but four numbers that differ by about "
+    f"{100 * (max(held.values()) / min(held.values()) - 1):.0f}% cannot show a rule, since pairs "
+    f"of one kind spread as widely (with no two-argument function, from {spread[0][0]:,} to "
+    f"{spread[0][1]:,} inputs). Over all 100 pairs, a pair is in "
+    f"{by_kind.loc[0, 'mean inputs']:,} inputs on average with no two-argument function, "
+    f"{by_kind.loc[1, 'mean inputs']:,} with one and {by_kind.loc[2, 'mean inputs']:,} with two, "
+    + ("and the 95% intervals of the three means do not overlap: on average, the more "
+       "two-argument functions, the rarer the pair. " if separate else
+       "but the 95% intervals of the means overlap, so even 100 pairs do not settle it. ")
+    + f"It is not the functions' frequencies: each occurs in {min(uses.values()):,} to "
+    f"{max(uses.values()):,} places in the corpus. A likely reason: a two-argument function brings "
+    f"a whole second argument, which makes an input longer and deeper, and the corpus is shaped to "
+    f"the published depths and lengths. The ranges of the groups overlap, though, so the order of any four "
+    f"particular pairs is partly chance.")

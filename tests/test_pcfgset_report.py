@@ -73,7 +73,7 @@ def test_a_claim_from_networks_that_did_not_fit_is_untested_never_not_reproduced
     assert claim.verdict(claims.Ours(0.0, 3, 3, fitted=True)) == "not reproduced"
     assert claim.verdict(claims.Ours(claim.published, 3, 3)) == "reproduced"  # fit unknown
     stand_in = next(c for c in claims.CLAIMS if c.rule.kind == "stand-in")
-    assert stand_in.verdict(claims.Ours(1.0, 1, 1, fitted=False)).startswith("stand-in")
+    assert stand_in.verdict(claims.Ours(1.0, 3, 3, fitted=False)).startswith("stand-in")
     table = claims.table()
     measured = (table["part"] == "PCFG SET") & (table["experiment"] == "pcfgset")
     pcfgset_rows = table[measured]
@@ -87,7 +87,8 @@ def test_a_claim_from_networks_that_did_not_fit_is_untested_never_not_reproduced
             # a level, or the order of the levels at which the gate stopped each network
             assert row["profile"] == "full" and verdict == claims.REDUCED
         else:
-            assert verdict in ("reproduced", "partly", "not reproduced")
+            # judged on the runs; "unresolved" where they do not settle it (tutorlib.verdicts)
+            assert verdict in ("reproduced", "partly", "not reproduced", claims.UNRESOLVED)
     assert set(pcfgset_rows["profile"]) <= set(report.COMMITTED_PROFILES)
     # every PCFG SET claim reads our runs; overgeneralisation at 0.5% reads the full profile's
     # runs at that ratio, and Table 1's row the runs at the paper's 0.1% only
@@ -107,11 +108,8 @@ def test_a_claim_from_networks_that_did_not_fit_is_untested_never_not_reproduced
         assert order["ours"].iloc[0] == float(held)
 
 
-def test_the_gpu_measurements_and_their_facts():
-    facts = report.gpu_facts()
-    assert facts["gpu_runs"] == str(len(records("gpu"))) == "54"
-    assert facts["gpu_fitted"] == str(sum(r["train_accuracy"] >= report.FIT_THRESHOLD
-                                          for r in records("gpu")))
+def test_the_gpu_measurements():
+    assert len(records("gpu")) == 54
     pilots = report.pilot_table()
     assert set(pilots.index.get_level_values("network")) == set(exps.ARCHITECTURE_NAMES)
     for network in exps.ARCHITECTURE_NAMES:
@@ -129,7 +127,6 @@ def test_without_committed_results_the_report_is_empty(tmp_path, monkeypatch):
     assert report.gpu_measurements() is None and report.fit_figure() is None
     assert report.best_fitted_profile("task", "LSTMS2S") is None
     assert report.claim_fit("task", "LSTMS2S", "gpu") == (None, 0, False)
-    assert set(report.gpu_facts().values()) == {"(no gpu-profile results committed)"}
     assert results.committed("pcfgset", "gpu") is None
 
 
@@ -155,43 +152,24 @@ def test_findings_check_the_papers_orderings_and_count_only_networks_that_pass()
     paper = {n: {t: exps.PAPER[t][n] / 100 for t in exps.PAPER} for n in exps.ARCHITECTURE_NAMES}
     # every network passes the gate and every finding comes out the paper's way
     committed = _records(paper, dict.fromkeys(exps.ARCHITECTURE_NAMES, 0.95))
-    table3a, orderings, kept, facts = report.findings(committed)
-    assert set(facts) == set(report.FINDINGS_FACTS)
+    table3a, orderings, kept = report.findings(committed)
     assert (table3a == "yes").to_numpy().all()
-    assert facts["full_findings"].startswith("9 of the 9 that can be counted")
     assert orderings.loc["task", "ours"] == orderings.loc["task", "paper"] == (
         "Transformer > ConvS2S > LSTMS2S")
-    assert facts["full_same_best"].startswith(f"{len(orderings)} of the {len(orderings)}")
-    assert facts["full_order_verdict"] == "the paper's order"
+    assert orderings["same best"].all()
     assert kept.loc["LSTMS2S", "productivity / task (ours)"] == pytest.approx(0.30 / 0.79, abs=0.005)
-    assert facts["full_kept_verdict"].startswith("within 0.1 of the paper's shares")
-    # the faster learner is the one that needed less training to pass the gate
-    assert facts["full_learner"] == "ConvS2S" and "Transformer" in facts["full_slowest"]
-    # a network that fails the gate is not counted, and none failing says so
+    assert kept.loc["LSTMS2S", "productivity / task (paper)"] == pytest.approx(0.30 / 0.79, abs=0.005)
+    # a network that fails the gate is shown in brackets, not counted
     failing = _records(paper, {"LSTMS2S": 0.95, "ConvS2S": 0.5, "Transformer": 0.95})
-    table3a, orderings, _, facts = report.findings(failing)
-    assert facts["full_findings"].startswith("6 of the 6")
-    assert (table3a["ConvS2S"] == "(yes)").all()  # shown, not counted
-    # a share kept from a run that fails the gate is shown, not read
-    one_fails = committed.copy()
-    one_fails.loc[(one_fails["network"] == "ConvS2S")
-                   & (one_fails["split"] == "systematicity"), "train_accuracy"] = 0.5
-    assert report.findings(one_fails)[3]["full_kept_verdict"].startswith("shown, not a finding")
+    table3a, orderings, _ = report.findings(failing)
+    assert (table3a["ConvS2S"] == "(yes)").all()
     assert orderings.loc["task", "ours"] == "Transformer > (ConvS2S) > LSTMS2S"
     assert orderings["same best"].isna().all()
-    assert facts["full_order_verdict"].startswith("not a finding")
-    none = report.findings(_records(paper, dict.fromkeys(exps.ARCHITECTURE_NAMES, 0.2)))[3]
-    assert none["full_findings"].startswith("none can be counted: no architecture fits")
-    assert none["full_kept_verdict"].startswith("a record of how far training got")
     # a partial sweep: one architecture, the task alone
     partial = committed[(committed["network"] == "LSTMS2S") & (committed["split"] == "pcfgset")]
-    table3a, orderings, kept, facts = report.findings(partial)
+    table3a, orderings, kept = report.findings(partial)
     assert orderings.loc["systematicity", "ours"] == "—"
-    assert facts["full_same_best"].startswith("none of the tests")
-    assert facts["full_order_verdict"] == "with one architecture so far, no order"
-    assert facts["full_kept_verdict"] == "its generalisation runs are not committed yet"
-    empty = report.findings(committed.iloc[0:0])
-    assert empty[0].empty and set(empty[3].values()) == {"(no full-profile results committed)"}
+    assert all(report.findings(committed.iloc[0:0])[i].empty for i in range(3))
 
 
 def test_accuracy_by_number_of_functions_reads_productivity_beyond_the_task():
@@ -209,33 +187,12 @@ def test_accuracy_by_number_of_functions_reads_productivity_beyond_the_task():
     assert report.plot_by_functions(runs, "t") is not None
 
 
-def test_full_facts_count_runs_seeds_and_training_once():
-    from tutorlib import profiles
-
-    full = profiles.settings("pcfgset", "full")
-    paper = {n: {t: exps.PAPER[t][n] / 100 for t in exps.PAPER} for n in exps.ARCHITECTURE_NAMES}
-    committed = _records(paper, dict.fromkeys(exps.ARCHITECTURE_NAMES, 0.95))
-    facts = report.full_facts(committed, full)
-    assert facts["full_runs"] == f"{len(committed)} of 63"
-    assert facts["full_seeds"] == "LSTMS2S 2, ConvS2S 2, Transformer 2"
-    assert facts["full_passed"] == "every one"
-    assert report.full_facts(committed.iloc[0:0], full)["full_runs"] == "0 of 63"
-    # the budgets come from the settings, per architecture
-    assert facts["full_budget"] == "20 minutes for LSTMS2S and ConvS2S; 30 minutes for Transformer"
-
-
-def test_restrictions_and_the_setting_table_in_words():
+def test_restrictions_in_words():
     from tutorlib import profiles
 
     tutorial = profiles.settings("pcfgset", "tutorial")
-    full = profiles.settings("pcfgset", "full")
     assert report.restrictions(tutorial) == ("inputs with at most 3 functions, outputs of at most "
                                              "12 symbols, the 520 symbols folded onto 26")
-    table = report.setting_table(tutorial, full, "tutorial")
-    assert list(table.columns) == ["this chapter (tutorial profile)", "full profile", "the paper"]
-    assert table.loc["seeds", "full profile"] == len(full.seeds)
-    assert table.loc["presentations", "the paper"] == (
-        "25 epochs or until convergence, the model that did best on validation kept")
 
 
 def test_accuracy_by_length_pools_seeds_and_bins():
@@ -253,31 +210,6 @@ def test_accuracy_by_length_pools_seeds_and_bins():
     binned = report.by_length(runs, "pcfgset", "input_length", width=5, min_inputs=2)
     assert binned["LSTMS2S"].to_dict() == {0: pytest.approx(1 / 3)}  # lengths 3-4: 2 of 6;
     # the bin 5-9 has one input, fewer than min_inputs
-
-
-def test_overgeneralisation_facts_say_whether_the_fall_is_observed():
-    import pandas as pd
-
-    rising = [{"epoch": e, "overgeneralisation": o, "memorisation": 0.0}
-              for e, o in enumerate([0.0, 0.2, 0.4])]
-    falling = [{"epoch": e, "overgeneralisation": o, "memorisation": m}
-               for e, (o, m) in enumerate([(0.0, 0.0), (0.6, 0.1), (0.2, 0.7)])]
-    def frame(curves, splits=("overgeneralisation_0.001",) * 2):
-        return pd.DataFrame({"split": list(splits), "curve": curves, "network": "LSTMS2S",
-                             "overgeneralisation_peak": [max(p["overgeneralisation"] for p in c)
-                                                         for c in curves]})
-
-    runs = frame([rising, rising])
-    text = report.overgeneralisation_facts(runs)["over_reading"]
-    assert text.startswith("In 2 of 2 runs the rule's share peaks at or next to the last")
-    assert "not observed in any run: our peaks are lower bounds" in text
-    runs = frame([rising, falling])
-    assert "in 1 of 2 runs the rule's share falls" in report.overgeneralisation_facts(runs)["over_reading"]
-    # a run at another ratio (0.5%) beside them is not read: Table 1's ratio is 0.1%
-    beside = frame([rising, falling, falling], ("overgeneralisation_0.001",
-                                                "overgeneralisation_0.001", "overgeneralisation_0.005"))
-    assert "in 1 of 2 runs" in report.overgeneralisation_facts(beside)["over_reading"]
-    assert report.overgeneralisation_facts(runs.iloc[0:0])["over_reading"].startswith("No ")
 
 
 def test_the_two_trainers_are_told_apart_in_the_legend():
@@ -358,7 +290,7 @@ def test_the_length_table_reads_the_committed_runs_and_names_a_bad_profile():
         report.length_table("tutorial")
 
 
-def test_the_reduction_pilot_table_and_its_reading_come_from_the_committed_pilot():
+def test_the_reduction_pilot_table_comes_from_the_committed_pilot():
     pilots = report.reduction_pilots()
     files = sorted(results.project_results("pcfgset", "pilot").glob("*.json"))
     assert len(pilots) == len(files) > 0
@@ -366,19 +298,13 @@ def test_the_reduction_pilot_table_and_its_reading_come_from_the_committed_pilot
     passed = pilots[pilots["passes the gate at (s)"].map(lambda v: isinstance(v, (int, np.integer)))]
     # a pass is within the run's budget and at a validation the gate accepts
     assert (passed["best validation"] >= passed["validation bar"] - 0.005).all()
-    reading = report.reduction_pilot_reading(pilots)
-    for candidate in pilots["candidate"].unique():
-        assert f"{candidate}: " in reading
-    fastest = passed[passed["network"] == "LSTMS2S"]["passes the gate at (s)"].min()
-    assert f"LSTMS2S passes in {fastest} s" in reading
-    assert report.reduction_pilot_reading(pilots.iloc[:0]) == "no pilot committed"
+    assert set(passed["network"]) == set(exps.ARCHITECTURE_NAMES)
 
 
 def test_overgeneralisation_by_ratio_reads_each_ratios_runs():
     full = records("full")
     table = report.ratio_table("full")
     assert set(table.index.get_level_values(1)) == {0.1, 0.5}
-    lower = 0
     for network in exps.ARCHITECTURE_NAMES:
         peaks = {}
         for ratio in (0.001, 0.005):
@@ -388,7 +314,3 @@ def test_overgeneralisation_by_ratio_reads_each_ratios_runs():
             assert row["fitted"] == sum(report.passes(r) for r in mine)
             peaks[ratio] = np.mean([r["overgeneralisation_peak"] for r in mine])
             assert row["peak (rule)"] == pytest.approx(peaks[ratio], abs=5e-4)
-        lower += peaks[0.005] < peaks[0.001]
-    reading = report.ratio_facts("full")["ratio_reading"]
-    assert f"It is lower at 0.5% for {lower} of the 3 architectures" in reading
-    assert report.ratio_facts("gpu")["ratio_reading"] == "The gpu profile trains one exception ratio only."

@@ -4,9 +4,9 @@ Each part's claims live beside the part (``tutorlib.scan.claims``, ``tutorlib.tr
 ``tutorlib.pcfgset.claims``, ``tutorlib.orchard.claims``, ``tutorlib.dbca.claims``); the verdict
 engine (:class:`Claim`, :class:`Ours`, :class:`Rule` and the rules) is :mod:`tutorlib.verdicts`,
 whose docstring states every verdict. This module gathers the claims (:data:`CLAIMS`) and makes
-the page's tables: :func:`table`, :func:`formatted`, :func:`summary`, :func:`what_holds` and
-:func:`coverage`. The engine's names are re-exported here, so ``claims.Claim`` and
-``claims.within`` read as before.
+the page's tables: :func:`table`, :func:`formatted`, :func:`summary`, :func:`tested_counts` and
+:func:`coverage` (numbers and tables: the page writes the sentences). The engine's names are
+re-exported here, so ``claims.Claim`` and ``claims.within`` read as before.
 
 Examples
 --------
@@ -30,12 +30,14 @@ from tutorlib.verdicts import (
     EFFECT,
     FIT_THRESHOLD,
     MIN_POINTS,
+    MIN_RUNS,
     NOT_MEASURED,
     ORDER,
     REDUCED,
     RELATIVE_BELOW,
     RELEASED_COLUMN,
     RELEASED_VERDICT_COLUMN,
+    UNRESOLVED,
     UNTESTED,
     VERDICTS,
     Claim,
@@ -117,6 +119,8 @@ def table(claims: list[Claim] | None = None):
                      "low": None if ours is None else ours.low,
                      "high": None if ours is None else ours.high,
                      "runs": "" if ours is None else f"{ours.runs} of {ours.planned}",
+                     "left out": 0 if ours is None else ours.dropped,
+                     "setting": "" if ours is None else ours.setting,
                      "fit": None if ours is None else ours.fit,
                      "fitted": None if ours is None else ours.fitted,
                      "profile": None if ours is None else ours.profile,
@@ -175,8 +179,25 @@ def _shown(value, low, high, text: str, unit: str) -> str:
         return "—"
     shown = text or _number(float(value), unit)
     if not text and not _missing(low) and not _missing(high):
-        shown += f" [{_bound(low, unit)}, {_bound(high, unit)}]"
+        # an interval of no width: every run gave the same value (a share of a few items)
+        shown += (" [every run the same]" if low == high == value
+                  else f" [{_bound(low, unit)}, {_bound(high, unit)}]")
     return shown
+
+
+def _runs(row) -> str:
+    """Runs read of runs planned, and how many committed runs the fit gate left out."""
+    if not row["runs"]:
+        return "—"
+    left_out = int(row.get("left out", 0) or 0)
+    return row["runs"].replace(" of ", "/") + (f" ({left_out} unfit left out)" if left_out else "")
+
+
+def _profile(row) -> str:
+    """The profile read, with how its setting differs from the paper's where it does."""
+    if _missing(row.get("profile")):
+        return "—"
+    return row["profile"] + (f" ({row['setting']})" if row.get("setting") else "")
 
 
 def _ours(row) -> str:
@@ -228,15 +249,15 @@ def formatted(frame=None, part: str | None = None):
         part=parts, number=frame.groupby("part").cumcount() + 1,
         published=[_published(r) for r in rows], ours=[_ours(r) for r in rows],
         fit=["—" if _missing(r["fit"]) else f"{r['fit']:.2f}" for r in rows],
-        runs=frame["runs"].replace("", "—").str.replace(" of ", "/", regex=False))
-    columns = ["claim", "published", "ours", "fit", "runs", "verdict"]
+        runs=[_runs(r) for r in rows], profile=[_profile(r) for r in rows])
+    columns = ["claim", "published", "ours", "fit", "runs", "profile", "verdict"]
     if part is not None:
         if "released verdict" in frame and frame["released verdict"].astype(bool).any():
             # the paper's own networks scored by us, beside ours: a check of our scorers
             shown = shown.assign(**{RELEASED_COLUMN: [_released_shown(r) for r in rows],
                                     RELEASED_VERDICT_COLUMN: frame["released verdict"]})
             columns = ["claim", "published", RELEASED_COLUMN, RELEASED_VERDICT_COLUMN, "ours",
-                       "fit", "runs", "verdict"]
+                       "fit", "runs", "profile", "verdict"]
         return shown.set_index("number")[columns].rename_axis(None)
     return shown.set_index(["part", "number"])[columns]
 
@@ -276,61 +297,6 @@ def summary(frame=None):
     counts.index.name, counts.columns.name = "part", "verdict"
     counts.loc["all parts"] = counts.sum()
     return counts
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" + ("" if n == 1 else "s")
-
-
-def what_holds(frame=None) -> dict[str, str]:
-    """For each part, what holds in words, generated from the verdicts: how many of its claims
-    were tested and reproduced (fully or in part), how many were not, how many are untested
-    because the networks did not fit, and what the stand-ins show."""
-    frame = _claims_frame(frame, "what_holds")
-    sentences = {}
-    for part, rows in frame.groupby("part", sort=False):
-        verdicts = rows["verdict"].str.replace(", partial", "", regex=False)
-        count = verdicts.value_counts()
-        tested = int(count.get("reproduced", 0) + count.get("partly", 0)
-                     + count.get("not reproduced", 0))
-        paper = CITATIONS.get(rows["paper"].iloc[0], rows["paper"].iloc[0])
-        bits = []
-        if tested:
-            held = [c for c, v in zip(rows["claim"], verdicts) if v == "reproduced"]
-            failed = [c for c, v in zip(rows["claim"], verdicts) if v == "not reproduced"]
-            bits.append(f"of {_count(tested, 'tested claim')}, {count.get('reproduced', 0)} "
-                        f"reproduced, {count.get('partly', 0)} partly and "
-                        f"{count.get('not reproduced', 0)} not")
-            if held:
-                bits.append(f"reproduced, for example: \u201c{held[0]}\u201d")
-            if failed:
-                bits.append(f"not reproduced, for example: \u201c{failed[0]}\u201d")
-        if count.get(UNTESTED, 0):
-            bits.append(f"{_count(int(count[UNTESTED]), 'claim')} untested because our "
-                        f"networks did not fit their own training data")
-        if count.get(REDUCED, 0):
-            bits.append(f"{_count(int(count[REDUCED]), 'level')} of networks that learned a "
-                        f"reduced task shown, not judged (its levels are not the paper's)")
-        stand_ins = {k: int(count.get(v, 0)) for k, v in EFFECT.items() if count.get(v, 0)}
-        if stand_ins:
-            shown = stand_ins.get("reproduced", 0)
-            bits.append(f"{_count(sum(stand_ins.values()), 'stand-in')}, {shown} showing the "
-                        f"paper's effect")
-        if count.get("not yet run", 0):
-            bits.append(f"{_count(int(count['not yet run']), 'claim')} not yet run")
-        if count.get(NOT_MEASURED, 0):
-            bits.append(f"{_count(int(count[NOT_MEASURED]), 'finding')} read from the paper's "
-                        f"released networks only")
-        theirs = rows["released verdict"] if "released verdict" in rows else None
-        if theirs is not None and theirs.astype(bool).any():
-            scored = theirs[theirs.isin(["reproduced", "partly", "not reproduced"])]
-            bits.append(f"the paper's own released networks, scored by our scorers, reproduce "
-                        f"{int((scored == 'reproduced').sum())} of the "
-                        f"{_count(len(scored), 'claim')} the release allows, partly "
-                        f"{int((scored == 'partly').sum())}, not {int((scored == 'not reproduced').sum())}")
-        text = "; ".join(bits) if bits else "nothing is tested yet"
-        sentences[part] = f"{paper}: {text[0].upper() + text[1:]}."
-    return sentences
 
 
 def tested_counts(frame=None):
@@ -376,13 +342,13 @@ def coverage(claims: list[Claim] | None = None):
 
 
 __all__ = ["ACCURACY", "CITATIONS", "CLAIMS", "CORRELATION", "EFFECT", "FIT_THRESHOLD",
-           "MIN_POINTS", "NOT_MEASURED", "ORDER", "REDUCED", "RELATIVE_BELOW", "RELEASED_COLUMN",
-           "RELEASED_VERDICT_COLUMN", "UNTESTED", "VERDICTS", "Claim", "Ours", "Rule", "close_to",
-           "coverage", "formatted", "order_reading", "planned_seeds", "same_sign", "stand_in",
-           "summary", "table", "tested_counts", "untested_reasons", "what_holds", "within"]
+           "MIN_POINTS", "MIN_RUNS", "NOT_MEASURED", "ORDER", "REDUCED", "RELATIVE_BELOW",
+           "RELEASED_COLUMN", "RELEASED_VERDICT_COLUMN", "UNRESOLVED", "UNTESTED", "VERDICTS",
+           "Claim", "Ours", "Rule", "close_to", "coverage", "formatted", "order_reading",
+           "planned_seeds", "same_sign", "stand_in", "summary", "table", "tested_counts",
+           "untested_reasons", "within"]
 
 
 from tutorlib.checks import type_check as _type_check  # noqa: E402
 
-_type_check(globals(), ["coverage", "formatted", "summary", "table", "tested_counts",
-                          "what_holds"])
+_type_check(globals(), ["coverage", "formatted", "summary", "table", "tested_counts"])

@@ -98,14 +98,6 @@ def reason(training: float | None, in_distribution: float | None = None, *,
     return f"training {training:.2f}, in distribution {in_distribution:.2f} >= {bar:.2f} ({source})"
 
 
-def describe() -> str:
-    """The gate in one sentence, with its numbers (for the claims page and the glossary)."""
-    return (f"a network has learned its task when it gets at least {TRAINING:.0%} of its own "
-            f"training pairs right and, on in-distribution held-out pairs, at least the paper's "
-            f"own accuracy for that architecture minus {100 * MARGIN:g} points, or "
-            f"{IN_DISTRIBUTION:.0%} where the paper gives none")
-
-
 #: The key of a displayed table's output metadata that holds its live networks' fit rows;
 #: ``tools/execute.py`` gathers them from the executed chapters into ``_build/live-fits.json``.
 LIVE_FITS_KEY = "tutorlib_live_fits"
@@ -172,5 +164,5 @@ def show_live_fits(rows: list[dict]) -> None:
     display(table, metadata={LIVE_FITS_KEY: rows})
 
 
-__all__ = ["IN_DISTRIBUTION", "LIVE_FITS_KEY", "MARGIN", "TRAINING", "describe",
+__all__ = ["IN_DISTRIBUTION", "LIVE_FITS_KEY", "MARGIN", "TRAINING",
            "in_distribution_bar", "live_fit", "passes", "reason", "show_live_fits"]

@@ -1,4 +1,5 @@
-"""The three run profiles, and the one place to ask for an experiment's settings.
+"""The run profiles (three, and a fourth, ``gpu``, for PCFG SET and ORCHARD), and the one place
+to ask for an experiment's settings.
 
 Every chapter notebook has a ``parameters`` cell with ``PROFILE = "tutorial"``; papermill
 overrides it. A chapter asks :func:`settings` for its settings instead of hard-coding sizes:

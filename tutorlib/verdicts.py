@@ -20,9 +20,10 @@ training data (or in-distribution validation), the lowest of the parts recorded.
 - ``partly``: neither, but our interval reaches into the tolerance band (a correlation: also the
   same sign and within 0.3);
 - ``not reproduced``: our interval lies wholly outside the band (a correlation: or the other
-  sign); an ordering: none of its pairs comes out in the paper's order;
-- ``untested: did not fit``: the networks behind our number did not learn their own data (they
-  fail the fit gate, :func:`tutorlib.fit.passes`), whatever the number;
+  sign); an ordering: see rule 2 below;
+- ``unresolved``: the runs do not settle it (rules 2 and 3 below);
+- ``untested: did not fit``: too few of the networks behind our number learned their own data
+  (they fail the fit gate, :func:`tutorlib.fit.passes`; rule 1 below), whatever the number;
 - ``untested: reduced task``: our networks learned a reduction of the paper's task (PCFG SET's
   full profile, :data:`tutorlib.pcfgset.corpus.REDUCTIONS`), whose levels are not the paper's:
   a number (an accuracy, a consistency) is shown, not judged, and so is an ordering of levels
@@ -36,6 +37,20 @@ training data (or in-distribution validation), the lowest of the parts recorded.
   full`` produces it);
 - ``ours: not measured``: a finding read from a paper's released networks only (their column,
   ``released``, has its own verdict by the same rule); no experiment of ours measures it.
+
+What the runs support (:func:`Claim.verdict` applies it, for ours and for the paper's released
+networks alike):
+
+1. The fit gate holds for every run behind a row, not for their mean: a run that fails it is
+   left out, the row reads the runs that pass and says how many were left out (``dropped``); when
+   fewer than :data:`MIN_RUNS` runs pass, the row is ``untested: did not fit``.
+2. An ordering (A better than B) is judged pair by pair on the runs (:func:`pair_support`): the
+   runs support a pair when the 95% intervals of A and B separate, or, run by run (the same
+   seeds), A is above B every time; they contradict it when the same holds the other way. Every
+   pair supported: ``reproduced``; some: ``partly``; none supported and some contradicted: ``not
+   reproduced``; none either way: ``unresolved`` (the runs do not settle it).
+3. A level (a number set beside the paper's) needs at least :data:`MIN_RUNS` runs for an
+   interval; with fewer it is ``unresolved``, and so is an ordering.
 
 A verdict is *partial* when fewer runs are committed than the full profile plans (its seeds).
 Runs are deterministic on one machine and thread count, not across processors, so the intervals,
@@ -62,6 +77,11 @@ from tutorlib import profiles
 from tutorlib.stats import correlation_interval, mean_interval
 
 UNTESTED = "untested: did not fit"
+#: The runs do not settle the claim: fewer than :data:`MIN_RUNS` runs, or an ordering whose runs
+#: support neither way.
+UNRESOLVED = "unresolved"
+#: The fewest runs behind an interval, a level or an ordering's member.
+MIN_RUNS = 3
 #: The columns of :func:`formatted` for the paper's own released networks scored by us.
 RELEASED_COLUMN = "paper's networks, scored by us"
 RELEASED_VERDICT_COLUMN = "verdict (paper's networks)"
@@ -71,7 +91,7 @@ EFFECT = {"reproduced": "stand-in: effect shown", "partly": "stand-in: effect pa
 NOT_MEASURED = "ours: not measured"
 #: Our verdict on a level (not an ordering) read from networks trained on a reduced task.
 REDUCED = "untested: reduced task"
-VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", UNTESTED, REDUCED,
+VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", UNRESOLVED, UNTESTED, REDUCED,
                              *EFFECT.values(), "not yet run", NOT_MEASURED)
 #: The fit gate's bar on a network's own training data (:mod:`tutorlib.fit`, the one definition
 #: every page reads): a claim read from networks that fail the gate is untested.
@@ -93,7 +113,11 @@ class Ours:
     ``reduced``: read from networks trained on a reduction of the paper's task, so a level is
     not compared with the paper's (:data:`REDUCED`), an ordering is, unless ``levels`` says that
     it orders levels the training rule set (the task accuracies of networks stopped at the fit
-    gate)."""
+    gate). ``dropped``: committed runs left out because they fail the fit gate (``runs`` counts
+    those read); ``pairs``: for an ordering, how many of its pairs the runs support, how many
+    they contradict, and how many pairs there are (:func:`pair_support`; None: not known, which
+    leaves an ordering unresolved); ``setting``: how the profile read differs from the paper's
+    setting, in a few words ("trains on depths 3-4")."""
 
     value: float
     runs: int
@@ -106,6 +130,11 @@ class Ours:
     text: str = ""
     reduced: bool = False
     levels: bool = False
+    dropped: int = 0
+    pairs: tuple[int, int, int] | None = None
+    setting: str = ""
+    #: committed runs behind it where not ``runs + dropped`` (an ordering: its least-run member)
+    committed: int | None = None
 
     def __post_init__(self) -> None:
         if self.runs < 0 or self.planned < 0:
@@ -114,16 +143,39 @@ class Ours:
 
     @property
     def complete(self) -> bool:
-        return self.runs >= self.planned
+        committed = self.runs + self.dropped if self.committed is None else self.committed
+        return committed >= self.planned
 
     @classmethod
     def mean_of(cls, values: Sequence[float], planned: int, *, fit: float | None = None,
-                profile: str = "full", text: str = "") -> Ours:
-        """The mean of per-run ``values`` with its t interval; fitted when ``fit`` (the lowest
-        or mean fit of those runs) reaches :data:`FIT_THRESHOLD`."""
-        mean, low, high = mean_interval(values)
-        return cls(mean, len(values), planned, None if fit is None else gate.passes(fit),
-                   profile, low, high, fit, text)
+                profile: str = "full", text: str = "", fits: Sequence[float] | None = None,
+                passed: Sequence[bool] | None = None) -> Ours:
+        """The mean of per-run ``values`` with its t interval. Give each run's fit (``fits``) or
+        the fit gate's verdict on each run (``passed``; by default :func:`tutorlib.fit.passes`
+        of ``fits``): the runs that fail are left out (``dropped``), and too few left
+        (:data:`MIN_RUNS`) is not fitted. ``fit`` alone (one number for all runs) is the
+        older form: fitted when it reaches :data:`FIT_THRESHOLD`."""
+        values = [float(v) for v in values]
+        if passed is None and fits is not None:
+            passed = [gate.passes(float(f)) for f in fits]
+        if passed is None:
+            mean, low, high = mean_interval(values)
+            return cls(mean, len(values), planned, None if fit is None else gate.passes(fit),
+                       profile, low, high, fit, text)
+        passed = [bool(p) for p in passed]
+        if len(passed) != len(values) or (fits is not None and len(fits) != len(values)):
+            raise ValueError(f"Ours.mean_of: one fit (or gate verdict) per value, got "
+                             f"{len(values)} values and {len(passed)} verdicts")
+        kept = [v for v, p in zip(values, passed) if p]
+        kept_fits = [float(f) for f, p in zip(fits, passed) if p] if fits is not None else []
+        lowest = min(kept_fits or [float(f) for f in fits]) if fits is not None else fit
+        dropped = len(values) - len(kept)
+        if not kept:
+            return cls(float("nan"), 0, planned, False, profile, fit=lowest, text=text,
+                       dropped=dropped)
+        mean, low, high = mean_interval(kept)
+        return cls(mean, len(kept), planned, not dropped or len(kept) >= MIN_RUNS, profile,
+                   low, high, lowest, text, dropped=dropped)
 
     @classmethod
     def correlation(cls, x: Sequence[float], y: Sequence[float], planned: int, *,
@@ -133,6 +185,44 @@ class Ours:
         r = float(np.corrcoef(x, y)[0, 1])
         low, high = correlation_interval(r, len(x))
         return cls(r, len(x), planned, low=low, high=high, text=text)
+
+
+def pair_support(above: Sequence[float], below: Sequence[float], paired: bool = False) -> int:
+    """Whether the runs say ``above`` is higher than ``below`` (one value per run each): 1 when
+    they support it (the two 95% intervals separate with ``above`` higher, or, ``paired``, the
+    same seeds in the same order and ``above`` higher on every one), -1 when they support the
+    reverse the same way, 0 when they settle neither (or fewer than :data:`MIN_RUNS` runs).
+
+    >>> pair_support([90, 91, 92], [80, 81, 82]), pair_support([90, 70, 92], [80, 81, 82])
+    (1, 0)
+    >>> pair_support([90, 70, 92], [80, 69, 82], paired=True)
+    1
+    """
+    above, below = [float(v) for v in above], [float(v) for v in below]
+    if min(len(above), len(below)) < MIN_RUNS:
+        return 0
+    _, a_low, a_high = mean_interval(above)
+    _, b_low, b_high = mean_interval(below)
+    if a_low > b_high:
+        return 1
+    if b_low > a_high:
+        return -1
+    if paired and len(above) == len(below):
+        differences = np.subtract(above, below)
+        if (differences > 0).all():
+            return 1
+        if (differences < 0).all():
+            return -1
+    return 0
+
+
+def order_verdict(supported: int, contradicted: int, pairs: int) -> str:
+    """An ordering's verdict from how many of its ``pairs`` the runs support and contradict."""
+    if pairs and supported == pairs:
+        return "reproduced"
+    if supported:
+        return "partly"
+    return "not reproduced" if contradicted else UNRESOLVED
 
 
 def _overlaps(low: float | None, high: float | None, band: tuple[float, float]) -> bool:
@@ -214,7 +304,7 @@ class Rule:
             return (f"same sign, within {self.tolerance:g}, or in our interval; partly: same "
                     f"sign within {self.partly:g}")
         if self.kind == "order":
-            return "every pair in the paper's order; partly: some pairs"
+            return "every pair supported by the runs; partly: some pairs; else unresolved"
         return f"a stand-in; its effect: {self.effect.describe()}"
 
 
@@ -289,6 +379,15 @@ class Claim:
         ours = self.released() if ours is None else ours
         if ours is None:
             return "not in the release"
+        return self._judged(ours)
+
+    def _judged(self, ours: Ours) -> str:
+        """What the runs support (the module's rules 2 and 3): an ordering by its pairs, a level
+        only on :data:`MIN_RUNS` runs or more, then the claim's rule."""
+        if self.rule.kind == "order":
+            return UNRESOLVED if ours.pairs is None else order_verdict(*ours.pairs)
+        if ours.runs < MIN_RUNS and not (isinstance(ours.value, float) and math.isnan(ours.value)):
+            return UNRESOLVED
         return self.rule.verdict(self.published, ours.value, ours.low, ours.high, self.spread)
 
     def verdict(self, ours: Ours | None = None) -> str:
@@ -297,6 +396,8 @@ class Claim:
         ours = self.ours() if ours is None else ours
         if ours is not None and ours.fitted is False and self.rule.kind != "stand-in":
             return UNTESTED
+        if ours is not None and ours.dropped and ours.runs < MIN_RUNS:
+            return UNTESTED  # too few runs pass the gate
         if ours is not None and ours.reduced and (self.rule.kind in ("points", "value")
                                                    or ours.levels):
             return REDUCED
@@ -304,7 +405,7 @@ class Claim:
             return NOT_MEASURED
         if ours is None:
             return self.rule.verdict(self.published, None)
-        return self.rule.verdict(self.published, ours.value, ours.low, ours.high, self.spread)
+        return self._judged(ours)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,14 +417,24 @@ def planned_seeds(experiment: str, key: str = "seeds") -> int:
     return len(profiles.settings(experiment, "full")[key])
 
 
-def order_reading(means: dict[str, float], order: Sequence[str], fits: list[float],
+def order_reading(means: dict[str, float], order: Sequence[str],
+                  fits: list[float] | dict[str, Sequence[float]],
                    runs: int, planned: int, profile: str, names: dict[str, str] | None = None,
                    fitted: bool | None = None, reduced: bool = False,
-                   levels: bool = False) -> Ours:
+                   levels: bool = False, per_run: dict[str, Sequence[float]] | None = None,
+                   passed: dict[str, Sequence[bool]] | None = None, paired: bool = False) -> Ours:
     """An ordering claim: the share of the pairs of ``order`` (first > second > ...) that our
     ``means`` put the paper's way, shown as our means in the paper's order. ``fitted`` is the
     fit gate's verdict on every run behind it (by default, the lowest of ``fits`` on training
-    alone)."""
+    alone).
+
+    ``per_run`` (each member's value per run, in seed order) lets the runs judge each pair
+    (:func:`pair_support`; ``paired`` when each run gives every member, as the bins of one
+    test set do, so that run by run is a like-with-like comparison); without it the ordering
+    is unresolved. ``passed`` (the fit gate per run, aligned with ``per_run``) leaves
+    the runs that fail out: the means are then those of the runs kept, and a member with fewer
+    than :data:`MIN_RUNS` runs kept is not fitted. ``fits`` may then be a dict aligned with
+    ``per_run``, so that the fit shown is the lowest of the runs kept."""
     if len(order) < 2:
         raise ValueError(f"order_reading: an ordering needs at least two items, got {list(order)!r}")
     missing = [k for k in order if k not in means]
@@ -331,20 +442,43 @@ def order_reading(means: dict[str, float], order: Sequence[str], fits: list[floa
         raise ValueError(f"order_reading: no mean for {', '.join(map(repr, missing))} in means")
     names = names or {}
     pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
+    support, dropped, committed = None, 0, None
+    if per_run is not None:
+        committed = min(len(per_run[k]) for k in order)
+        kept = {k: [float(v) for v, ok in zip(per_run[k], (passed or {}).get(k, [True] * len(per_run[k])))
+                    if ok] for k in order}
+        dropped = sum(len(per_run[k]) - len(kept[k]) for k in order)
+        if dropped:
+            paired = False  # the runs left out break the seeds' pairing
+            # a member none of whose runs passes has no number: nothing unfit is read
+            means = {**means, **{k: float(np.mean(v)) if v else math.nan for k, v in kept.items()}}
+            fitted = all(len(v) >= MIN_RUNS for v in kept.values())
+        elif passed is not None and fitted is None:
+            fitted = True
+        runs = min(len(v) for v in kept.values())  # the runs read: its least-run member's
+        if isinstance(fits, dict):
+            fits = [float(f) for k in order for f, ok in zip(
+                fits[k], (passed or {}).get(k, [True] * len(fits[k]))) if ok] or [
+                float(f) for k in order for f in fits[k]]
+        found = [pair_support(kept[a], kept[b], paired) for a, b in pairs]
+        support = (found.count(1), found.count(-1), len(pairs))
     share = sum(means[a] > means[b] for a, b in pairs) / len(pairs)
     # a comparison of ours reads every member from one profile, and says which
     text = ("" if profile == "paper" else f"{profile} profile: ") + ", ".join(
-        f"{names.get(k, k)} {means[k]:.1f}" for k in order)
+        f"{names.get(k, k)} " + ("—" if math.isnan(means[k]) else f"{means[k]:.1f}") for k in order)
+    if isinstance(fits, dict):
+        fits = [float(f) for k in order for f in fits[k]]
     fit = min(fits) if fits else None
     if fitted is None and fit is not None:
         fitted = gate.passes(fit)
     return Ours(share, runs, planned, fitted, profile, fit=fit, text=text, reduced=reduced,
-                levels=levels)
+                levels=levels, dropped=dropped, pairs=support, committed=committed)
 
 
-__all__ = ["ACCURACY", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "MIN_POINTS", "NOT_MEASURED",
-           "ORDER", "REDUCED", "RELATIVE_BELOW", "RELEASED_COLUMN", "RELEASED_VERDICT_COLUMN", "UNTESTED",
-           "VERDICTS", "Claim", "Ours", "Rule", "close_to", "order_reading", "planned_seeds",
+__all__ = ["ACCURACY", "CORRELATION", "EFFECT", "FIT_THRESHOLD", "MIN_POINTS", "MIN_RUNS",
+           "NOT_MEASURED", "ORDER", "REDUCED", "RELATIVE_BELOW", "RELEASED_COLUMN",
+           "RELEASED_VERDICT_COLUMN", "UNRESOLVED", "UNTESTED", "VERDICTS", "Claim", "Ours", "Rule",
+           "close_to", "order_reading", "order_verdict", "pair_support", "planned_seeds",
            "same_sign", "stand_in", "within"]
 
 

@@ -272,7 +272,7 @@ def test_no_page_shows_a_mathjax_error(server, browser):
 def test_glued_text_reads_as_plain_text(server, browser):
     """Numbers and sentences glued into the prose have the prose's weight, not bold (on a page
     not yet at the chapter standard, which still glues)."""
-    open_page(browser, server + "/book/orchard/14_orchard.html")
+    open_page(browser, server + "/book/card/17_card.html")
     weights = browser.execute_script(
         "return Array.from(document.querySelectorAll('p span.pasted-text'))"
         ".map(s => [getComputedStyle(s).fontWeight, getComputedStyle(s.parentElement).fontWeight]);")

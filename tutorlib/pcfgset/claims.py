@@ -39,10 +39,10 @@ def _pcfgset(test: str, network: str) -> Callable[[], Ours | None]:
         values, fits = pcfgset_report.claim_runs(test, network, profile)
         if not values:
             return None
-        ours = Ours.mean_of(values, planned_seeds("pcfgset"), fit=min(fits), profile=profile)
-        return Ours(**{**ours.__dict__,
-                       "fitted": all(pcfgset_report.claim_passes(test, network, profile)),
-                       "reduced": _reduced(profile)})
+        # the fit gate on each run (the engine leaves out a run that fails it)
+        ours = Ours.mean_of(values, planned_seeds("pcfgset"), fits=fits, profile=profile,
+                            passed=pcfgset_report.claim_passes(test, network, profile))
+        return Ours(**{**ours.__dict__, "reduced": _reduced(profile)})
     return read
 
 
@@ -67,13 +67,17 @@ def _pcfgset_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[]
         _, profile, readings = best
         means = {(t if len(networks) == 1 else n): float(np.mean(values))
                  for (t, n), (values, _) in readings.items()}
-        fits = [f for _, run_fits in readings.values() for f in run_fits]
+        member = {(t, n): (t if len(networks) == 1 else n) for t, n in readings}
         runs = max(len(values) for values, _ in readings.values())
         order = list(tests) if len(networks) == 1 else list(networks)
-        passed = all(all(pcfgset_report.claim_passes(t, n, profile)) for t, n in readings)
+        # each member's runs (in seed order) and the fit gate on each
+        per_run = {member[k]: values for k, (values, _) in readings.items()}
+        fits = {member[k]: run_fits for k, (_, run_fits) in readings.items()}
+        passed = {member[k]: pcfgset_report.claim_passes(*k, profile) for k in readings}
         return order_reading(means, order, fits, runs, planned_seeds("pcfgset"), profile,
-                             {t: t.replace("_", " ") for t in tests}, fitted=passed,
-                             reduced=_reduced(profile),
+                             {t: t.replace("_", " ") for t in tests},
+                             fitted=all(all(v) for v in passed.values()), per_run=per_run,
+                             passed=passed, paired=False, reduced=_reduced(profile),
                              levels=(list(tests) == ["task"] and len(networks) > 1
                                      and pcfgset_report.stops_at_gate(
                                          profiles.settings("pcfgset", profile))))
@@ -102,16 +106,18 @@ def _released(test: str, network: str) -> Callable[[], Ours | None]:
 def _released_order(tests: Sequence[str], networks: Sequence[str]) -> Callable[[], Ours | None]:
     """An ordering of :func:`_pcfgset_order`'s kind, from the released networks."""
     def read() -> Ours | None:
-        means = {}
+        means, per_run = {}, {}
         for test in tests:
             for network in networks:
                 values = _released_values(test, network)
                 if values is None:
                     return None
                 means[test if len(networks) == 1 else network] = float(np.mean(values))
+                per_run[test if len(networks) == 1 else network] = values
         order = list(tests) if len(networks) == 1 else list(networks)
         return order_reading(means, order, [], _RELEASED_RUNS, _RELEASED_RUNS, "paper",
-                             {t: t.replace("_", " ") for t in tests})
+                             {t: t.replace("_", " ") for t in tests}, per_run=per_run,
+                             paired=False)
     return read
 
 
@@ -131,11 +137,19 @@ def _trend(terciles: Sequence[Sequence[float]], planned: int, profile: str, **kn
     (shortest above both longer thirds, the middle above the longest) that hold on the runs'
     mean."""
     bins = np.mean(terciles, axis=0)
-    held = [bins[0] > bins[1], bins[0] > bins[2], bins[1] > bins[2]]
     thirds = ", ".join(f"{name} {b:.1f}%"
                        for name, b in zip(("shortest", "middle", "longest"), bins, strict=True))
-    return Ours(sum(held) / len(held), len(terciles), planned, profile=profile,
-                text=f"{profile} profile: {thirds}", **known)
+    # each third's value per run, for the engine to judge each pair on the runs; a run that
+    # fails the fit gate (``passed``) is left out
+    passed = known.pop("passed", None)
+    per_run = {name: [float(t[i]) for t in terciles]
+               for i, name in enumerate(("shortest", "middle", "longest"))}
+    ours = order_reading({k: float(np.mean(v)) for k, v in per_run.items()}, list(per_run),
+                         [known["fit"]] if known.get("fit") is not None else [], len(terciles),
+                         planned, profile, per_run=per_run, paired=True,
+                         passed=None if passed is None else {k: passed for k in per_run})
+    return Ours(**{**ours.__dict__, "text": f"{profile} profile: {thirds}",
+                   "fit": known.get("fit")})
 
 
 def _released_length_trend(network: str) -> Callable[[], Ours | None]:
@@ -170,7 +184,7 @@ def _length_trend(network: str) -> Callable[[], Ours | None]:
             return None
         profile, readings, fits = found
         return _trend(readings["terciles"], planned_seeds("pcfgset"), profile=profile,
-                      fitted=all(readings["terciles_pass"]), fit=min(fits))
+                      passed=readings["terciles_pass"], fit=min(fits))
     return read
 
 
@@ -183,9 +197,9 @@ def _productivity_control(network: str) -> Callable[[], Ours | None]:
         if found is None:
             return None
         profile, readings, fits = found
-        ours = Ours.mean_of(readings["below"], planned_seeds("pcfgset"), profile=profile)
-        return Ours(**{**ours.__dict__, "fitted": all(readings["below_pass"]),
-                       "fit": min(fits)})
+        ours = Ours.mean_of(readings["below"], planned_seeds("pcfgset"), profile=profile,
+                            passed=readings["below_pass"])
+        return Ours(**{**ours.__dict__, "fit": min(fits)})
     return read
 
 
@@ -200,10 +214,9 @@ def _localism_mistakes() -> Ours | None:
     runs = pcfgset_report.localism_mistake_records("LSTMS2S", profile)
     if not runs:
         return None
-    ours = Ours.mean_of([r["localism_long_steps"] for r in runs], planned_seeds("pcfgset"),
-                        profile=profile)
-    return Ours(**{**ours.__dict__, "fitted": all(pcfgset_report.passes(r) for r in runs),
-                   "fit": min(float(r["train_accuracy"]) for r in runs)})
+    return Ours.mean_of([r["localism_long_steps"] for r in runs], planned_seeds("pcfgset"),
+                        profile=profile, fits=[float(r["train_accuracy"]) for r in runs],
+                        passed=[pcfgset_report.passes(r) for r in runs])
 
 
 def _ratio_profile(network: str, ratios: Sequence[float]) -> str | None:
@@ -226,9 +239,9 @@ def _overgeneralisation_at(network: str, ratio: float) -> Callable[[], Ours | No
         runs = pcfgset_report.network_ratio_records(network, ratio, profile)
         ours = Ours.mean_of([100 * r["overgeneralisation_peak"] for r in runs],
                             planned_seeds("pcfgset"), profile=profile,
-                            fit=min(float(r["train_accuracy"]) for r in runs))
-        return Ours(**{**ours.__dict__, "fitted": all(pcfgset_report.passes(r) for r in runs),
-                       "reduced": _reduced(profile)})
+                            fits=[float(r["train_accuracy"]) for r in runs],
+                            passed=[pcfgset_report.passes(r) for r in runs])
+        return Ours(**{**ours.__dict__, "reduced": _reduced(profile)})
     return read
 
 
@@ -260,22 +273,28 @@ def _ratio_order(network: str) -> Callable[[], Ours | None]:
         means = {name: 100 * float(np.mean([r["overgeneralisation_peak"] for r in mine]))
                  for name, mine in runs.items()}
         every = [r for mine in runs.values() for r in mine]
-        return order_reading(means, list(_RATIO_ORDER), [float(r["train_accuracy"]) for r in every],
+        return order_reading(means, list(_RATIO_ORDER),
+                             {n: [float(r["train_accuracy"]) for r in mine] for n, mine in runs.items()},
                              max(len(mine) for mine in runs.values()), planned_seeds("pcfgset"),
                              profile, {name: f"peak at {name}" for name in _RATIO_ORDER},
                              fitted=all(pcfgset_report.passes(r) for r in every),
-                             reduced=_reduced(profile))
+                             reduced=_reduced(profile),
+                             per_run={n: [100 * r["overgeneralisation_peak"] for r in mine]
+                                      for n, mine in runs.items()},
+                             passed={n: [pcfgset_report.passes(r) for r in mine]
+                                     for n, mine in runs.items()}, paired=False)
     return read
 
 
 def _released_ratio_order(architecture: str) -> Callable[[], Ours | None]:
     """:func:`_ratio_order` on the paper's released networks (their logged curves)."""
     def read() -> Ours | None:
-        means = {name: 100 * float(np.mean([released.overgeneralisation(architecture, ratio, r)
-                                            for r in released.RUNS]))
-                 for name, ratio in _RATIO_ORDER.items()}
+        per_run = {name: [100 * released.overgeneralisation(architecture, ratio, r)
+                          for r in released.RUNS] for name, ratio in _RATIO_ORDER.items()}
+        means = {name: float(np.mean(v)) for name, v in per_run.items()}
         return order_reading(means, list(_RATIO_ORDER), [], _RELEASED_RUNS, _RELEASED_RUNS,
-                             "paper", {name: f"peak at {name}" for name in _RATIO_ORDER})
+                             "paper", {name: f"peak at {name}" for name in _RATIO_ORDER},
+                             per_run=per_run, paired=False)
     return read
 
 

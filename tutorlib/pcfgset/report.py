@@ -1,5 +1,5 @@
 """Readers of PCFG SET's committed results: the fit of every trained network beside its
-scores, for the full (CPU) and gpu profiles, and the facts chapter 12 states about them.
+scores, for the full (CPU) and gpu profiles, as the tables and figures chapter 12 and its appendix show.
 
 A network's comparison with the paper is only a test of the paper's claim once the network has
 learned its own training data, by the book's one fit gate (:mod:`tutorlib.fit`, through
@@ -358,66 +358,6 @@ def reduction_pilots() -> pd.DataFrame:
                                            kind="stable").reset_index(drop=True))
 
 
-def reduction_pilot_reading(pilots: pd.DataFrame) -> str:
-    """What :func:`reduction_pilots` shows, in words, per candidate: for each architecture, the
-    fastest pass of the gate, or that none passed and the best validation accuracy reached.
-
-    Parameters
-    ----------
-    pilots : pandas.DataFrame
-        From :func:`reduction_pilots`.
-
-    Returns
-    -------
-    str
-        One clause per candidate, joined by semicolons ("no pilot committed" when empty).
-    """
-    if pilots.empty:
-        return "no pilot committed"
-    clauses = []
-    for candidate, rows in pilots.groupby("candidate", sort=False):
-        parts = []
-        for network, mine in rows.groupby("network", sort=False):
-            passed = [v for v in mine["passes the gate at (s)"] if isinstance(v, (int, np.integer))]
-            if passed:
-                parts.append(f"{network} passes in {min(passed)} s")
-            else:
-                best = mine.loc[mine["best validation"].idxmax()]
-                parts.append(f"{network} does not pass (training {best['best training']:.2f} / "
-                             f"validation {best['best validation']:.2f} at best, against "
-                             f"{gate.TRAINING:.2f} / {best['validation bar']:.2f})")
-        clauses.append(f"{candidate}: " + ", ".join(parts))
-    return "; ".join(clauses)
-
-
-def gpu_facts() -> dict[str, str]:
-    """The sentences' numbers chapter 12 states about the gpu profile, as text (empty values
-    say "not committed")."""
-    runs, measured = _runs("gpu"), gpu_measurements()
-    if runs.empty or measured is None:
-        missing = "(no gpu-profile results committed)"
-        return {key: missing for key in ("gpu_runs", "gpu_fitted", "gpu_wall", "gpu_device",
-                                         "gpu_epochs", "gpu_best_fit", "gpu_stopped",
-                                         "gpu_precision")}
-    fit = runs["train_accuracy"].astype(float)
-    sweep = measured["sweep"]
-    best = runs.loc[fit.idxmax()]
-    stops = [r["fit"]["stopped"] for r in runs.to_dict("records")]
-    return {
-        "gpu_runs": str(len(runs)),
-        "gpu_fitted": str(sum(passes(r) for r in runs.to_dict("records"))),
-        "gpu_wall": f"{sweep['runs_wall_seconds'] // 60} min {sweep['runs_wall_seconds'] % 60} s",
-        "gpu_device": f"one {sweep['gpu'].split(',')[0]}, {sweep['jobs']} processes"
-                      + (" under CUDA MPS" if sweep.get("cuda_mps") else ""),
-        "gpu_epochs": f"{runs['epochs'].min():.1f} to {runs['epochs'].max():.1f}",
-        "gpu_best_fit": f"{fit.max():.2f} ({best['network']} on {best['split']})",
-        "gpu_stopped": f"{stops.count('max_seconds')} of {len(stops)}",
-        "gpu_precision": "; ".join(
-            f"{network} {row['fp32']:,.0f} against {row['bf16']:,.0f}"
-            for network, row in measured["precision"]["architectures"].items()),
-    }
-
-
 COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
 
 
@@ -458,35 +398,24 @@ def fit_figure(title: str = "Learning curves on the GPU"):
     return fig
 
 
-# The names chapter 12 glues from :func:`findings`.
-FINDINGS_FACTS = ("full_findings", "full_same_best", "full_task_order", "full_fit", "full_size",
-                  "full_epochs", "full_devices", "full_order_verdict", "full_learner",
-                  "full_slowest", "full_learner_kept", "full_kept_verdict", "full_minutes")
-
-
 def ranking(row: pd.Series) -> str:
     """The architectures of ``row`` from best to worst, as ``"A > B > C"`` (those without a
     number left out; "—" when none has one)."""
     return " > ".join(row.dropna().sort_values(ascending=False).index) or "—"
 
 
-def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame,
-                                               dict[str, str]]:
-    """The paper's qualitative findings checked against committed runs (chapter 12, Tables 3a,
-    3b and 4): whether each within-architecture finding holds, the architectures from best to
-    worst on each test beside the paper's, the share of its task accuracy each keeps on
-    systematicity and productivity; and the facts the chapter states about them (the keys of
-    :data:`FINDINGS_FACTS`). Empty tables and "not committed" facts when there are no runs."""
+def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The paper's qualitative findings checked against committed runs (chapter 12, Tables 2
+    to 4): whether each within-architecture finding holds ("yes"/"no", in brackets where a run
+    behind one of its two tests fails the fit gate), the architectures from best to worst on
+    each test beside the paper's (a network in brackets where a run behind it fails the gate),
+    and the share of its task accuracy each keeps on systematicity and productivity, ours and
+    the paper's. Empty tables when there are no runs."""
     if committed.empty:
-        missing = "(no full-profile results committed)"
-        return (pd.DataFrame(), pd.DataFrame(), pd.DataFrame(),
-                dict.fromkeys(FINDINGS_FACTS, missing))
+        return pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
     published = pd.DataFrame(PAPER).T[list(ARCHITECTURE_NAMES)] / 100  # fractions, as ours
     ours = (pd.DataFrame(table_rows(committed.to_dict("records"))).set_index("test")
             [list(ARCHITECTURE_NAMES)]).astype(float)  # None (no run yet) becomes NaN
-    base_runs = committed[committed["split"] == "pcfgset"]
-    fit = base_runs.groupby("network")["train_accuracy"].mean()
-    size = base_runs.groupby("network")["parameters"].first()
     # whether every run behind a test's number passes the fit gate (None: no run)
     records = committed.to_dict("records")
     gated = {}
@@ -535,84 +464,7 @@ def findings(committed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
         for test in ["systematicity", "productivity"]
         for who, table in [("ours", ours), ("paper", published)]})
     kept.index.name = "network"
-
-    where = {"cuda": "a CUDA GPU", "cpu": "the CPU"}
-    ours_order, paper_order = orderings.loc["task", "ours"], orderings.loc["task", "paper"]
-    minutes = base_runs.groupby("network")["train_seconds"].mean() / 60
-    learned_all = [n for n in fit.index
-                   if all(passes(r) for r in base_runs.to_dict("records") if r["network"] == n)]
-    # among networks that all pass the gate, the faster learner is the one that needed less
-    # training to pass it; otherwise the one that fits its training pairs best
-    if len(learned_all) == len(fit) and len(fit) > 1:
-        learner, slowest = minutes.idxmin(), minutes.idxmax()
-    else:
-        learner, slowest = fit.idxmax(), fit.idxmin()
-    mine = kept.loc[learner]
-    close = all(abs(mine[f"{t} / task (ours)"] - mine[f"{t} / task (paper)"]) <= 0.1
-                for t in ["systematicity", "productivity"])
-    base_passes = {n: [passes(r) for r in base_runs.to_dict("records") if r["network"] == n]
-                   for n in ARCHITECTURE_NAMES}
-    learned = [n for n in ARCHITECTURE_NAMES if base_passes[n] and all(base_passes[n])]
-    countable = [row["holds"] for row in checked if row["countable"]]
-    checked_all = [row["holds"] for row in checked if row["holds"] is not None]
-    compared = [bool(v) for v in orderings["same best"] if v is not None]
-    present = list(fit.index)
-    facts = {
-        "full_findings": (
-            f"{sum(countable)} of the {len(countable)} that can be counted (a finding counts "
-            f"where every run behind both its tests passes the fit gate; in brackets where one "
-            f"does not)" if learned
-            else f"none can be counted: no architecture fits its training data (the fit gate "
-                 f"asks for at least {FIT_THRESHOLD:.0%} of its training pairs; "
-                 + ", ".join(f"{n} {fit[n]:.2f}" for n in present)
-                 + f"), so the {sum(checked_all)} of {len(checked_all)} that come out "
-                   "the paper's way say nothing about its claims"),
-        "full_same_best": (f"{sum(compared)} of the {len(compared)}" if compared else
-                           "none of the tests (none has runs of two architectures yet)"),
-        "full_task_order": ours_order,
-        "full_fit": ", ".join(f"{n} {fit[n]:.2f}" for n in present),
-        "full_size": ", ".join(f"{n} {size[n]:,}" for n in present),
-        "full_epochs": f"{base_runs['epochs'].mean():.1f}",
-        "full_devices": " and ".join(f"{count} on {where.get(device, device)}"
-                                     for device, count in committed["device"].value_counts()
-                                     .items()),
-        "full_order_verdict": (
-            "the paper's order" if ours_order == paper_order else
-            "the reverse of the paper's order"
-            if ours_order.split(" > ") == paper_order.split(" > ")[::-1]
-            else f"where the paper's is {paper_order}"),
-        "full_learner": learner,
-        "full_slowest": slowest + (", best in the paper,"
-                                   if slowest == paper_order.split(" > ")[0] else ","),
-        "full_learner_kept": (f"{mine['systematicity / task (ours)']:.2f} and "
-                              f"{mine['productivity / task (ours)']:.2f} (the paper's "
-                              f"{mine['systematicity / task (paper)']:.2f} and "
-                              f"{mine['productivity / task (paper)']:.2f})"),
-        "full_minutes": ", ".join(f"{n} {minutes[n]:.1f}" for n in ARCHITECTURE_NAMES
-                                  if n in minutes),
-        "full_kept_verdict": (
-            ("within 0.1 of the paper's shares, so its gaps are of the paper's size relative "
-             "to the task" if close else
-             "shares more than 0.1 away from the paper's, so its gaps differ from the "
-             "paper's") if learner in learned else
-            f"a record of how far training got, not a finding: {learner} does not fit its "
-            f"training data either ({fit[learner]:.2f} of its training pairs, below "
-            f"{FIT_THRESHOLD:.0%})"),
-    }
-    gaps_fitted = all(gated[(t, learner)] for t in ("task", "systematicity", "productivity"))
-    if learner in learned and not gaps_fitted:
-        facts["full_kept_verdict"] = (f"shown, not a finding: a run of {learner} behind these "
-                                      f"shares fails the fit gate")
-    if "(" in ours_order:
-        facts["full_order_verdict"] = ("not a finding: a network in brackets fails the fit gate "
-                                       "on the task")
-    if len(present) < 2:  # an order needs two architectures
-        facts.update(full_order_verdict="with one architecture so far, no order",
-                     full_slowest=f"{slowest} (the only one so far)")
-    if pd.isna(mine["systematicity / task (ours)"]) or pd.isna(mine["productivity / task (ours)"]):
-        facts.update(full_learner_kept="a share not yet measured",
-                     full_kept_verdict="its generalisation runs are not committed yet")
-    return table3a, orderings, kept, facts
+    return table3a, orderings, kept
 
 
 # ---------------------------------------------------------------------------------------------
@@ -656,14 +508,6 @@ def stops_at_gate(settings) -> bool:
     return all(network_recipe(settings, n).get("stop_at") for n in settings.architectures)
 
 
-def _stopping(settings) -> str:
-    """How a profile that trains to convergence stops, in words."""
-    if stops_at_gate(settings):
-        return (f"until the network passes the fit gate (one core, at most "
-                f"{_budgets(settings)}), the passing model kept")
-    return "to convergence"
-
-
 def _budgets(settings) -> str:
     """Each architecture's time budget in a profile, in words ("no time budget" without one):
     "20 minutes for LSTMS2S and ConvS2S; 30 minutes for Transformer"."""
@@ -676,48 +520,6 @@ def _budgets(settings) -> str:
             minutes.setdefault(seconds / 60, []).append(name)
     return "; ".join(f"{round(m, 1):g} minutes for {' and '.join(names)}"
                      for m, names in sorted(minutes.items())) or "no time budget"
-
-
-def setting_table(settings, full, profile: str) -> pd.DataFrame:
-    """What a profile's runs train, beside the full profile's and the paper's.
-
-    Parameters
-    ----------
-    settings, full : tutorlib.profiles.Settings
-        The chapter's ``pcfgset`` settings and the full profile's.
-    profile : str
-        The chapter's profile.
-
-    Returns
-    -------
-    pandas.DataFrame
-        A column per setting (this chapter, the full profile, the paper), a row per aspect.
-    """
-    rows = {}
-    for label, s in [(f"this chapter ({profile} profile)", settings), ("full profile", full)]:
-        rows[label] = {
-            "architectures": ", ".join(s.architectures),
-            "hidden size, layers": f"{s.hidden_size}, {s.num_layers}" + "".join(
-                f"; {name}: " + ", ".join(f"{k} {v}" for k, v in options.items())
-                for name, options in s.architecture_options.items()),
-            "batch size, learning rate": (f"{s.recipe['batch_size']}, {s.recipe['learning_rate']:g}"
-                                          if s.recipe else "per architecture"),
-            "training pairs per split": f"{s.train_size:,}" if s.train_size else "all",
-            "restrictions of the task": restrictions(s),
-            "presentations": (f"{s.recipe['presentations']:,}" if "presentations" in s.recipe
-                              else _stopping(s)),
-            "seeds": len(s.seeds)}
-    rows["the paper"] = {
-        "architectures": ", ".join(ARCHITECTURE_NAMES),
-        "hidden size, layers": "full-size toolkit models",
-        "batch size, learning rate": "the toolkits' settings",
-        "training pairs per split": "all",
-        "restrictions of the task": "none (1-35 functions, the productivity test's 9-35; "
-                                    "outputs up to 224 symbols; 520 symbols)",
-        "presentations": "25 epochs or until convergence, the model that did best on "
-                         "validation kept",
-        "seeds": "3 runs"}
-    return pd.DataFrame(rows)
 
 
 def by_length(runs: pd.DataFrame, split_name: str, which: str, width: int = 1,
@@ -895,42 +697,6 @@ def ratio_table(profile: str = "full") -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["network", "exceptions (%)"])
 
 
-def ratio_facts(profile: str = "full") -> dict[str, str]:
-    """What :func:`ratio_table` shows against the paper's Sec. 4.5 (the rule applied to the
-    exceptions at 0.1%, hardly at all at 0.5%): ``ratio_reading``, one sentence.
-
-    Parameters
-    ----------
-    profile : str
-        A committed profile.
-
-    Returns
-    -------
-    dict of str to str
-        ``ratio_reading``.
-    """
-    table = ratio_table(profile)
-    ratios = sorted(set(table.index.get_level_values(1))) if not table.empty else []
-    if len(ratios) < 2:
-        return {"ratio_reading": f"The {profile} profile trains one exception ratio only."}
-    low, high = ratios[0], ratios[-1]
-    peaks = {ratio: ", ".join(f"{network} {table.loc[(network, ratio), 'peak (rule)']:.2f}"
-                              for network in ARCHITECTURE_NAMES if (network, ratio) in table.index)
-             for ratio in (low, high)}
-    both = [n for n in ARCHITECTURE_NAMES if (n, low) in table.index and (n, high) in table.index]
-    lower = [n for n in both
-             if table.loc[(n, high), "peak (rule)"] < table.loc[(n, low), "peak (rule)"]]
-    unfitted = [f"{n} at {r:g}%" for (n, r), row in table.iterrows() if row["fitted"] < row["runs"]]
-    return {"ratio_reading": (
-        f"Mean peak share of the exceptions answered by the rule: at {low:g}% exceptions "
-        f"{peaks[low]}; at {high:g}%, {peaks[high]}. It is lower at {high:g}% for "
-        f"{len(lower)} of the {len(both)} architectures"
-        + (f" ({', '.join(lower)})" if 0 < len(lower) < len(both) else "")
-        + (f"; not every run passes the fit gate ({', '.join(unfitted)}), so those are not "
-           "read as findings" if unfitted else "")
-        + ".")}
-
-
 def length_table(profile: str = "full") -> pd.DataFrame:
     """The paper's findings about length and localism's mistakes (Sec. 4.2, Fig. 3; Sec. 4.4),
     read on each architecture's committed runs of ``profile`` that pass the fit gate (how many
@@ -1067,46 +833,6 @@ def reduction_table(reduction: str) -> pd.DataFrame:
     return frame
 
 
-def full_facts(committed: pd.DataFrame, settings) -> dict[str, str]:
-    """What chapter 12 states about the committed full-profile runs: how many of the planned
-    runs are committed, how many seeds each network has, how many runs pass the fit gate, and
-    what the training cost (``full_runs``, ``full_seeds``, ``full_passed``, ``full_cpu_hours``),
-    and each architecture's time budget (``full_budget``, from the settings).
-
-    Parameters
-    ----------
-    committed : pandas.DataFrame
-        The committed runs (:func:`tutorlib.pcfgset.experiments.committed_runs`).
-    settings : tutorlib.profiles.Settings
-        The full profile's settings.
-
-    Returns
-    -------
-    dict of str
-        The facts, in words.
-    """
-    from tutorlib.pcfgset.experiments import runs as planned_runs
-
-    planned = len(planned_runs(settings))
-    budget = _budgets(settings)
-    if committed.empty:
-        none = "none yet"
-        return {"full_runs": f"0 of {planned}", "full_seeds": none, "full_passed": none,
-                "full_cpu_hours": "0", "full_budget": budget}
-    records = committed.to_dict("records")
-    passed = sum(passes(r) for r in records)
-    seeds = committed.groupby("network")["seed"].nunique()
-    # a run of productivity on a reduction trains nothing (the task's network): count once
-    trained = committed.drop_duplicates(subset=["network", "seed", "train_seconds",
-                                                "train_pairs"])
-    return {"full_runs": f"{len(committed)} of {planned}",
-            "full_seeds": ", ".join(f"{n} {seeds.get(n, 0)}" for n in ARCHITECTURE_NAMES),
-            "full_passed": ("every one" if passed == len(committed)
-                            else f"{passed} of the {len(committed)}"),
-            "full_cpu_hours": f"{trained['train_seconds'].sum() / 3600:.1f}",
-            "full_budget": budget}
-
-
 def _table_ratio_runs(runs: pd.DataFrame) -> pd.DataFrame:
     """The overgeneralisation runs among ``runs`` that Table 1's row reads (the paper's ratio
     where there are any: :func:`~tutorlib.pcfgset.experiments.table_records`)."""
@@ -1114,40 +840,6 @@ def _table_ratio_runs(runs: pd.DataFrame) -> pd.DataFrame:
         return runs
     return pd.DataFrame(table_records("overgeneralisation", runs.to_dict("records")),
                         columns=runs.columns)
-
-
-def overgeneralisation_facts(runs: pd.DataFrame) -> dict[str, str]:
-    """What the overgeneralisation curves of ``runs`` (those at the ratio of the paper's Table 1
-    where there are any) show beside the paper's Fig. 5 (rise, then fall as the exceptions are
-    memorised): ``over_reading``.
-
-    The paper's pattern needs the rule's share to fall after its peak while memorisation
-    rises. Where no run's share falls, the fall is not observed, and the peak is a lower bound
-    of what longer training would reach.
-    """
-    over = _table_ratio_runs(runs)
-    if over.empty:
-        return {"over_reading": "No overgeneralisation run is committed."}
-    late, memorised, falls = 0, [], 0
-    for curve in over["curve"]:
-        frame = pd.DataFrame(curve)
-        peak = int(frame["overgeneralisation"].to_numpy().argmax())
-        late += peak >= len(frame) - 2
-        memorised.append(float(frame["memorisation"].iloc[-1]))
-        falls += float(frame["overgeneralisation"].iloc[-1]) < float(
-            frame["overgeneralisation"].max()) - 0.1
-    n = len(over)
-    if falls:
-        reading = (f"in {falls} of {n} runs the rule's share falls by more than 0.1 after its "
-                   "peak, the paper's pattern")
-    else:
-        reading = ("the rise is there, but the fall the paper shows as the exceptions are "
-                   "memorised is not observed in any run: our peaks are lower bounds of what "
-                   "longer training would reach, not the paper's peak")
-    return {"over_reading":
-            f"In {late} of {n} runs the rule's share peaks at or next to the last evaluation, "
-            f"and at the end of training the exceptions are memorised at most "
-            f"{max(memorised):.2f} (mean {np.mean(memorised):.2f}): {reading}."}
 
 
 def plot_overgeneralisation(runs: pd.DataFrame, title: str):
@@ -1188,7 +880,7 @@ def plot_overgeneralisation(runs: pd.DataFrame, title: str):
 
 
 # ---------------------------------------------------------------------------------------------
-# The paper's own networks (tutorlib.pcfgset.released): figures and the facts chapter 12 glues
+# The paper's own networks (tutorlib.pcfgset.released): Table 1 recomputed and the figures
 
 _COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
 
@@ -1344,79 +1036,6 @@ def plot_released_overgeneralisation():
     fig.suptitle("The paper's networks during training: rule or exception (released logs)")
     fig.tight_layout()
     return fig
-
-
-def released_facts() -> dict[str, str]:
-    """Sentences chapter 12 glues about the released networks, each computed here."""
-    from tutorlib.facts import number
-    from tutorlib.pcfgset.language import num_functions
-
-    table = released_scores()
-    cells = table[table["published"].notna() & table["mean"].notna()]
-    off = released_discrepancies(0.5)
-    largest = cells.loc[cells["difference"].abs().idxmax()]
-    close = len(cells) - len(off)
-    if off.empty:
-        explained = "No cell differs by more than half a point."
-    else:
-        parts = [f"{r['network']}'s {r['test'].split(' (')[0].lower()} ({number(r['mean'])} "
-                 f"against {r['published']:g}; {number(r['mean, empty consistent'])} when "
-                 f"the {number(r['empty pairs'], 0)} pairs per run in which the network answers "
-                 f"nothing to both twins count as consistent)" for r in off.to_dict("records")]
-        explained = (f"The {len(off)} that differ by more are " + " and ".join(parts) + ": our "
-                     "consistency does not count two empty outputs as the same answer, the "
-                     "paper's scorer does. With that convention every cell is within half a point.")
-    pairs = released.by_pair()
-    hardest = {name: pairs[name].idxmin() for name in ARCHITECTURE_NAMES}
-    long = [released.localism_long_strings(run) for run in released.RUNS]
-    mistakes = [released.localism_mistakes_with_long_strings(run) for run in released.RUNS]
-    peaks = released.overgeneralisation_peaks()
-    at_half = peaks.xs(0.5, level="ratio")
-    at_hundredth = peaks.xs(0.01, level="ratio")
-    below = released.productivity_below_task()
-    exceptions = {ratio: released.exceptions(ratio) for ratio in released.RATIOS}
-    # a logged accuracy is a share of n exceptions: the smallest n that makes every value whole
-    logged = {}
-    for ratio in released.RATIOS:
-        curve = released.overgeneralisation_curves("lstms2s", ratio, 1)["overgeneralisation"]
-        logged[ratio] = min(n for n in range(1, len(exceptions[ratio]) + 1)
-                            if all(abs(v * n - round(v * n)) < 1e-6 for v in curve))
-    two = {ratio: int(exceptions[ratio]["source"].map(num_functions).eq(2).sum())
-           for ratio in released.RATIOS}
-    tops = []
-    for test in ("pcfgset", "productivity"):
-        for by in ("functions", "depth", "output length"):
-            sizes = released.by_property(test, by)
-            tops.append(float((sizes[list(ARCHITECTURE_NAMES)].idxmax(axis=1) == "Transformer").mean()))
-    return {
-        "rel_localism_unreleased": " and ".join(
-            f"{PAPER['localism'][name]:g} for {name}" for name in ARCHITECTURE_NAMES
-            if pd.isna(table.set_index(["row", "network"]).loc[("localism", name), "mean"])),
-        "rel_transformer_top": f"{number(100 * min(tops), 0)}% to {number(100 * max(tops), 0)}%",
-        "rel_cells": str(len(cells)),
-        "rel_close": str(close),
-        "rel_largest": f"{number(largest['difference'])} points ({largest['network']}, "
-                       f"{largest['test'].split(' (')[0].lower()})",
-        "rel_explained": explained,
-        "rel_hardest_pairs": "; ".join(f"{name}: {hardest[name]} ({number(pairs.loc[hardest[name], name])}%)"
-                                       for name in ARCHITECTURE_NAMES),
-        "rel_pair_spread": "; ".join(
-            f"{name} {number(pairs[name].min())}-{number(pairs[name].max())}%"
-            for name in ARCHITECTURE_NAMES),
-        "rel_below_lengths": ", ".join(f"{name} {number(100 * below[name], 0)}%"
-                                       for name in ARCHITECTURE_NAMES),
-        "rel_localism_long": f"{number(100 * np.mean([g['long'] for g in long]))}%",
-        "rel_localism_short": f"{number(100 * np.mean([g['short'] for g in long]))}%",
-        "rel_localism_mistakes": f"{number(100 * np.mean(mistakes))}%",
-        "rel_over_half": ", ".join(f"{name} {number(at_half.loc[name, 'overgeneralisation'])}%"
-                                   for name in ARCHITECTURE_NAMES),
-        "rel_memorised_hundredth": ", ".join(
-            f"{name} {number(at_hundredth.loc[name, 'memorisation'])}%"
-            for name in ARCHITECTURE_NAMES),
-        "rel_logged": "; ".join(f"{ratio * 100:g}%: {logged[ratio]} of {len(exceptions[ratio])}"
-                                for ratio in released.RATIOS),
-        "rel_logged_primitive": "yes" if all(logged[r] == two[r] for r in released.RATIOS) else "no",
-    }
 
 
 def side_by_side(profile: str = "full") -> pd.DataFrame:
