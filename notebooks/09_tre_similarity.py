@@ -91,22 +91,25 @@ pd.Series(dict(settings.items()), name=f"{PROFILE} profile").to_frame()
 # derivations, defined in its App. B. The size of a derivation counts its primitives
 # (Definition 1):
 #
-# $$|d| = 1 \text{ if } d \in \mathcal{D}_0, \qquad
-#   |\langle d_a, d_b \rangle| = |d_a| + |d_b| \text{ otherwise,}$$ (eq-09-size)
+# $$\begin{aligned}
+# |d| &= 1 \quad (d \in \mathcal{D}_0),\\
+# |\langle d_a, d_b \rangle| &= |d_a| + |d_b|,
+# \end{aligned}$$ (eq-09-size)
 #
 # and the distance (Definition 2) matches two derivations from the root down, where a subtree
 # left unmatched costs its size:
 #
 # $$\begin{aligned}
-# \Delta(d_i, d_j) &= \mathbb{I}[i \ne j] && d_i, d_j \in \mathcal{D}_0,\\
-# \Delta(d_i, \langle d_j, d_k \rangle) &= \min\{\Delta(d_i, d_j) + |d_k|,\;
-#     \Delta(d_i, d_k) + |d_j|\} && d_i \in \mathcal{D}_0,\\
-# \Delta(\langle d_i, d_j \rangle, \langle d_k, d_\ell \rangle) &= \min\{
-#     \Delta(d_i, d_k) + \Delta(d_j, d_\ell),\;
-#     \Delta(\langle d_i, d_j \rangle, d_k) + |d_\ell|,\;
-#     \Delta(\langle d_i, d_j \rangle, d_\ell) + |d_k|,\\
-#   &\qquad\;\; \Delta(\langle d_k, d_\ell \rangle, d_i) + |d_j|,\;
-#     \Delta(\langle d_k, d_\ell \rangle, d_j) + |d_i|\}.
+# &\Delta(d_i, d_j) = \mathbb{I}[i \ne j] \quad (d_i, d_j \in \mathcal{D}_0),\\
+# &\Delta(d_i, \langle d_j, d_k \rangle)\\
+# &\quad = \min\{\Delta(d_i, d_j) + |d_k|,\\
+# &\qquad\quad \Delta(d_i, d_k) + |d_j|\} \quad (d_i \in \mathcal{D}_0),\\
+# &\Delta(\langle d_i, d_j \rangle, \langle d_k, d_\ell \rangle)\\
+# &\quad = \min\{\Delta(d_i, d_k) + \Delta(d_j, d_\ell),\\
+# &\qquad\quad \Delta(\langle d_i, d_j \rangle, d_k) + |d_\ell|,\\
+# &\qquad\quad \Delta(\langle d_i, d_j \rangle, d_\ell) + |d_k|,\\
+# &\qquad\quad \Delta(\langle d_k, d_\ell \rangle, d_i) + |d_j|,\\
+# &\qquad\quad \Delta(\langle d_k, d_\ell \rangle, d_j) + |d_i|\}.
 # \end{aligned}$$ (eq-09-delta)
 #
 # (The paper prints the first line as $\mathbb{I}[i = j]$; its proof's base case gives 0 to
