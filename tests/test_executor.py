@@ -90,6 +90,14 @@ def test_only_executes_the_chapter_named(tmp_path):
     assert out.returncode == 2 and "no chapter's file name starts with '77'" in out.stderr
     out = execute(root, "--only", "98")
     assert out.returncode == 0 and "executing notebooks/98_fine.ipynb" in out.stdout
+    # a chapter named exactly is that chapter alone, not also its part's appendix page
+    (root / "_toc.yml").write_text(TOC.format(name="98_fine") + "  - file: book/part/98_fine_full_runs\n")
+    (root / "notebooks" / "98_fine_full_runs.ipynb").write_bytes(
+        (root / "notebooks" / "98_fine.ipynb").read_bytes())
+    out = execute(root, "--only", "98_fine", "--force")
+    assert out.returncode == 0 and "98_fine_full_runs" not in out.stdout
+    out = execute(root, "--only", "98", "--force")
+    assert "executing notebooks/98_fine_full_runs.ipynb" in out.stdout
 
 
 @pytest.mark.slow

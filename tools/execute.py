@@ -260,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="tutorial", choices=PROFILES)
     parser.add_argument("--force", action="store_true", help="execute even unchanged chapters")
     parser.add_argument("--only", metavar="NN",
-                        help="execute only the chapter whose file name starts with NN (e.g. 05)")
+                        help="execute only the chapters whose file name starts with NN (e.g. 05), "
+                             "or the one chapter named exactly")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="execute N chapters at once, each in its own process (default 1)")
     args = parser.parse_args(argv)
@@ -270,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(args.root).resolve()
     failures = []
     selected = [(s, t) for s, t in chapters(root) if not args.only or s.name.startswith(args.only)]
+    exact = [(s, t) for s, t in selected if s.stem == args.only]
+    selected = exact or selected  # "14_orchard" is that chapter, not also 14_orchard_full_runs
     if not selected:
         print(f"error: no chapter's file name starts with {args.only!r}", file=sys.stderr)
         return 2
