@@ -16,10 +16,12 @@
 #   concept representation $\theta$;
 # - how to follow the compositionality of $\theta$ (TRE) snapshot by snapshot over training;
 # - how the binning estimate of the information $I(\theta; X)$ of {cite:t}`shwartzziv2017opening`
-#   works, and why, with 64 units and a few hundred inputs, the joint estimate is stuck at its
-#   ceiling from the first step;
+#   works, and why, with dozens of units and a few hundred inputs, the joint estimate is stuck
+#   at its ceiling from the first step;
+# - how to train a network until it passes the fit gate, and why the paper's own setting does
+#   not get there here;
 # - how the paper's Figure 3 is built, its third panel included (the {term}`compression phase`),
-#   and why our networks cannot test its claims: they do not pass the fit gate.
+#   and why our committed runs cannot test its claims: they do not pass the fit gate.
 #
 # **What you need first**: TRE with the additive composition and the cosine distance
 # ({doc}`06_tre_intro`); entropy and mutual information of discrete variables; what a
@@ -132,7 +134,7 @@ Markdown(f"On {len(fresh):,} fresh triplets the ideal observer is right {100 * i
 # ## The model and one training step
 #
 # The model is the paper's (its Appendix A): a small convolutional network encodes each image to
-# a vector $z$ of 64 non-negative numbers; the concept is
+# a vector $z$ of non-negative numbers (64 in the paper); the concept is
 #
 # $$\theta = \tanh\big(W (z_1 + z_2)\big),$$ (eq-07-concept)
 #
@@ -166,6 +168,18 @@ print(inspect.getsource(learner.train_step))
 # before the first step, then evenly spaced): the accuracy on the validation triplets and on a
 # fixed sample of the training triplets, and $\theta$ of the probe and validation pairs. Runs
 # are cached on disk, so executing this page again is fast.
+#
+# A network we read has to pass the fit gate: 90% of its own training triplets, and the
+# paper's validation accuracy less 5 points. With the paper's 64 units, our learner did not get
+# there within a CPU budget of minutes in our pilots (and the committed runs below, trained in
+# the paper's setting, do not pass either). So this page's run widens $z$ and $\theta$ and
+# trains *to the gate*: `stop_at` ends training at the first snapshot that clears both bars,
+# each with a little to spare, and `epochs` is only a cap. The settings table above lists both.
+# The stopping rule, inside the training loop:
+
+# %%
+source = inspect.getsource(learner._train)
+print(source[source.index("    def fitted"):source.index("    return {")])
 
 # %% tags=["remove-stderr"]
 runs = {}
@@ -184,13 +198,18 @@ fit.show_live_fits(live)
 first_seed = settings["seeds"][0]
 run = runs[first_seed]
 live_passed = all(row["passes"] for row in live)
+stopped = run.steps[-1] < run.config.epochs * run.config.steps_per_epoch
 Markdown(
-    f"After {settings['epochs']} epochs the network gets {100 * run.train_accuracy[-1]:.1f}% of "
-    f"its own training triplets right and {100 * run.val_accuracy[-1]:.1f}% of the validation "
+    f"After {run.epochs[-1]:.1f} epochs ({int(run.steps[-1]):,} steps, "
+    + ("stopped by `stop_at`" if stopped else "no early stop") + f", {run.seconds:.0f} s) "
+    f"the network of {run.config.representation_size} units gets "
+    f"{100 * run.train_accuracy[-1]:.1f}% of its own training triplets right and {100 * run.val_accuracy[-1]:.1f}% of the validation "
     f"triplets. The fit gate asks for {100 * fit.TRAINING:.0f}% on training and, in "
     f"distribution, for the paper's {100 * paper:.1f}% minus {100 * fit.MARGIN:.0f} points, "
     f"{100 * fit.in_distribution_bar(paper):.1f}%. "
-    + ("It passes." if live_passed else
+    + ("It passes, so what this page measures on it below is the behaviour of a network that "
+       "has learned the task; one run, wider than the paper's, is still an illustration, not a "
+       "test of the paper's claims over ten runs." if live_passed else
        "It does not pass, so from here on this page uses it only to show how TRE and the "
        "information are computed over training; nothing it measures is evidence for or against "
        "the paper's claims."))
@@ -256,9 +275,9 @@ pd.DataFrame([{"snapshot": name, "epoch": run.epochs[i],
 # The network is deterministic: $\theta$ is a function of its input $X$ (the two example
 # images), so $H(\theta \mid X) = 0$ and $I(\theta; X) = H(\theta)$. For continuous $\theta$,
 # that entropy is infinite; {cite:t}`shwartzziv2017opening` make it finite by *binning*: split
-# $[-1, 1]$ (tanh's range) into 30 equal bins, replace each of the 64 units by its bin number,
-# and take the entropy of the resulting 64-number patterns over the inputs, each input counting
-# once. The core of `stats.binned_mutual_information`, after its checks:
+# $[-1, 1]$ (tanh's range) into 30 equal bins, replace each unit by its bin number, and take
+# the entropy of the resulting patterns (64 numbers in the paper) over the inputs, each input
+# counting once. The core of `stats.binned_mutual_information`, after its checks:
 
 # %%
 source = inspect.getsource(stats.binned_mutual_information)
@@ -293,12 +312,12 @@ pd.DataFrame([{
 # Even before training, when each unit uses only a few of its 30 bins, the inputs have (almost)
 # as many distinct patterns as there are inputs, and the joint estimate is (almost) at its
 # ceiling $\log n$. At this sample size the joint binning estimate counts the inputs, not the
-# information in $\theta$; with 64 units it would take far more inputs than the few hundred
+# information in $\theta$; with 64 units (more on this page) it would take far more inputs than the few hundred
 # available before patterns start to repeat. Two variants can move:
 #
 # - **coarse joint bins**: the same joint estimate with 3 bins per unit. Patterns are fewer, but
-#   with 64 units still plentiful;
-# - **the mean per-unit entropy**: bin each unit on its own (30 bins) and average the 64
+#   with dozens of units still plentiful;
+# - **the mean per-unit entropy**: bin each unit on its own (30 bins) and average the units'
 #   entropies. Each unit's estimate is at most $\log 30$, well estimated from a few hundred
 #   inputs. It is the mean of the per-unit informations $I(\theta_u; X)$, *not*
 #   $I(\theta; X)$: it ignores what the units share, so its numbers cannot be set beside the
@@ -406,14 +425,16 @@ else:
         + ("they record their training accuracy." if recorded else
            "they do not record their training accuracy, so the gate's first condition cannot "
            "even be checked.")
-        + ("" if live_passed else
-           f" This page's run, which does record it, is below the training bar of "
-           f"{100 * fit.TRAINING:.0f}%.")))
+        + (" This page's run passes, but only because it is wider than the paper's network and "
+           "stopped at the gate: it is one run outside the paper's setting."
+           if live_passed else
+           " This page's run, which does record it, does not pass either.")))
 
 # %% [markdown]
 # The gate asks for more than held-out accuracy near the paper's: a network that has also
-# fitted its own training triplets. None of ours has been shown to, so by the book's rule they
-# have not learned the task, and **the paper's Section 4 claims cannot be tested here**:
+# fitted its own training triplets. None of the committed runs in the paper's setting has been
+# shown to, so by the book's rule they have not learned the task, and **the paper's Section 4
+# claims cannot be tested here**:
 # neither that TRE goes with information over training nor that it falls with information in
 # the compression phase. The claims page ({doc}`../backmatter/16_claims`) marks
 # all three Section 4 rows *untested: did not fit*. The appendix ({doc}`10_tre_full_runs`)
@@ -431,7 +452,7 @@ else:
 # | training | Adam, 0.001, batches of 128; until held-out accuracy stops improving (release: 2,000 steps) | the same; 2,000 steps (full profile) |
 # | TRE | additive composition, cosine distance | the same, on a fixed probe set of all 218 concepts |
 # | information | joint binning estimate of $I(\theta; X)$ | the same (at its ceiling), and the mean per-unit entropy |
-# | fit | 75.2% validation accuracy | the live fit table; committed runs fail the gate |
+# | fit | 75.2% validation accuracy | this page's run: wider, trained to the gate (the live fit table); committed runs fail the gate |
 #
 # ## Recap
 #
@@ -445,7 +466,9 @@ else:
 #   quantity, and it falls when tanh units saturate.
 # - The paper's Figure 3 (c) is the second half of each run, after information peaks; with
 #   training stopped at the best held-out accuracy, that half is short.
-# - Our networks do not pass the fit gate, so the paper's dynamics claims cannot be tested here.
+# - A network is read only once it passes the fit gate; this page's run is trained until it does
+#   (`stop_at`), but only with a wider $\theta$ than the paper's. The committed runs in the
+#   paper's setting do not pass, so the paper's dynamics claims cannot be tested here.
 #
 # ## Exercises
 #
@@ -458,17 +481,20 @@ else:
 theta_start = run.val_theta[0]
 fifty = stats.binned_mutual_information(theta_start[:50], bins=30)
 signs = stats.binned_mutual_information(theta_start, bins=2)
-n = len(theta_start)
+n, units = theta_start.shape
 display(pd.Series({"first 50 inputs, 30 bins": fifty, "log 50": np.log(50),
                    "all inputs, 2 bins": signs, f"log n (n = {n})": np.log(n)}).round(3)
         .to_frame("nats"))
+at_ceiling = signs > np.log(n) - 1e-3
 Markdown(f"For the first 50 inputs the estimate is {fifty:.2f} nats, against $\\log 50$ = "
          f"{np.log(50):.2f}: (almost) every one of 50 patterns is unique. With 2 bins a pattern "
-         f"is the signs of the 64 units, $2^{{64}}$ possible patterns, yet the estimate for all "
-         f"{n} inputs is {signs:.2f} nats, below $\\log n$ = {np.log(n):.2f}: the untrained "
-         "network gives nearly the same θ to every input, so some inputs share all their signs. "
-         "It stays far from 0, though: the ceiling problem is the number of units, not the "
-         "number of bins.")
+         f"is the signs of the {units} units, $2^{{{units}}}$ possible patterns, and the estimate "
+         f"for all {n} inputs is {signs:.2f} nats, against $\\log n$ = {np.log(n):.2f}: "
+         + ("every input still has a sign pattern of its own, although the untrained network "
+            "gives nearly the same θ to every input. " if at_ceiling else
+            "the untrained network gives nearly the same θ to every input, so some inputs "
+            "share all their signs; it stays far from 0, though. ")
+         + "The ceiling problem is the number of units, not the number of bins.")
 
 # %% [markdown]
 # **2. The uninformative representation.** Predict the TRE (additive, cosine) of a
@@ -479,8 +505,9 @@ Markdown(f"For the first 50 inputs the estimate is {fifty:.2f} nats, against $\\
 # Solution: two made-up representations of the probe concepts, fitted like the network's.
 rng = np.random.default_rng(0)
 derivations = run.probe_derivations
-constant = np.tile(rng.normal(size=64), (len(derivations), 1))
-independent = rng.normal(size=(len(derivations), 64))
+width = run.config.representation_size  # as wide as the network's theta
+constant = np.tile(rng.normal(size=width), (len(derivations), 1))
+independent = rng.normal(size=(len(derivations), width))
 ex2 = pd.Series({
     "same vector for every concept": tre.tre(constant, derivations, "additive", "cosine",
                                              steps=settings["tre_steps"]).value,

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from tutorlib import results, stats, trees
+from tutorlib import fit, profiles, results, stats, trees
 from tutorlib.tre import concepts, digits, dynamics, learner
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # see conftest.py
@@ -207,6 +207,41 @@ def test_batches_per_epoch_counts_steps_and_keeps_the_batch_stream():
     assert longer.epochs.tolist() == [0.0, 1.0, 2.0]
     with pytest.raises(ValueError, match="batches_per_epoch must be a positive integer"):
         learner.ConceptConfig(batches_per_epoch=0)
+
+
+@pytest.mark.slow
+def test_stop_at_ends_training_at_the_first_snapshot_that_reaches_both_bars():
+    free = learner.ConceptConfig(epochs=3, n_train=300, n_val=50)
+    run = learner.train_concepts(free, snapshot_every=1)
+    reached = [i for i in range(1, len(run.steps))
+               if run.train_accuracy[i] >= 0.55 and run.val_accuracy[i] >= 0.5]
+    assert reached, "the short run should clear the low bars somewhere"
+    stopped = learner.train_concepts(
+        learner.ConceptConfig(epochs=3, n_train=300, n_val=50, stop_at=(0.55, 0.5)),
+        snapshot_every=1)
+    first = reached[0]
+    assert stopped.steps.tolist() == run.steps[:first + 1].tolist()
+    assert np.array_equal(stopped.train_loss, run.train_loss[:first])  # the same run, cut short
+    assert stopped.config.stop_at == (0.55, 0.5)
+    # bars that are never reached: all the epochs, as without stop_at
+    never = learner.train_concepts(
+        learner.ConceptConfig(epochs=3, n_train=300, n_val=50, stop_at=(1.0, 1.0)),
+        snapshot_every=1)
+    assert never.steps.tolist() == run.steps.tolist()
+    for bad in (0.9, (0.9,), (0.9, 1.5), ("a", 0.5), (True, 0.5)):
+        with pytest.raises(ValueError, match="stop_at must be a pair"):
+            learner.ConceptConfig(stop_at=bad)
+
+
+def test_tutorial_profile_trains_to_the_gate_and_old_keys_stay():
+    tutorial = profiles.settings("tre_dynamics", "tutorial")
+    config, _ = dynamics.dynamics_config(tutorial, 0)
+    train_bar, val_bar = config.stop_at
+    assert train_bar >= fit.TRAINING and val_bar >= fit.in_distribution_bar(0.752)
+    # the full profile's runs keep their keys: the new settings are left out at their defaults
+    ((full_config, _), *_) = dynamics.runs(profiles.settings("tre_dynamics", "full"))
+    assert "stop_at" not in full_config and "representation_size" not in full_config
+    assert dynamics.dynamics_config(full_config, 0)[0].representation_size == 64
 
 
 def test_mutual_information_known_answers():

@@ -109,6 +109,10 @@ class ConceptConfig:
         The training, validation and probe sets.
     negatives : {"random", "near_miss"}
         How negative queries are drawn (see :func:`make_triplets`).
+    stop_at : (float, float) or None
+        Train to a fit: end at the first snapshot whose accuracy on the training sample and on
+        the validation triplets reach ``(training, validation)``, or after ``epochs`` epochs if
+        none does. ``None``: train all ``epochs``.
     """
 
     epochs: int = 20
@@ -121,8 +125,16 @@ class ConceptConfig:
     data_seed: int = 0
     negatives: str = "random"
     batches_per_epoch: int | None = None
+    stop_at: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
+        if self.stop_at is not None:
+            if not isinstance(self.stop_at, (tuple, list)) or len(self.stop_at) != 2 or not all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+                    for v in self.stop_at):
+                raise ValueError("stop_at must be a pair (training, validation) of accuracies "
+                                 f"in [0, 1], got {self.stop_at!r}")
+            self.stop_at = (float(self.stop_at[0]), float(self.stop_at[1]))
         if self.negatives not in NEGATIVES:
             raise ValueError(f"unknown negatives {self.negatives!r}; expected one of "
                              f"{', '.join(NEGATIVES)}")
@@ -153,7 +165,7 @@ class ConceptRun:
     config : ConceptConfig
     steps : numpy.ndarray
         ``(S,)`` optimiser steps at which the snapshots were taken (the first is 0, before
-        training; the last is the end of training).
+        training; the last is the end of training, earlier than ``epochs`` with ``stop_at``).
     val_accuracy : numpy.ndarray
         ``(S,)`` validation accuracy at each snapshot.
     train_accuracy : numpy.ndarray
@@ -282,6 +294,10 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
             train_accuracy.append(_accuracy(model, _theta(model, train_check.examples), train_check))
             probe_theta.append(_theta(model, probe))
 
+    def fitted() -> bool:
+        return config.stop_at is not None and (train_accuracy[-1] >= config.stop_at[0]
+                                                and accuracy[-1] >= config.stop_at[1])
+
     snapshot(0)
     bar = progress_bar(total=num_steps, desc="concept learner", disable=None if progress else True)
     for batch in itertools.islice(_batches(config, generator, where), num_steps):
@@ -292,6 +308,8 @@ def _train(config: ConceptConfig, snapshot_every: int, progress: bool,
             snapshot(len(losses))
             bar.set_postfix(loss=f"{loss:.3f}", train=f"{train_accuracy[-1]:.3f}",
                             val=f"{accuracy[-1]:.3f}")
+            if fitted():
+                break
     bar.close()
     return {
         "config": asdict(config),
@@ -336,8 +354,9 @@ def train_concepts(config: ConceptConfig | None = None, progress: bool = False,
     snapshot_every = config.steps_per_epoch if snapshot_every is None else snapshot_every
     check_scalar(snapshot_every, "snapshot_every", int, min_val=1)
     key = {**asdict(config), "snapshot_every": snapshot_every}
-    if config.batches_per_epoch is None:  # runs from before the setting keep their cache entries
-        del key["batches_per_epoch"]
+    for later in ("batches_per_epoch", "stop_at"):  # runs from before these keep their entries
+        if key[later] is None:
+            del key[later]
     where = resolve_device(device)
     stored = cache.cached("concepts", key,
                           lambda: _train(config, snapshot_every, progress, where),
