@@ -107,12 +107,6 @@ def test_tre_is_also_correlated_benchmark_by_benchmark():
     assert set(by) == {"scan", "dbca"} and summary["tasks"] == 2 and summary["runs"] == 8
     assert by["scan"]["r"] == pytest.approx(-1.0) and by["dbca"]["r"] == pytest.approx(1.0)
     assert by["scan"]["runs"] == 4 and by["scan"]["tasks"] == 1
-    from tutorlib.card import report
-
-    text = report.tre_facts(summary)["tre_text"]
-    assert "on 2 splits of 2 benchmarks" in text
-    assert "Benchmark by benchmark: SCAN -1.00" in text and "(4 runs, 1 split)" in text
-    assert "the DBCA dial 1.00" in text
 
 
 def test_tre_reads_orchards_second_tree_at_its_deepest_depth():
@@ -141,9 +135,6 @@ def test_a_task_stays_on_the_card_with_four_fitted_networks():
     assert coverage.loc["simple", "status"] == "kept" and coverage.loc["simple", "fitted"] == 4
     assert coverage.loc["jump", "status"] == "dropped"
     assert coverage.loc["jump", "why"].startswith("only 2 of 4 networks fitted it")
-    facts = report.cell_facts(table)
-    assert facts["cells_fitted"] == "6 of 8" and facts["cells_share"] == "75%"
-    assert "1 kept, 1 dropped" in facts["cells_text"]
     assert report.task_coverage(table.iloc[:0]).empty
     # a sweep part-way: with six networks and three seeds planned, neither task is decided
     planned = {"models": dict.fromkeys("abcdef", {}), "seeds": [0, 1, 2], "augment": {}}
@@ -159,7 +150,6 @@ def test_a_task_stays_on_the_card_with_four_fitted_networks():
     planned = {"models": dict.fromkeys("abcdef", {}), "seeds": [0, 1], "augment": {}}
     assert report.task_coverage(table, planned).set_index("task").loc["simple", "status"] == (
         "kept")
-    assert report.cell_facts(None)["cells_share"] == "not measured"
 
 
 @pytest.mark.slow
@@ -207,19 +197,6 @@ def test_the_card_as_tables_marks_what_did_not_fit_and_what_is_missing():
     assert missing.loc["scan length", "LSTM"] == "—"
 
 
-def test_the_card_facts_count_runs_and_fitted_tasks():
-    from tutorlib.card import report
-
-    rows, table = _table()
-    facts = report.card_facts({"runs": 8, "planned": 12, "complete": False}, table)
-    assert facts["card_runs_text"].startswith("8 of the full profile's 12 runs")
-    assert "a cell has 2 of its seeds" in facts["card_runs_text"]
-    assert facts["card_fit_text"] == ("Tasks fitted on every seed: LSTM 2 of 2; "
-                                      "Transformer 1 of 2.")
-    assert "No card runs" in report.card_facts({"runs": 0, "planned": 12, "complete": False},
-                                               table.iloc[:0])["card_runs_text"]
-
-
 def test_difficulty_uses_only_fitted_networks_and_correlates_within_scan():
     from tutorlib.card import report
 
@@ -235,10 +212,9 @@ def test_difficulty_uses_only_fitted_networks_and_correlates_within_scan():
     assert frame.loc["simple", "accuracy"] == pytest.approx(86.5)  # both networks
     assert frame.loc["length", "accuracy"] == pytest.approx(11.0)  # the LSTM only
     assert frame.loc["length", "networks"] == 1
-    assert "only 2 splits" in report.divergence_facts(frame.reset_index())["divergence_text"]
 
 
-def test_a_split_measured_twice_counts_once_and_scan_alone_is_not_across_benchmarks():
+def test_a_split_measured_twice_counts_once():
     import pandas as pd
 
     from tutorlib.card import report
@@ -252,49 +228,6 @@ def test_a_split_measured_twice_counts_once_and_scan_alone_is_not_across_benchma
         "accuracy": [90.0, 13.0, 2.0, 5.0, 5.0, float("nan")], "networks": [1, 3, 1, 1, 1, 0]})
     distinct = report.distinct_splits(frame)
     assert list(distinct["task"]) == ["simple", "length", "jump", "mcd1", "pcfgset"]
-    text = report.divergence_facts(frame)["divergence_text"]
-    assert "over 4 distinct splits" in text  # the dial's MCD point is mcd1: counted once
-    assert "correlation across benchmarks is untested" in text
-    frame.loc[5, "accuracy"], frame.loc[5, "networks"] = 40.0, 4
-    text = report.divergence_facts(frame)["divergence_text"]
-    # the dial's only point is mcd1, counted once under SCAN
-    assert "Across benchmarks (SCAN, PCFG SET), over 5 distinct splits" in text
-
-
-def test_the_analyses_sentences_say_what_was_measured():
-    from tutorlib.card import report
-
-    rows = _rows({(m, t): [v + 0.01 * s for s in range(3)]
-                  for m, base in zip("abcd", (0.1, 0.4, 0.6, 0.9))
-                  for t, v in (("x", base), ("y", base))})
-    found = report.analyses(rows, resamples=50)
-    text = report.concurrency_facts(found["pairs"])["concurrency_text"]
-    assert "Of 1 pairs of measures, 1 share" in text and "above 0 for 1" in text
-    two = report.analyses([r for r in rows if r["model"] in "ab"], resamples=50)["pairs"]
-    none = report.concurrency_facts(two)
-    assert none["concurrency_median"] == "not measured"
-    assert "the most any pair has: 2, scan x and scan y" in none["concurrency_text"]
-    assert none["concurrency_text"].endswith("untested here.")
-    shown = report.pairs_table(found["pairs"])
-    assert list(shown["a"]) == ["scan x"] and shown.loc[0, "tau"] == pytest.approx(1.0)
-    near = report.pairs_table(two, top=5)
-    assert list(near["models"]) == [2] and near["tau"].isna().all()
-    with pytest.raises(ValueError, match="top must be a positive integer"):
-        report.pairs_table(two, top=0)
-    with pytest.raises(TypeError, match="pairs must be a pandas DataFrame"):
-        report.pairs_table([1, 2])
-    assert report.tre_facts(found["tre"])["tre_r"] == "not measured"  # no TRE rows
-    tre = report.tre_facts({"r": -0.5, "low": -0.8, "high": -0.1, "runs": 30, "tasks": 3})
-    assert tre["tre_text"].startswith("Over 30 fitted runs on 3 splits, within splits, r = -0.50")
-    assert tre["tre_text"].endswith("higher accuracy.")
-    unclear = report.tre_facts({"r": -0.07, "low": -0.36, "high": 0.23, "runs": 51, "tasks": 9})
-    assert "interval includes 0" in unclear["tre_text"]
-    # an interval that includes 0 is not read as a direction
-    assert "higher accuracy" not in unclear["tre_text"] and "lower accuracy" not in unclear["tre_text"]
-    # where no pair can be ranked, the figure shows how many networks each pair has in common
-    fig = analysis.plot_concurrency(two)
-    assert "3 fitted networks a tau needs" in fig.axes[0].get_title()
-    assert [t.get_text() for t in fig.axes[0].texts] == ["2", "2"]
 
 
 def test_the_bootstraps_vectorised_tau_is_kendalls_tau_row_by_row():
@@ -315,23 +248,12 @@ def test_the_bootstraps_vectorised_tau_is_kendalls_tau_row_by_row():
             assert taus[row] == pytest.approx(expected)
 
 
-def test_fit_summary_and_the_divergence_scale_come_from_the_card():
+def test_fit_summary_counts_each_networks_fitted_tasks():
     from tutorlib.card import report
 
     rows, table = _table()
     summary = report.fit_summary(table)
     assert summary.loc["LSTM", "scan"] == "2 of 2" and summary.loc["Transformer", "scan"] == "1 of 2"
-    divergences = [{"benchmark": b, "task": t, "test": test, "atom divergence": 0.0,
-                    "compound divergence": d}
-                   for b, t, test, d in [("scan", "simple", "simple", 0.05),
-                                         ("scan", "mcd1", "mcd1", 0.71),
-                                         ("pcfgset", "pcfgset", "pcfgset", 0.445),
-                                         ("orchard", "minmax_hard", "depth 12", 0.163),
-                                         ("orchard", "minmax_hard", "depth 3", 0.062)]]
-    assert report.divergence_scale_facts(divergences) == {
-        "div_scan_random": "0.05", "div_pcfgset_random": "0.45", "div_scan_mcd": "0.71",
-        "div_orchard_low": "0.06", "div_orchard_high": "0.16"}
-    assert set(report.divergence_scale_facts([]).values()) == {"not measured"}
 
 
 def test_the_fit_table_shows_the_per_seed_rule_where_it_decides():

@@ -23,7 +23,8 @@ public description, not its implementation or its numbers.
 
 :func:`augment` returns the new pairs; :func:`augment_task` a card task whose training pairs
 have them added; :func:`augmentation_quality` how many of a SCAN augmentation's pairs are right
-by SCAN's own interpretation function.
+by SCAN's own interpretation function; :func:`coverage` how many of a test set's commands its
+new pairs contain.
 """
 
 from __future__ import annotations
@@ -206,4 +207,30 @@ def augmentation_quality(pairs: Sequence[Pair]) -> dict:
             "share": correct / len(pairs) if pairs else float("nan")}
 
 
-__all__ = ["GAP", "METHODS", "augment", "augment_task", "augmentation_quality", "candidates"]
+def coverage(new: Sequence[Pair], tests: Sequence[Pair]) -> dict:
+    """How many of a test set's commands an augmentation's new pairs contain, exactly, as
+    commands: ``commands`` (distinct test inputs), ``contained`` (of them, an input of a new
+    pair), ``with_output`` (of those, a new pair with the test's own output too) and ``share``
+    (contained over commands; NaN for no commands). A network trained on the new pairs has seen
+    the ``contained`` test commands; the rest it must still compose.
+
+    Examples
+    --------
+    >>> coverage([("jump left", "L J")], [("jump left", "L J"), ("jump twice", "J J")])
+    {'commands': 2, 'contained': 1, 'with_output': 1, 'share': 0.5}
+    """
+    for name, pairs in (("new", new), ("tests", tests)):
+        if isinstance(pairs, (str, bytes)) or not all(
+                isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs):
+            raise TypeError(f"{name} must be a list of (input, output) pairs")
+    inputs = {source for source, _ in new}
+    known = set(map(tuple, new))
+    commands = dict(map(tuple, tests))
+    contained = [source for source in commands if source in inputs]
+    return {"commands": len(commands), "contained": len(contained),
+            "with_output": sum((source, commands[source]) in known for source in contained),
+            "share": len(contained) / len(commands) if commands else float("nan")}
+
+
+__all__ = ["GAP", "METHODS", "augment", "augment_task", "augmentation_quality", "candidates",
+           "coverage"]

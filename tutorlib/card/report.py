@@ -1,8 +1,8 @@
-"""The closing chapter's tables, figures and numbers, from committed card runs.
+"""The closing chapter's tables and figures, from committed card runs.
 
-The chapter states numbers about the committed cards only through these functions (glued at
-build time): :func:`card_facts` (how many runs, which cells fitted), :func:`concurrency_facts`,
-:func:`tre_facts` and :func:`divergence_facts`.
+These functions read the committed card and return tables and figures; the chapter writes its
+own sentences from them and from :mod:`tutorlib.card.agreement`'s statistics (the chapter
+standard, CONTRIBUTING.md).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tutorlib.card.analysis import check_frame, concurrency, measure_label, tre_against_behaviour
+from tutorlib.card.agreement import MIN_NETWORKS
+from tutorlib.card.analysis import check_frame, measure_label
 
 # the card's networks by name, for tables and figures
 NAMES = {"lstm": "LSTM", "lstm_attention": "LSTM + attention", "gru_attention": "GRU + attention",
@@ -33,8 +34,6 @@ PAPER_NETWORKS = {f"{architecture}_paper": f"{name} (paper's)" for architecture,
 NAMES.update(PAPER_NETWORKS)
 # the measures of generalisation the closing chapter ranks the models on: one per test
 GENERALISATION = ("accuracy", "second tree", "consistency", "localism", "overgeneralisation")
-# fitted networks a task needs to stay on the card, and a pair of measures for a tau (issue 50)
-MIN_NETWORKS = 4
 
 
 def committed_rows(profile: str = "full") -> list[dict]:
@@ -211,32 +210,6 @@ def _fitted_tasks(frame):
     return frame.groupby(["model", "benchmark", "task"], sort=False)["fitted"].all()
 
 
-def card_facts(summary: dict, table) -> dict[str, str]:
-    """Sentences about the committed card: how many of the planned runs are finished, and
-    which networks fitted how many of their tasks."""
-    import pandas as pd
-
-    if summary["runs"] == 0 or table is None or len(table) == 0:
-        return {"card_runs_text": "No card runs are committed yet: "
-                                  "`python -m tutorlib run card --profile full` makes them.",
-                "card_fit_text": ""}
-    frame = named(pd.DataFrame(table))
-    low, high = int(frame["seeds"].min()), int(frame["seeds"].max())
-    seeds = f"{low}" if low == high else f"{low} to {high}"
-    state = ("all of them" if summary["complete"] else
-             f"the sweep goes on, so a cell has {seeds} of its seeds so far")
-    fitted = _fitted_tasks(frame).groupby(level="model", sort=False).agg(["sum", "size"])
-    parts = [f"{model} {int(row['sum'])} of {int(row['size'])}" for model, row in
-             fitted.iterrows()]
-    skipped = summary.get("skipped", 0)
-    settled = (f" and {skipped} need not run (a later seed of a cell whose earlier seed did not "
-               f"pass the fit gate: the cell cannot be fitted on every seed)" if skipped else "")
-    return {"card_runs_text": f"{summary['runs']} of the full profile's {summary['planned']} "
-                              f"runs are committed{settled} ({state}); the figure and every "
-                              f"number below are computed from them when the book is built.",
-            "card_fit_text": "Tasks fitted on every seed: " + "; ".join(parts) + "."}
-
-
 def networks_table(settings):
     """A profile's networks: each one's architecture, how it trains differently from the shared
     recipe, the augmentation it trains with, and its training budget on each benchmark (seconds
@@ -344,29 +317,6 @@ def task_coverage(table, settings=None):
     return pd.DataFrame(out, columns=columns)
 
 
-def cell_facts(table, settings=None) -> dict[str, str]:
-    """How many of the card's cells (a network on a task) fitted on every seed so far, as
-    ``cells_fitted`` (``"k of n"``), ``cells_share`` (%) and a sentence ``cells_text`` (with
-    how many tasks :func:`task_coverage` keeps, drops or leaves open, given ``settings``)."""
-    import pandas as pd
-
-    if table is None or len(table) == 0:
-        return {"cells_fitted": "0 of 0", "cells_share": "not measured",
-                "cells_text": "No card cell is committed yet."}
-    fitted = _fitted_tasks(pd.DataFrame(table))
-    share = 100 * fitted.mean()
-    status = task_coverage(table, settings)["status"].value_counts()
-    tasks = int(status.sum())
-    shares = ", ".join(f"{int(status.get(key, 0))} {key}" for key in ("kept", "dropped", "open")
-                       if status.get(key, 0))
-    return {"cells_fitted": f"{int(fitted.sum())} of {len(fitted)}",
-            "cells_share": f"{share:.0f}%",
-            "cells_text": (f"{int(fitted.sum())} of the {len(fitted)} cells run so far (a network "
-                           f"on a task) fitted on every seed ({share:.0f}%). Of the {tasks} "
-                           f"tasks run, a task stays on the card with at least {MIN_NETWORKS} "
-                           f"fitted networks: {shares}.")}
-
-
 def fit_summary(table):
     """How many of each benchmark's tasks each network fitted on every seed: a row per network,
     a column per benchmark, ``"k of n"`` in each cell."""
@@ -382,28 +332,6 @@ def fit_summary(table):
     wide = pd.Series(out).unstack()
     return wide.reindex(index=list(dict.fromkeys(frame["model"])),
                         columns=list(dict.fromkeys(frame["benchmark"]))).fillna("—")
-
-
-def divergence_scale_facts(divergences: Sequence[dict]) -> dict[str, str]:
-    """The compound divergence of each benchmark's in-distribution split (SCAN's ``simple``,
-    PCFG SET's task split, ORCHARD at depth 3) and of ORCHARD's deepest test set, as text."""
-    import pandas as pd
-
-    frame = pd.DataFrame(list(divergences))
-    if frame.empty:
-        return {name: "not measured" for name in ("div_scan_random", "div_pcfgset_random",
-                                                  "div_orchard_low", "div_orchard_high",
-                                                  "div_scan_mcd")}
-
-    def at(benchmark: str, test: str) -> str:
-        part = frame[(frame["benchmark"] == benchmark) & (frame["test"] == test)]
-        return f"{part['compound divergence'].iloc[0]:.2f}" if len(part) else "not measured"
-
-    depths = sorted(int(t.split()[-1]) for t in frame.loc[frame["benchmark"] == "orchard", "test"])
-    return {"div_scan_random": at("scan", "simple"), "div_pcfgset_random": at("pcfgset", "pcfgset"),
-            "div_scan_mcd": at("scan", "mcd1"),
-            "div_orchard_low": at("orchard", f"depth {depths[0]}") if depths else "not measured",
-            "div_orchard_high": at("orchard", f"depth {depths[-1]}") if depths else "not measured"}
 
 
 def empty_figure(message: str):
@@ -465,26 +393,9 @@ def short_label(measure: str) -> str:
     return f"{head} ({score})"
 
 
-def pairs_table(pairs, top: int = 10):
-    """The pairs of measures a reader should see from a
-    :func:`~tutorlib.card.analysis.concurrency` table, with short labels: every measured pair,
-    highest tau first; where none is measured, the ``top`` pairs with the most fitted networks
-    in common (their tau, low and high empty), so the table shows how near a comparison came."""
-    check_frame(pairs, "pairs", ("a", "b", "models", "tau", "low", "high"))
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise ValueError(f"top must be a positive integer, got {top!r}")
-    measured = pairs[pairs["tau"].notna()]
-    if len(measured):
-        shown = measured.sort_values("tau", ascending=False)
-    else:
-        shown = pairs.sort_values("models", ascending=False, kind="stable").head(top)
-    return shown.assign(a=shown["a"].map(short_label),
-                        b=shown["b"].map(short_label)).reset_index(drop=True)
-
-
 def agreement_by_benchmark(pairs):
     """Which benchmarks rank the networks alike: the measured pairs of a
-    :func:`~tutorlib.card.analysis.concurrency` table grouped by the two benchmarks they come
+    :func:`~tutorlib.card.agreement.concurrence` table grouped by the two benchmarks they come
     from (SCAN with SCAN, SCAN with ORCHARD, ...), with the median tau and how many intervals lie
     above 0, below 0 or include it.
 
@@ -516,69 +427,6 @@ def agreement_by_benchmark(pairs):
                      "median tau": float(part["tau"].median()), "above 0": above,
                      "below 0": below, "include 0": len(part) - above - below})
     return pd.DataFrame(rows, columns=columns)
-
-
-def concurrency_facts(pairs) -> dict[str, str]:
-    """Sentences about a :func:`~tutorlib.card.analysis.concurrency` table: how many pairs of
-    measures could be compared, the median tau, and the share whose interval excludes 0."""
-    measured = pairs[pairs["tau"].notna()] if len(pairs) else pairs
-    if len(measured) == 0:
-        text = (f"No two measures have {MIN_NETWORKS} fitted networks in common (on every seed "
-                f"the chapter asks for), so no ranking is compared")
-        if len(pairs):
-            closest = pairs_table(pairs, top=1).iloc[0]
-            text += (f" (the most any pair has: {int(closest['models'])}, "
-                     f"{closest['a']} and {closest['b']})")
-        return {"concurrency_pairs": "0", "concurrency_median": "not measured",
-                "concurrency_text": text + ": whether these benchmarks agree is untested here."}
-    taus = measured["tau"].astype(float)
-    low = measured["low"].astype(float)
-    high = measured["high"].astype(float)
-    agree = int(((low > 0)).sum())
-    disagree = int(((high < 0)).sum())
-    return {
-        "concurrency_pairs": f"{len(measured)}",
-        "concurrency_median": f"{np.median(taus):.2f}",
-        "concurrency_text": (
-            f"Of {len(pairs)} pairs of measures, {len(measured)} share at least {MIN_NETWORKS} fitted "
-            f"networks; their median tau is {np.median(taus):.2f} (from {taus.min():.2f} to "
-            f"{taus.max():.2f}). The bootstrap interval over seeds lies above 0 for {agree} "
-            f"of them and below 0 for {disagree}; for the other {len(measured) - agree - disagree} "
-            f"it includes 0: those two measures' rankings cannot be told apart from unrelated "
-            f"ones at these seeds."),
-    }
-
-
-def tre_facts(summary: dict) -> dict[str, str]:
-    """Sentences about :func:`~tutorlib.card.analysis.tre_against_behaviour`'s summary."""
-    if summary["r"] is None:
-        return {"tre_r": "not measured", "tre_runs": f"{summary['runs']}",
-                "tre_text": f"Only {summary['runs']} fitted runs have both a TRE and a test "
-                            f"accuracy: too few for a correlation."}
-    interval = (f" (95% interval {summary['low']:.2f} to {summary['high']:.2f})"
-                if summary["low"] is not None else "")
-    excludes = (summary["low"] is not None and (summary["high"] < 0 or summary["low"] > 0))
-    if excludes:
-        reading = (": lower TRE (more compositional representations) goes with higher accuracy."
-                   if summary["r"] < 0 else ": lower TRE goes with lower accuracy.")
-    else:
-        reading = (": the interval includes 0, so these runs show no relation between TRE and "
-                   "accuracy in either direction.")
-    by = summary.get("by_benchmark", {})
-    text = (f"Over {summary['runs']} fitted runs on {summary['tasks']} splits"
-            f"{f' of {len(by)} benchmarks' if len(by) > 1 else ''}, within splits, "
-            f"r = {summary['r']:.2f}{interval}{reading}")
-    if len(by) > 1:
-        def one(benchmark: str, part: dict) -> str:
-            if part["r"] is None:
-                return f"{benchmark} too few runs ({part['runs']})"
-            band = (f" [{part['low']:.2f}, {part['high']:.2f}]" if part["low"] is not None
-                    else "")
-            splits = f"{part['tasks']} split{'s' if part['tasks'] != 1 else ''}"
-            return f"{benchmark} {part['r']:.2f}{band} ({part['runs']} runs, {splits})"
-        text += " Benchmark by benchmark: " + "; ".join(
-            one(BENCHMARKS.get(b, b), by[b]) for b in sorted(by, key=_benchmark_rank)) + "."
-    return {"tre_r": f"{summary['r']:.2f}", "tre_runs": f"{summary['runs']}", "tre_text": text}
 
 
 def divergence_accuracy(divergences: Sequence[dict], table, min_networks: int = MIN_NETWORKS):
@@ -625,37 +473,6 @@ def distinct_splits(frame):
     return frame[~key.duplicated()]
 
 
-def divergence_facts(frame) -> dict[str, str]:
-    """The correlation of compound divergence with mean accuracy, within SCAN (and the dial)
-    and across benchmarks, each split counted once (:func:`distinct_splits`); across
-    benchmarks only where more than one benchmark has fitted networks."""
-    from tutorlib.stats import correlation_interval, pearson
-
-    def describe(part, where):
-        part = part.dropna(subset=["accuracy"])
-        if len(part) < 3:
-            return f"{where}: only {len(part)} splits have fitted networks, too few to correlate."
-        r = pearson(list(part["compound divergence"]), list(part["accuracy"]))
-        if r is None:
-            return f"{where}: the accuracies do not vary."
-        low, high = correlation_interval(r, len(part))
-        interval = f" (95% interval {low:.2f} to {high:.2f})" if low is not None else ""
-        return f"{where}, over {len(part)} distinct splits: r = {r:.2f}{interval}."
-
-    if frame is None or len(frame) == 0:
-        return {"divergence_text": "No divergences are committed yet."}
-    frame = distinct_splits(frame)
-    scan = frame[frame["benchmark"].isin(["scan", "dbca"])]
-    fitted = frame.dropna(subset=["accuracy"])
-    others = sorted(set(fitted["benchmark"]) - {"scan", "dbca"})
-    spanned = ", ".join(BENCHMARKS.get(b, b) for b in dict.fromkeys(fitted["benchmark"]))
-    across = (describe(frame, f"Across benchmarks ({spanned})") if others else
-              "Across benchmarks: no split of another benchmark has enough fitted networks, so "
-              "the correlation across benchmarks is untested here (it would repeat SCAN's).")
-    return {"divergence_text": " ".join([describe(scan, "Within SCAN (its splits and the dial)"),
-                                         across])}
-
-
 def plot_divergence_accuracy(frame):
     """Mean accuracy of the fitted networks against each split's compound divergence, one
     marker per benchmark."""
@@ -678,60 +495,64 @@ def plot_divergence_accuracy(frame):
     ax.set_xlabel("compound divergence D_C (train against test)")
     ax.set_ylabel("mean test accuracy of fitted networks (%)")
     ax.set_ylim(-8, 104)
-    ax.legend(title="benchmark (hollow at -4: no network fitted)", fontsize=8)
+    ax.legend(title=f"benchmark (hollow at -4: fewer than {MIN_NETWORKS} networks fitted)",
+              fontsize=8)
     fig.tight_layout()
     return fig
 
 
-def plot_tre_behaviour(points):
-    """Each fitted run's TRE against its test accuracy, both as deviations from its split's
-    means (as :func:`~tutorlib.card.analysis.tre_against_behaviour` correlates them), one colour
-    per network."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    if points is None or len(points) == 0:
-        ax.text(0.5, 0.5, "no fitted run with a TRE yet", ha="center", va="center",
-                transform=ax.transAxes)
-    else:
-        points = points.assign(accuracy_deviation=points["accuracy"] - points.groupby(
-            ["benchmark", "task"])["accuracy"].transform("mean"), tre_deviation=points["tre"]
-            - points.groupby(["benchmark", "task"])["tre"].transform("mean"))
-    for model, part in (points.groupby("model", sort=False) if points is not None and len(points)
-                        else []):
-        ax.scatter(part["tre_deviation"], part["accuracy_deviation"],
-                   label=NAMES.get(model, model), s=30)
-    ax.axhline(0, color="0.8", linewidth=0.8)
-    ax.axvline(0, color="0.8", linewidth=0.8)
-    ax.set_xlabel("TRE minus its split's mean (cosine; left: more compositional)")
-    ax.set_ylabel("test accuracy minus its split's mean (points)")
-    if points is not None and len(points):
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def analyses(rows: Sequence[dict], resamples: int = 1000, min_seeds: int = 1) -> dict:
-    """The chapter's three analyses of card rows at once: ``pairs`` (concurrency over
-    :func:`generalisation_measures`, a network ranked on a measure with at least ``min_seeds``
-    seeds and :data:`MIN_NETWORKS` in common), ``points`` and ``tre`` (TRE against
-    behaviour)."""
+def distinct_tasks(table):
+    """The card table with each split once: the DBCA dial's MCD point is SCAN's ``mcd1`` split
+    (the same pairs, the same runs), so where SCAN's ``mcd1`` is on the card the dial's rows
+    for it are left out."""
     import pandas as pd
 
-    measures = generalisation_measures(rows)
-    pairs = (concurrency(rows, measures, resamples=resamples, min_models=MIN_NETWORKS,
-                         min_seeds=min_seeds)
-             if len(measures) >= 2
-             else pd.DataFrame(columns=["a", "b", "models", "tau", "low", "high"]))
-    points, tre = tre_against_behaviour(rows) if rows else (pd.DataFrame(), {"r": None,
-                                                                              "runs": 0})
-    return {"pairs": pairs, "points": points, "tre": tre}
+    frame = pd.DataFrame(table)
+    if frame.empty:
+        return frame
+    check_frame(frame, "table", ("benchmark", "task", "test"))
+    has_mcd1 = bool(((frame["benchmark"] == "scan") & (frame["task"] == "mcd1")).any())
+    dial_mcd = set(frame.loc[(frame["benchmark"] == "dbca") & (frame["test"] == "target MCD"),
+                             "task"])
+    repeated = (frame["benchmark"] == "dbca") & frame["task"].isin(dial_mcd) & has_mcd1
+    return frame[~repeated].reset_index(drop=True)
+
+
+def plot_tre_networks(runs, per_network):
+    """TRE against test accuracy: each fitted run (small, one colour per network) and each
+    network's mean over the splits it is compared on (large, outlined), the points that
+    :func:`~tutorlib.card.agreement.tre_across_networks` correlates.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        :func:`~tutorlib.card.agreement.generalisation_runs`' table.
+    per_network : pandas.DataFrame
+        :func:`~tutorlib.card.agreement.tre_across_networks`' first table.
+    """
+    import matplotlib.pyplot as plt
+
+    check_frame(runs, "runs", ("model", "tre", "accuracy"))
+    check_frame(per_network, "per_network", ("tre", "accuracy"))
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (model, part) in enumerate(runs.groupby("model", sort=False)):
+        colour = colours[i % len(colours)]
+        ax.scatter(part["tre"], part["accuracy"], s=14, alpha=0.45, color=colour)
+        if model in per_network.index:
+            ax.scatter(per_network.loc[model, "tre"], per_network.loc[model, "accuracy"], s=110,
+                       color=colour, edgecolors="black", label=NAMES.get(model, model))
+    ax.set_xlabel("TRE of the encoder's states (cosine; left: more compositional)")
+    ax.set_ylabel("test accuracy (%)")
+    ax.set_ylim(-4, 104)
+    ax.legend(fontsize=8, title="network (large: its mean)")
+    fig.tight_layout()
+    return fig
 
 
 __all__ = ["BENCHMARKS", "GENERALISATION", "MIN_NETWORKS", "NAMES", "PAPER_NETWORKS",
-           "agreement_by_benchmark", "analyses",
-           "card_facts", "card_pivot", "cell_facts", "networks_table", "task_coverage",
-           "committed_rows", "committed_summary", "concurrency_facts", "divergence_accuracy",
-           "distinct_splits", "divergence_facts", "divergence_scale_facts", "empty_figure", "fit_pivot",
-           "fit_summary", "generalisation_measures", "named", "released_rows",
-           "plot_divergence_accuracy", "plot_tre_behaviour", "short_label", "tre_facts"]
+           "agreement_by_benchmark", "card_pivot", "committed_rows", "committed_summary",
+           "distinct_splits", "distinct_tasks", "divergence_accuracy", "empty_figure",
+           "fit_pivot", "fit_summary", "generalisation_measures", "named", "networks_table",
+           "plot_divergence_accuracy", "plot_tre_networks", "released_rows", "short_label",
+           "task_coverage"]
