@@ -96,7 +96,7 @@ class DynamicsSettings(Settings):
     coarse_bins: int
     batches_per_epoch: int | None = None
     representation_size: int = 64
-    stop_at: tuple[float, float] | None = None
+    stop_at: list[float] | None = None
 
 
 PAPER = {"validation accuracy": 0.752, "r(TRE, I(theta; X)), all runs": 0.70,
@@ -116,7 +116,7 @@ SETTINGS: dict[str, DynamicsSettings] = {
     # learner does not reach the fit gate on a CPU budget), trained to the gate
     "tutorial": DynamicsSettings(seeds=[0], epochs=30, n_train=9000, n_val=500,
                                  snapshots_per_epoch=2, tre_steps=300, bins=30, coarse_bins=3,
-                                 representation_size=256, stop_at=STOP_AT),
+                                 representation_size=256, stop_at=list(STOP_AT)),
     # the paper's setting, as its released notebook trains: ten runs of 20 epochs of 100 batches
     # of 128 (2,000 steps). The full profile trained 8 runs of 60 passes over the training set
     # (4,260 steps) before; their summary is kept as FULL_60_EPOCHS.
