@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from tutorlib import cache, orchard, profiles, results
+from tutorlib import seq2seq as s2s
 from tutorlib.orchard import experiments as exps
 
 
@@ -171,7 +172,8 @@ def test_a_tiny_run_is_cached_and_the_sweep_resumes(tmp_path, one_thread):
     again, model = exps.run(config, seed, return_model=True)
     assert again == result and list(cache.cache_dir().glob("orchard-run/*.pkl")) == entries
     assert not model.training
-    predicted = exps.predict(model, [line for line, _ in exps.depth_bin("minmax_hard", 3, 20)])
+    predicted = s2s.predict(model, [line for line, _ in exps.depth_bin("minmax_hard", 3, 20)],
+                            *exps.vocabularies(), max_length=exps.MAX_OUTPUT_LENGTH)
     first = [exps.score_label(p, label)[0] for p, (_, label) in
              zip(predicted, exps.depth_bin("minmax_hard", 3, 20))]
     assert sum(first) / 20 == result["by_depth"]["3"]["first"]  # the same model, the same bin

@@ -4,6 +4,7 @@ import random
 import pytest
 import torch
 
+from tutorlib import card
 from tutorlib import seq2seq as s2s
 from tutorlib.seq2seq import EOS, PAD, SOS, Seq2SeqConfig
 from tutorlib.train import seed_everything
@@ -143,6 +144,18 @@ def test_oracle_length_evaluation_never_has_the_wrong_length():
     pairs = [("a b", "a a a"), ("b", "b a b b a")]
     result = s2s.evaluate(model, pairs, vocab, vocab, oracle_length=True)
     assert [len(p.split()) for p in result.predictions] == [3, 5]
+
+
+def test_exact_match_scores_predictions_token_for_token():
+    pairs = [("jump", "I_JUMP"), ("jump twice", "I_JUMP I_JUMP"), ("walk", "I_WALK")]
+    assert s2s.exact_match(["I_JUMP", "I_JUMP  I_JUMP ", "I_RUN"], pairs) == pytest.approx(2 / 3)
+    assert s2s.exact_match(["I_JUMP", "I_JUMP", "I_WALK"], pairs) == pytest.approx(2 / 3)
+    assert s2s.exact_match([t for _, t in pairs], pairs) == 1.0
+    with pytest.raises(ValueError, match="one prediction per pair.*got 2 and 3"):
+        s2s.exact_match(["I_JUMP", "I_JUMP I_JUMP"], pairs)
+    with pytest.raises(ValueError, match="at least one pair"):
+        s2s.exact_match([], [])
+    assert card.exact_match is s2s.exact_match  # the report card scores with this one
 
 
 @pytest.mark.parametrize("attention", [False, True])

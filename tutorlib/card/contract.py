@@ -29,6 +29,7 @@ import torch
 from tutorlib import fit as gate
 from tutorlib import seq2seq as s2s
 from tutorlib.checks import check_seed
+from tutorlib.seq2seq.evaluation import exact_match
 
 Pair = tuple[str, str]
 FIT_KEYS = ("train_accuracy", "validation_accuracy")
@@ -132,27 +133,6 @@ def check_predictions(predictions: object, sources: Sequence[str], model: object
     if bad is not None:
         raise TypeError(f"{name}.predict must return strings, got a {type(bad).__name__}")
     return list(predictions)
-
-
-def exact_match(predictions: Sequence[str], pairs: Sequence[Pair]) -> float:
-    """The share of predictions equal to their pair's target, token for token.
-
-    Parameters
-    ----------
-    predictions : sequence of str
-        One per pair.
-    pairs : sequence of (str, str)
-        (source, target) pairs.
-
-    Returns
-    -------
-    float
-        From 0 to 1.
-    """
-    if len(predictions) != len(pairs) or not pairs:
-        raise ValueError(f"exact_match needs one prediction per pair and at least one pair, "
-                         f"got {len(predictions)} and {len(pairs)}")
-    return sum(p.split() == t.split() for p, (_, t) in zip(predictions, pairs)) / len(pairs)
 
 
 def fit_fresh(factory: Callable[[], object], train: Sequence[Pair], validation: Sequence[Pair],

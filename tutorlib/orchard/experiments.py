@@ -81,6 +81,10 @@ def vocabularies() -> tuple[s2s.Vocabulary, s2s.Vocabulary]:
     return s2s.Vocabulary(source), s2s.Vocabulary(target)
 
 
+# Most tokens decoded for one input line: a label ("<first> , <second>") is 3 tokens and EOS
+MAX_OUTPUT_LENGTH = 14
+
+
 def label_tokens(label: str) -> str:
     """A label as the model writes it: ``"8,7"`` becomes ``"8 , 7"`` (the digits and the comma)."""
     first, second = parse_label(label)
@@ -320,7 +324,10 @@ def _tree_scores(checks: dict[str, list[tuple[str, str]]], batch_size: int, devi
     def score(model) -> dict[str, float]:
         out = {}
         for part, pairs in checks.items():
-            found = accuracies(predict(model, [x for x, _ in pairs], batch_size, device), pairs)
+            predictions = s2s.predict(model, [x for x, _ in pairs], *vocabularies(),
+                                      max_length=MAX_OUTPUT_LENGTH, batch_size=batch_size,
+                                      device=device)
+            found = accuracies(predictions, pairs)
             out.update({f"{part}_{tree}": round(found[tree], 4) for tree in ("first", "second")})
         score.last = out  # the trainer confirms a stop on the model it has just scored
         return out
@@ -447,16 +454,6 @@ def run(config: dict, seed: int = 0, *, return_model: bool = False, device: str 
     model = build(config)
     model.load_state_dict(entry["state_dict"])
     return entry["result"], model.eval()
-
-
-def predict(model, lines: list[str], batch_size: int = 32, device: str = "cpu") -> list[str]:
-    """A trained model's decoded outputs for input lines, as tokens separated by spaces (``"8 ,
-    7"`` when it writes a label; score them with :func:`score_label`), decoded on ``device``
-    (where the model is moved)."""
-    source_vocab, target_vocab = vocabularies()
-    # a label is "<first> , <second>": 3 tokens and EOS; 14 is what decoding has always allowed
-    return s2s.predict(model, lines, source_vocab, target_vocab, max_length=14,
-                       batch_size=batch_size, device=resolve_device(device))
 
 
 # ---------------------------------------------------------------------------------------------

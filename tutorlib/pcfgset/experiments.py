@@ -446,15 +446,6 @@ def fixed_recipe(options: dict, evaluate_every: int | None = None) -> s2s.Recipe
                             evaluate_every=evaluate_every)
 
 
-def predict(model, sources: list[str], max_length: int, device: str = "cpu",
-            alphabet_size: int | None = None) -> list[str]:
-    """Greedy predictions of ``model`` for ``sources`` (at most ``max_length`` symbols each);
-    ``alphabet_size``: the one the model was trained with (:func:`fold_symbols`)."""
-    source_vocab, target_vocab = vocabularies(alphabet_size)
-    return s2s.predict(model, sources, source_vocab, target_vocab, max_length=max_length,
-                       device=device)
-
-
 # A test split's in-distribution validation: this many of its training pairs held out (at most
 # this share of them)
 VALIDATION_SIZE = 1_000
@@ -487,10 +478,11 @@ def _overgeneralisation_probe(split_name: str, options: dict, device: str):
     exceptions, originals = exception_pairs(split_name, options["train_size"],
                                             **pair_options(options))
     longest = max(len(t.split()) for _, t in exceptions + originals) + 5
+    source_vocab, target_vocab = vocabularies(options.get("alphabet_size"))
 
     def probe(model) -> dict:
-        predictions = predict(model, [s for s, _ in exceptions], longest, device,
-                              options.get("alphabet_size"))
+        predictions = s2s.predict(model, [s for s, _ in exceptions], source_vocab, target_vocab,
+                                  max_length=longest, device=device)
         memorised, overgeneralised = pcfgset.overgeneralisation_rates(predictions, exceptions,
                                                                       originals)
         return {"memorisation": memorised, "overgeneralisation": overgeneralised}
@@ -648,7 +640,8 @@ def _score(config: dict, split_name: str, seed: int, options: dict, device: str)
             length = _decode_length(test, options)
             sources = [s for s, _ in test]
             steps = pcfgset.unrolled_steps(
-                sources, lambda batch: predict(model, batch, length, device, alphabet_size))
+                sources, lambda batch: s2s.predict(model, batch, source_vocab, target_vocab,
+                                                   max_length=length, device=device))
             unrolled = [input_steps[-1][1] for input_steps in steps]
             scores["localism"] = pcfgset.localism_score(evaluation.predictions, unrolled)
             # the paper's reading of localism's mistakes (Sec. 4.4), counted
@@ -659,8 +652,10 @@ def _score(config: dict, split_name: str, seed: int, options: dict, device: str)
         test, twins = twin_pairs(split_name.removeprefix("substitutivity_"), options["max_test"],
                                  **pair_options(options))
         length = _decode_length(test, options)
-        first = predict(model, [s for s, _ in test], length, device, alphabet_size)
-        second = predict(model, [s for s, _ in twins], length, device, alphabet_size)
+        first = s2s.predict(model, [s for s, _ in test], source_vocab, target_vocab,
+                            max_length=length, device=device)
+        second = s2s.predict(model, [s for s, _ in twins], source_vocab, target_vocab,
+                             max_length=length, device=device)
         targets = [t for _, t in test]
         scores.update(consistency=pcfgset.consistency(first, second), test_size=len(test),
                       accuracy=pcfgset.accuracy(first, targets),

@@ -7,7 +7,7 @@ One module per concern, each readable in one sitting:
   :func:`collate_pairs` for a PyTorch ``DataLoader`` in another training loop;
 - :mod:`~tutorlib.seq2seq.config`: :class:`Seq2SeqConfig`, the one architecture description
   (its dict is part of every committed run key);
-- :mod:`~tutorlib.seq2seq.interface`: :class:`Seq2SeqModel`, the interface every architecture
+- :mod:`~tutorlib.seq2seq.interface`: :class:`Architecture`, the interface every architecture
   meets; adding one is a file and a line in :data:`ARCHITECTURES`;
 - the architectures, one file each: :class:`RNNSeq2Seq` (:mod:`~tutorlib.seq2seq.recurrent`;
   SRN, GRU or LSTM, Lake & Baroni 2018, and the bidirectional LSTMS2S of Hupkes et al. 2020),
@@ -19,8 +19,9 @@ One module per concern, each readable in one sitting:
   presentations, or until the network has learned its data), :func:`fit` and its
   :class:`TrainLog`, with checkpoints a run resumes from;
 - :mod:`~tutorlib.seq2seq.evaluation`: :func:`evaluate` (exact match; greedy or oracle-length
-  decoding), :func:`predict` (the predictions alone, for inputs without targets) and
-  :func:`encode` (the encoder's final state);
+  decoding), :func:`predict` (the predictions alone, for inputs without targets),
+  :func:`exact_match` (the score of predictions already made) and :func:`encode` (the
+  encoder's final state);
 - :mod:`~tutorlib.seq2seq.runs`: :func:`train_once`, the one recipe every experiment calls to
   train one configuration with one seed and evaluate it on named test sets.
 
@@ -39,8 +40,8 @@ from tutorlib.seq2seq.config import (
     named_config,
 )
 from tutorlib.seq2seq.convolutional import ConvSeq2Seq
-from tutorlib.seq2seq.evaluation import Evaluation, encode, evaluate, predict
-from tutorlib.seq2seq.interface import Seq2SeqBase, Seq2SeqModel
+from tutorlib.seq2seq.evaluation import Evaluation, encode, evaluate, exact_match, predict
+from tutorlib.seq2seq.interface import Architecture, Seq2SeqBase
 from tutorlib.seq2seq.layers import greedy_loop, position_vectors, sinusoidal_positions
 from tutorlib.seq2seq.models import (
     EMBEDDING_INITS,
@@ -62,7 +63,6 @@ from tutorlib.seq2seq.training import (
     Recipe,
     TrainLog,
     epoch_batches,
-    exact_match,
     fit,
     padded_share,
 )
@@ -85,8 +85,8 @@ __all__ = [
     "ARCHITECTURES", "CELLS", "EMBEDDING_INITS", "EOS", "FIT_SHARE", "LOSS_PER", "PAD",
     "POSITIONS", "WEIGHT_INITS",
     "PRECISIONS", "PRESETS", "RECURRENT", "SCHEDULES", "SOS", "SPECIALS", "STOP_REASONS",
-    "TEACHER_FORCING_PER", "ConvSeq2Seq", "EncodedPairs", "Evaluation", "PairDataset",
-    "RNNSeq2Seq", "Recipe", "Seq2SeqBase", "Seq2SeqConfig", "Seq2SeqModel", "TrainLog",
+    "TEACHER_FORCING_PER", "Architecture", "ConvSeq2Seq", "EncodedPairs", "Evaluation", "PairDataset",
+    "RNNSeq2Seq", "Recipe", "Seq2SeqBase", "Seq2SeqConfig", "TrainLog",
     "TrainedRun", "TransformerSeq2Seq", "Vocabulary", "architecture_class", "build_model",
     "checkpoint_path", "collate_pairs", "encode", "encode_pairs", "epoch_batches", "evaluate",
     "exact_match", "fit", "greedy_loop", "init_embeddings", "init_weights", "named_config",

@@ -13,7 +13,7 @@ from tutorlib.cache import key_dict
 from tutorlib.checks import check_scalar
 
 # The registry of architectures: a cell name -> the class that builds it ("module:Class").
-# Adding an architecture is one file meeting tutorlib.seq2seq.interface.Seq2SeqModel and one
+# Adding an architecture is one file meeting tutorlib.seq2seq.interface.Architecture and one
 # line here.
 ARCHITECTURES: dict[str, str] = {
     "srn": "tutorlib.seq2seq.recurrent:RNNSeq2Seq",
@@ -38,7 +38,7 @@ def architecture_class(cell: str) -> type:
     Returns
     -------
     type
-        The architecture's class (a :class:`~tutorlib.seq2seq.interface.Seq2SeqModel`).
+        The architecture's class (a :class:`~tutorlib.seq2seq.interface.Architecture`).
 
     Examples
     --------

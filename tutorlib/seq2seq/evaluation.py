@@ -1,5 +1,6 @@
 """Running a trained model: exact-match :func:`evaluate`, :func:`predict` for inputs without
-targets, and :func:`encode` (the encoder's final state, for nearest-neighbour analyses).
+targets, :func:`exact_match` for predictions already made, and :func:`encode` (the encoder's
+final state, for nearest-neighbour analyses).
 """
 
 from __future__ import annotations
@@ -79,6 +80,32 @@ def evaluate(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: V
             predictions[i] = " ".join(target_vocab.decode(row))
     correct = np.array([p == t for p, (_, t) in zip(predictions, pairs, strict=True)])
     return Evaluation(float(correct.mean()), correct, predictions)
+
+
+def exact_match(predictions: Sequence[str], pairs: Sequence[tuple[str, str]]) -> float:
+    """The share of predictions equal to their pair's target, token for token.
+
+    Parameters
+    ----------
+    predictions : sequence of str
+        One per pair.
+    pairs : sequence of (str, str)
+        (source, target) pairs.
+
+    Returns
+    -------
+    float
+        From 0 to 1.
+
+    Examples
+    --------
+    >>> exact_match(["I_JUMP", "I_WALK"], [("jump", "I_JUMP"), ("run", "I_RUN")])
+    0.5
+    """
+    if len(predictions) != len(pairs) or not pairs:
+        raise ValueError(f"exact_match needs one prediction per pair and at least one pair, "
+                         f"got {len(predictions)} and {len(pairs)}")
+    return sum(p.split() == t.split() for p, (_, t) in zip(predictions, pairs)) / len(pairs)
 
 
 @torch.no_grad()

@@ -1,7 +1,7 @@
 """What an architecture is: the interface every sequence-to-sequence model meets.
 
 Adding an architecture to the book is one file in ``tutorlib/seq2seq/`` with a class that
-meets :class:`Seq2SeqModel` (most simply by subclassing :class:`Seq2SeqBase`) and one line in
+meets :class:`Architecture` (most simply by subclassing :class:`Seq2SeqBase`) and one line in
 :data:`tutorlib.seq2seq.config.ARCHITECTURES` naming it for its ``cell``. Nothing else in the
 package asks which architecture a model is: the trainer, the evaluators and the experiments
 only call the methods below.
@@ -18,7 +18,7 @@ from tutorlib.seq2seq.config import Seq2SeqConfig
 
 
 @runtime_checkable
-class Seq2SeqModel(Protocol):
+class Architecture(Protocol):
     """The interface of an architecture (a ``torch.nn.Module``).
 
     Attributes

@@ -7,7 +7,7 @@ from torch import nn
 
 from tutorlib.checks import check_scalar
 from tutorlib.seq2seq.config import Seq2SeqConfig, architecture_class
-from tutorlib.seq2seq.interface import Seq2SeqModel
+from tutorlib.seq2seq.interface import Architecture
 from tutorlib.seq2seq.vocab import SPECIALS
 from tutorlib.train import resolve_device
 
@@ -30,7 +30,7 @@ def build_model(config: Seq2SeqConfig, source_size: int, target_size: int,
     -------
     torch.nn.Module
         The class :data:`~tutorlib.seq2seq.config.ARCHITECTURES` names for ``config.cell``
-        (a :class:`~tutorlib.seq2seq.interface.Seq2SeqModel`).
+        (a :class:`~tutorlib.seq2seq.interface.Architecture`).
     """
     if not isinstance(config, Seq2SeqConfig):
         raise TypeError(f"build_model: config must be a Seq2SeqConfig, got "
@@ -125,8 +125,8 @@ def init_embeddings(model: nn.Module, how: str = "pytorch") -> nn.Module:
     if how not in EMBEDDING_INITS:
         raise ValueError(f"embedding_init must be one of {', '.join(EMBEDDING_INITS)}, "
                          f"got {how!r}")
-    if not isinstance(model, Seq2SeqModel):
-        raise ValueError(f"init_embeddings needs a model of build_model (a Seq2SeqModel), got "
+    if not isinstance(model, Architecture):
+        raise ValueError(f"init_embeddings needs a model of build_model (an Architecture), got "
                          f"{type(model).__name__}")
     model.init_embeddings(how)
     return model

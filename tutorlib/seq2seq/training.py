@@ -532,32 +532,12 @@ def _sample(pairs: Sequence, size: int, label: str) -> list:
     return random.Random(label).sample(pairs, size)
 
 
-def exact_match(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
-                target_vocab: Vocabulary, device: torch.device, batch_size: int = 1000) -> float:
-    """Share of ``pairs`` whose greedy prediction equals the target exactly
-    (:func:`tutorlib.seq2seq.evaluate`'s accuracy).
-
-    Parameters
-    ----------
-    model : torch.nn.Module
-        A model from :func:`tutorlib.seq2seq.build_model`.
-    pairs : sequence of (str, str)
-        Sources and targets.
-    source_vocab, target_vocab : Vocabulary
-        The model's vocabularies.
-    device : torch.device
-        Where it decodes.
-    batch_size : int
-        Sources decoded at once.
-
-    Returns
-    -------
-    float
-        Exact-match accuracy, from 0 to 1 (NaN for no pairs).
-    """
+def _accuracy(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: Vocabulary,
+              target_vocab: Vocabulary, device: torch.device) -> float:
+    """:func:`~tutorlib.seq2seq.evaluate`'s exact-match accuracy on ``pairs`` (NaN for none)."""
     if not pairs:
         return float("nan")
-    return evaluate(model, pairs, source_vocab, target_vocab, batch_size=batch_size,
+    return evaluate(model, pairs, source_vocab, target_vocab, batch_size=1000,
                     device=device).accuracy
 
 
@@ -791,10 +771,10 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
                 row = {"epoch": round(epoch + (b + 1) / per_epoch, 4), "step": step,
                        "seconds": round(state["train_seconds"], 2), "loss": round(mean_loss, 5)}
                 if validation:
-                    row["train_accuracy"] = exact_match(model, train_check, source_vocab,
-                                                        target_vocab, device)
-                    row["validation_accuracy"] = exact_match(model, validation, source_vocab,
-                                                             target_vocab, device)
+                    row["train_accuracy"] = _accuracy(model, train_check, source_vocab,
+                                                      target_vocab, device)
+                    row["validation_accuracy"] = _accuracy(model, validation, source_vocab,
+                                                           target_vocab, device)
                 if on_evaluation is not None:
                     row.update(on_evaluation(model))
                 state["history"].append(row)
