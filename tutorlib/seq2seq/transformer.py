@@ -44,6 +44,22 @@ def relative_bias(table: nn.Embedding, queries: int, keys: int, blocked: torch.T
     return bias.reshape(-1, queries, keys)
 
 
+# One decoder layer's cross-attention and feed-forward blocks for the newest position, written
+# with the layer's public modules in the order nn.TransformerDecoderLayer.forward applies them,
+# so incremental decoding computes what the whole-prefix decoder computes
+def _cross_attention(layer: nn.TransformerDecoderLayer, x: torch.Tensor, memory: torch.Tensor,
+                     memory_mask: torch.Tensor) -> torch.Tensor:
+    """The layer's attention over the encoder's ``memory``, after its dropout."""
+    attended = layer.multihead_attn(x, memory, memory, key_padding_mask=memory_mask,
+                                    need_weights=False)[0]
+    return layer.dropout2(attended)
+
+
+def _feed_forward(layer: nn.TransformerDecoderLayer, x: torch.Tensor) -> torch.Tensor:
+    """The layer's position-wise feed-forward network, after its dropout."""
+    return layer.dropout3(layer.linear2(layer.dropout(layer.activation(layer.linear1(x)))))
+
+
 class TransformerSeq2Seq(Seq2SeqBase):
     """A Transformer encoder-decoder with learned, sinusoidal or relative positions.
 
@@ -196,12 +212,12 @@ class TransformerSeq2Seq(Seq2SeqBase):
                                                       need_weights=False)[0])
             if layer.norm_first:
                 x = x + attended
-                x = x + layer._mha_block(layer.norm2(x), memory, None, memory_mask)
-                x = x + layer._ff_block(layer.norm3(x))
+                x = x + _cross_attention(layer, layer.norm2(x), memory, memory_mask)
+                x = x + _feed_forward(layer, layer.norm3(x))
             else:
                 x = layer.norm1(x + attended)
-                x = layer.norm2(x + layer._mha_block(x, memory, None, memory_mask))
-                x = layer.norm3(x + layer._ff_block(x))
+                x = layer.norm2(x + _cross_attention(layer, x, memory, memory_mask))
+                x = layer.norm3(x + _feed_forward(layer, x))
         if decoder.norm is not None:
             x = decoder.norm(x)
         return self.output(x)[:, 0]
