@@ -63,7 +63,7 @@ from IPython.display import Markdown, display
 
 from tutorlib import fit, profiles
 from tutorlib.scan import experiments as exps
-from tutorlib.plotting import glue_figure, use_book_style
+from tutorlib.plotting import PALETTE, glue_figure, use_book_style
 from tutorlib.seq2seq.recurrent import RNNSeq2Seq
 
 use_book_style()
@@ -215,7 +215,7 @@ Markdown(f"The small network fits {100 * simple['train_accuracy']:.1f}% of its t
 # %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(7, 4))
 paper_points = {p: exps.PAPER[exps.split_name("size", percent=p)]["overall_best"] for p in (1, 2, 4)}
-ax.plot(list(paper_points), list(paper_points.values()), "s", color="#D55E00", ms=8,
+ax.plot(list(paper_points), list(paper_points.values()), "s", color=PALETTE[3], ms=8,
         label="published (Lake & Baroni 2018, read off Fig. 3)")
 family = committed["split"].map(lambda name: exps.split_info(name)["family"])
 size_runs = committed[(family == "size") & (committed["network"] == "overall_best")]

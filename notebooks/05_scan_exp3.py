@@ -65,7 +65,7 @@ from IPython.display import Markdown, display
 from tutorlib import fit, profiles
 from tutorlib.scan import experiments as exps
 from tutorlib.scan import report
-from tutorlib.plotting import glue_figure, use_book_style
+from tutorlib.plotting import PALETTE, glue_figure, use_book_style
 
 use_book_style()
 # One thread: a network this small gains little from a second one, and while other work
@@ -237,7 +237,7 @@ Markdown(
 fig, ax = plt.subplots(figsize=(7, 4))
 # the paper's Fig. 5, by the number of composed jump commands (its mean over five selections)
 paper_jump_curve = report.paper_jump_curve()
-ax.plot(list(paper_jump_curve), list(paper_jump_curve.values()), "s", color="#D55E00", ms=8,
+ax.plot(list(paper_jump_curve), list(paper_jump_curve.values()), "s", color=PALETTE[3], ms=8,
         label="published (Lake & Baroni 2018, Fig. 5)")
 full_curve = report.composed_jump_curve(committed)  # in %, over replications
 if len(full_curve):

@@ -63,7 +63,7 @@ from IPython.display import Markdown, display
 from tutorlib import fit, profiles
 from tutorlib.scan import experiments as exps
 from tutorlib.scan import report, translation
-from tutorlib.plotting import glue_figure, use_book_style
+from tutorlib.plotting import PALETTE, glue_figure, use_book_style
 
 use_book_style()
 torch.set_num_threads(1)  # one thread: these networks are small (see Experiment 1)
@@ -116,7 +116,7 @@ loula.round(1)
 # %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(8, 3.6))
 done = loula[loula["seeds run"] > 0]
-ax.bar(done.index, done["test accuracy (%)"], color="#0072B2",
+ax.bar(done.index, done["test accuracy (%)"], color=PALETTE[0],
        yerr=done["test accuracy, sd over seeds"].fillna(0), capsize=3)
 bar_tops = done["test accuracy (%)"] + done["test accuracy, sd over seeds"].fillna(0)
 for x, (name, row) in enumerate(done.iterrows()):

@@ -70,7 +70,7 @@ from IPython.display import Markdown, display
 
 from tutorlib import profiles, tre
 from tutorlib.tre import languages
-from tutorlib.plotting import glue_figure, use_book_style
+from tutorlib.plotting import PALETTE, glue_figure, use_book_style
 
 use_book_style()
 # One thread: these tensors are small, and a second thread mostly waits for the first
@@ -339,7 +339,7 @@ summary.round(3)
 
 # %% tags=["remove-output"]
 fig, ax = plt.subplots(figsize=(7, 3.2))
-ax.bar(summary.index, summary["mean"], yerr=summary["std"].fillna(0), capsize=4, color="#0072B2")
+ax.bar(summary.index, summary["mean"], yerr=summary["std"].fillna(0), capsize=4, color=PALETTE[0])
 ax.set(title="TRE of each language", ylabel="TRE (L1, linear composition)",
        xlabel="language")
 glue_figure("fig-06-tre-languages", fig)
@@ -383,7 +383,7 @@ renamed = np.any(exceptions.messages != base.messages, axis=1)
 per_object = package_fits["exceptions"].per_datum
 order = np.argsort(-per_object)
 fig, ax = plt.subplots(figsize=(8.5, 4))
-ax.bar(range(len(order)), per_object[order], color=np.where(renamed[order], "#D55E00", "#0072B2"))
+ax.bar(range(len(order)), per_object[order], color=np.where(renamed[order], PALETTE[3], PALETTE[0]))
 ax.set_xticks(range(len(order)), [names[i] for i in order], rotation=90)
 ax.set(title="TRE(x) for every object (orange: the renamed ones)",
        ylabel="TRE(x) (L1, linear)", xlabel="object, from the highest TRE(x) to the lowest")

@@ -70,7 +70,7 @@ from IPython.display import Markdown, display
 
 from tutorlib import profiles, stats, tre, trees
 from tutorlib.tre import languages, treedist
-from tutorlib.plotting import glue_figure, use_book_style
+from tutorlib.plotting import PALETTE, glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("tre_similarity", PROFILE)
@@ -314,7 +314,7 @@ for ax, version, title in zip(axes, ("paper", "variant"),
     jitter = np.random.default_rng(0).uniform(-0.15, 0.15, len(tree))
     ax.scatter(tree + jitter, delta, s=6, alpha=0.3, label="pairs of inputs")
     levels = np.arange(0, tree.max() + 1)
-    ax.step(levels, levels + 2 * epsilon, where="mid", color="#D55E00", label="Δ + 2ε")
+    ax.step(levels, levels + 2 * epsilon, where="mid", color=PALETTE[3], label="Δ + 2ε")
     ax.set(xlabel="tree edit distance Δ(d, d′)",
            title=f"{title}\nnoise {noise} (ε = {epsilon:.3f})")
 axes[0].set_ylabel("δ(f(x), f(x′)) (L2)")

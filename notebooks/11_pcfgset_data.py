@@ -71,7 +71,7 @@ from tutorlib import pcfgset, profiles, stats
 from tutorlib.pcfgset import experiments as exps
 from tutorlib.pcfgset import language
 from tutorlib.pcfgset import report
-from tutorlib.plotting import glue_figure, use_book_style
+from tutorlib.plotting import PALETTE, glue_figure, use_book_style
 
 use_book_style()
 settings = profiles.settings("pcfgset", PROFILE)
@@ -231,9 +231,9 @@ axes[0].set_ylabel("fraction of inputs")
 axes[0].set_title("Depth")
 axes[0].legend()
 lengths = pd.Series(ours.fractions("input_length"))
-axes[1].bar(lengths.index, lengths.values, width=1.0, color="#0072B2")
+axes[1].bar(lengths.index, lengths.values, width=1.0, color=PALETTE[0])
 for name, style in [("median", "--"), ("mean", ":")]:
-    axes[1].axvline(published["input_length"][name], color="#D55E00", linestyle=style,
+    axes[1].axvline(published["input_length"][name], color=PALETTE[3], linestyle=style,
                     label=f"published {name} ({published['input_length'][name]})")
 axes[1].set_xlabel("input length (tokens)")
 axes[1].set_ylabel("fraction of inputs")

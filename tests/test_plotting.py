@@ -38,3 +38,24 @@ def test_save_png_writes_the_same_bytes_twice_and_refuses_other_formats(tmp_path
     with pytest.raises(ValueError, match="saved as PNG"):
         plotting.save_png(fig, tmp_path / "a.pdf")
     plt.close(fig)
+
+
+def test_one_palette_named_without_matplotlib():
+    """The book's colours live in tutorlib.colours (plotting re-exports them), so the modules
+    that draw name them and still import without matplotlib; a tint is its colour, paler."""
+    import subprocess
+    import sys
+
+    from tutorlib import colours
+
+    assert plotting.PALETTE is colours.PALETTE and plotting.TINTS is colours.TINTS
+    assert len(set(colours.PALETTE)) == 8 and set(colours.TINTS) <= set(colours.PALETTE)
+    for colour, tint in colours.TINTS.items():
+        full, pale = matplotlib.colors.to_rgb(colour), matplotlib.colors.to_rgb(tint)
+        assert all(p >= f for f, p in zip(full, pale)) and min(pale) >= 0.8, (colour, tint)
+    code = ("import sys\n"
+            "import tutorlib.colours, tutorlib.trees, tutorlib.scan.report, tutorlib.dbca.report\n"
+            "import tutorlib.pcfgset.report, tutorlib.orchard.report\n"
+            "assert 'matplotlib' not in sys.modules\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]

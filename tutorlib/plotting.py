@@ -14,8 +14,7 @@ from pathlib import Path
 import matplotlib
 import matplotlib.pyplot as plt
 
-# Okabe & Ito's colour-blind-safe palette.
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+from tutorlib.colours import PALETTE, TINTS  # noqa: F401 (chapters take the colours from here)
 
 BOOK_STYLE = {
     "figure.figsize": (6.4, 4.0),

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from tutorlib.colours import PALETTE, TINTS
+
 Tree = str | tuple
 
 _PRIMITIVE = re.compile(r"[^\s()]+")
@@ -188,9 +190,9 @@ def draw(tree: Tree, ax=None, *, title: str | None = None, fontsize: int = 11):
         points.append(xy)
         if isinstance(node, str):
             ax.text(xy[0], xy[1], node, ha="center", va="center", fontsize=fontsize, zorder=3,
-                    bbox={"boxstyle": "round,pad=0.3", "fc": "#E8F1FA", "ec": "#0072B2"})
+                    bbox={"boxstyle": "round,pad=0.3", "fc": TINTS[PALETTE[0]], "ec": PALETTE[0]})
         else:
-            ax.scatter([xy[0]], [xy[1]], s=40, color="#0072B2", zorder=2)
+            ax.scatter([xy[0]], [xy[1]], s=40, color=PALETTE[0], zorder=2)
         return xy
 
     place(tree, 0)

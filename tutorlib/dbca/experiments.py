@@ -31,6 +31,7 @@ import numpy as np
 from tutorlib import cache, dbca, results, scan
 from tutorlib import seq2seq as s2s
 from tutorlib.cache import key_dict
+from tutorlib.colours import PALETTE, TINTS
 from tutorlib.dbca import scan_splits
 from tutorlib.profiles import Settings, check_fields, check_per_network, network_recipe
 from tutorlib.scan import rules
@@ -510,7 +511,7 @@ def draw_rule_tree(tree, ax=None, *, highlight=(), title: str | None = None, fon
         else:
             xy = (next_leaf[0], -level)
             next_leaf[0] += 1.0
-        colour = ("#FBE3CC", "#D55E00") if path in marked else ("#E8F1FA", "#0072B2")
+        colour = (TINTS[PALETTE[3]], PALETTE[3]) if path in marked else (TINTS[PALETTE[0]], PALETTE[0])
         ax.text(*xy, label(node), ha="center", va="center", fontsize=fontsize, zorder=3,
                 bbox={"boxstyle": "round,pad=0.3", "fc": colour[0], "ec": colour[1]})
         return xy

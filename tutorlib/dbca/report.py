@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from tutorlib.colours import PALETTE
 from tutorlib.dbca.experiments import PAPER, is_dial_run
 
 NAMES = {"lstm": "the LSTM", "lstm_attention": "the LSTM with attention",
@@ -261,8 +262,8 @@ def passes_gate(runs: pd.DataFrame) -> pd.Series:
     return pd.Series([one(row) for _, row in runs.iterrows()], index=runs.index, dtype=bool)
 
 
-KIND_COLOURS = {"random": "#0072B2", "length": "#009E73", "primitive": "#D55E00",
-                "composed jump": "#E69F00", "template": "#CC79A7", "filler": "#56B4E9",
+KIND_COLOURS = {"random": PALETTE[0], "length": PALETTE[2], "primitive": PALETTE[3],
+                "composed jump": PALETTE[1], "template": PALETTE[4], "filler": PALETTE[5],
                 "MCD (ours)": "black"}
 LABELLED_SPLITS = ("simple", "simple_p1", "length", "addprim_jump", "template_around_right",
                    "filler_num0", "addprim_complex_jump_num32_rep1")
@@ -305,10 +306,10 @@ def plot_chernoff(p, q, marked=(0.1, 0.5)):
 
     alphas = np.linspace(0.02, 0.98, 49)
     fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
-    ax.plot(alphas, [chernoff_coefficient(p, q, a) for a in alphas], color="#0072B2")
+    ax.plot(alphas, [chernoff_coefficient(p, q, a) for a in alphas], color=PALETTE[0])
     for alpha in marked:
         value = chernoff_coefficient(p, q, alpha)
-        ax.scatter([alpha], [value], color="#D55E00", zorder=3)
+        ax.scatter([alpha], [value], color=PALETTE[3], zorder=3)
         ax.annotate(f"C_{alpha:g} = {value:.2f}", (alpha, value), xytext=(8, 4),
                     textcoords="offset points")
     ax.set_xlabel("alpha")

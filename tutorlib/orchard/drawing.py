@@ -10,15 +10,15 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyArrowPatch
 
+from tutorlib.colours import PALETTE, TINTS
 from tutorlib.orchard.language import Copy, Digit, Item, Operator, depth, item_values, level_order
 from tutorlib.orchard.language import parse as parse_input
 from tutorlib.orchard.language import value as value_of
 from tutorlib.orchard.stats import LengthStats
-from tutorlib.plotting import PALETTE
 
-_OPERATOR_STYLE = {"boxstyle": "round,pad=0.3", "fc": "#E8F1FA", "ec": PALETTE[0]}
+_OPERATOR_STYLE = {"boxstyle": "round,pad=0.3", "fc": TINTS[PALETTE[0]], "ec": PALETTE[0]}
 _DIGIT_STYLE = {"boxstyle": "circle,pad=0.25", "fc": "white", "ec": "0.4"}
-_COPY_STYLE = {"boxstyle": "round,pad=0.3", "fc": "#FDF0D9", "ec": PALETTE[1]}
+_COPY_STYLE = {"boxstyle": "round,pad=0.3", "fc": TINTS[PALETTE[1]], "ec": PALETTE[1]}
 
 
 def _label(node: Item, reference: list[int] | None, values: bool) -> tuple[str, dict]:

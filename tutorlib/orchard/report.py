@@ -27,6 +27,7 @@ import pandas as pd
 from tutorlib import fit as gate
 from tutorlib import results
 from tutorlib import seq2seq as s2s
+from tutorlib.colours import PALETTE
 from tutorlib.orchard.experiments import (
     CHANCE,
     MODELS,
@@ -479,7 +480,7 @@ def plot_pilot_curves(pilots: dict[str, dict[str, dict]], title: str):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.5, 3.8), layout="constrained")
-    colours = {"lstm": "#0072B2", "transformer": "#D55E00"}
+    colours = {"lstm": PALETTE[0], "transformer": PALETTE[3]}
     styles = dict(zip(pilots, ["--", "-", ":"]))
     for budget, runs in pilots.items():
         for record in runs.values():
@@ -529,7 +530,7 @@ def plot_fitted_by_depth(records: list[dict], title: str, train_depths=TRAIN_DEP
                              sharex=True, sharey=True, squeeze=False, layout="constrained")
     table = by_depth_table(records)
     means = table.groupby(["variant", "model", "tree", "depth"])["accuracy (%)"].mean()
-    colours = {"lstm": "#0072B2", "transformer": "#D55E00"}
+    colours = {"lstm": PALETTE[0], "transformer": PALETTE[3]}
     styles = {"first": "-", "second": "--"}
     shown = set()  # the (model, tree) pairs drawn somewhere: the legend's entries
     for ax, variant in zip(axes.flat, variants):

@@ -20,6 +20,7 @@ import pandas as pd
 
 from tutorlib import fit as gate
 from tutorlib import profiles, results
+from tutorlib.colours import PALETTE
 from tutorlib.pcfgset import released
 from tutorlib.pcfgset.corpus import REDUCTIONS
 from tutorlib.pcfgset.experiments import (
@@ -358,7 +359,7 @@ def reduction_pilots() -> pd.DataFrame:
                                            kind="stable").reset_index(drop=True))
 
 
-COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
+COLOURS = dict(zip(ARCHITECTURE_NAMES, [PALETTE[0], PALETTE[3], PALETTE[2]]))
 
 
 def fit_figure(title: str = "Learning curves on the GPU"):
@@ -863,7 +864,7 @@ def plot_overgeneralisation(runs: pd.DataFrame, title: str):
 
     over = _table_ratio_runs(runs)
     fig, ax = plt.subplots(figsize=(7, 3.8))
-    colours = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
+    colours = dict(zip(ARCHITECTURE_NAMES, [PALETTE[0], PALETTE[3], PALETTE[2]]))
     for (network, seed), group in over.groupby(["network", "seed"], sort=False):
         curve = pd.DataFrame(group["curve"].iloc[0])
         labelled = seed == over[over["network"] == network]["seed"].min()
@@ -882,7 +883,7 @@ def plot_overgeneralisation(runs: pd.DataFrame, title: str):
 # ---------------------------------------------------------------------------------------------
 # The paper's own networks (tutorlib.pcfgset.released): Table 1 recomputed and the figures
 
-_COLOURS = dict(zip(ARCHITECTURE_NAMES, ["#0072B2", "#D55E00", "#009E73"]))
+_COLOURS = dict(zip(ARCHITECTURE_NAMES, [PALETTE[0], PALETTE[3], PALETTE[2]]))
 
 
 @lru_cache(maxsize=1)
@@ -989,9 +990,9 @@ def plot_released_productivity(by: str = "input length"):
     control = released.productivity_control(by)
     fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), sharey=True)
     for ax, name in zip(axes, ARCHITECTURE_NAMES):
-        ax.plot(control.index, control[(name, "task")], color="#D55E00", marker=".",
+        ax.plot(control.index, control[(name, "task")], color=PALETTE[3], marker=".",
                 label="task (base test set)")
-        ax.plot(control.index, control[(name, "productivity")], color="#0072B2", marker=".",
+        ax.plot(control.index, control[(name, "productivity")], color=PALETTE[0], marker=".",
                 linestyle="--", label="productivity test set")
         ax.set_title(name)
         ax.set_xlabel(f"{by} (tokens)")

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from tutorlib import profiles
+from tutorlib.colours import PALETTE
 from tutorlib.facts import number
 from tutorlib.scan import experiments as exps
 from tutorlib.scan import translation
@@ -325,16 +326,16 @@ def plot_committed_length(committed: pd.DataFrame):
         for j, (column, paper_column) in enumerate(
                 [("accuracy", "length"), ("oracle_accuracy", "length_oracle")]):
             x = 2 * i + j
-            axes[0].plot([x] * len(runs), 100 * runs[column], "o", color="#0072B2", alpha=0.7,
+            axes[0].plot([x] * len(runs), 100 * runs[column], "o", color=PALETTE[0], alpha=0.7,
                          label="our seeds" if x == 0 else None)
-            axes[0].plot([x], [exps.PAPER[paper_column][key]], "s", color="#D55E00", ms=9,
+            axes[0].plot([x], [exps.PAPER[paper_column][key]], "s", color=PALETTE[3], ms=9,
                          label="published" if x == 0 else None)
         for column, style in [("by_length", "-"), ("oracle_by_length", "--")]:
             curves = pd.DataFrame([r["action length"] for r in runs[column]])
             curves.columns = curves.columns.astype(int)
             mean = curves[sorted(curves.columns)].mean()
             axes[1].plot(mean.index, 100 * mean.values, style, marker="o", ms=3,
-                         color=["#0072B2", "#009E73"][i],
+                         color=[PALETTE[0], PALETTE[2]][i],
                          label=f"{name}, {'greedy' if column == 'by_length' else 'oracle length'}")
     # short labels, the network named once under each pair (long ones overlapped)
     axes[0].set_xticks(range(4), ["greedy", "oracle", "greedy", "oracle"], fontsize=9)
@@ -495,15 +496,15 @@ def plot_lengths(pairs: list) -> object:
     actions_length, command_length = exps.scan.length_counts(pairs)
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), layout="constrained")
     lengths = sorted(actions_length)
-    axes[0].bar(lengths, [actions_length[n] for n in lengths], color="#0072B2")
-    axes[0].axvline(exps.scan.LENGTH_CUTOFF + 0.5, color="#D55E00", ls="--",
+    axes[0].bar(lengths, [actions_length[n] for n in lengths], color=PALETTE[0])
+    axes[0].axvline(exps.scan.LENGTH_CUTOFF + 0.5, color=PALETTE[3], ls="--",
                     label=f"length split: train ≤ {exps.scan.LENGTH_CUTOFF}")
     axes[0].set_xlabel("action sequence length (actions)")
     axes[0].set_ylabel("number of commands")
     axes[0].set_title("(a) Action sequence lengths")
     axes[0].legend()
     words = sorted(command_length)
-    axes[1].bar(words, [command_length[n] for n in words], color="#009E73")
+    axes[1].bar(words, [command_length[n] for n in words], color=PALETTE[2])
     axes[1].set_xlabel("command length (words)")
     axes[1].set_ylabel("number of commands")
     axes[1].set_title("(b) Command lengths")
@@ -527,7 +528,7 @@ def plot_test_lengths(split_names=("simple", "length", "addprim_jump")):
 
     fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
     offsets = [0.25 * (i - (len(split_names) - 1) / 2) for i in range(len(split_names))]
-    for name, colour, offset in zip(split_names, ["#0072B2", "#D55E00", "#009E73"], offsets,
+    for name, colour, offset in zip(split_names, [PALETTE[0], PALETTE[3], PALETTE[2]], offsets,
                                     strict=False):
         _, test = exps.scan.split(name)
         counts, _ = exps.scan.length_counts(test)
