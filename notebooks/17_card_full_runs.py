@@ -58,6 +58,7 @@ from tutorlib import profiles, results
 from tutorlib.card import agreement, analysis, geca, report
 from tutorlib.card import experiments as exps
 
+pd.set_option("display.max_colwidth", None)  # the tables' names and lists, in full
 full = profiles.settings("card", "full")
 summary = report.committed_summary("full")
 rows = report.committed_rows("full")
@@ -82,7 +83,8 @@ with pd.option_context("display.max_colwidth", None):
 # in `results/card/pilot/`).
 
 # %%
-report.networks_table(full)
+with pd.option_context("display.max_colwidth", None):
+    display(report.networks_table(full))
 
 # %% [markdown]
 # ## Every cell
