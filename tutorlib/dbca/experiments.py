@@ -422,7 +422,7 @@ SETTINGS: dict[str, DbcaSettings] = {
     # MCD seed and two of the targets (each a split to build), to keep the chapter within
     # about two and a half CPU minutes.
     # Those networks did not learn their training commands, so the dial's points said nothing;
-    # four times the presentations and no dropout (issue 67) still left them at 68% of their
+    # four times the presentations and no dropout still left them at 68% of their
     # training commands, short of the fit gate. The chapter therefore trains none of these: it
     # builds the MCD split of mcd_seeds and reads the full profile's committed runs for the dial
     # (`python -m tutorlib run dbca --profile tutorial` still runs this sweep).

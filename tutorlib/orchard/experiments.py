@@ -234,8 +234,8 @@ def _transformer(hidden: int, layers: int, heads: int, dropout: float,
 # H100's 80 GB), fit a lent GPU's minutes (``max_seconds``; each record says where and why it
 # stopped). fp32 with TF32: the PCFG SET
 # sweep measured bf16 autocast slower for these small networks (results/pcfgset/NOTES.md).
-# (bucket_pool None: length-bucketed over the whole epoch, as these runs were trained and keyed
-# before issue 67 made pools of 8 batches the default)
+# (bucket_pool None: length-bucketed over the whole epoch, the recipe these committed runs were
+# trained and are keyed with; the trainer's default is pools of 8 batches)
 GPU_RECIPES: dict[str, dict] = {
     "lstm": {"batch_size": 128, "learning_rate": 2e-3, "warmup_steps": 200,
              "schedule": "inverse_sqrt", "max_epochs": 50, "patience": 3,
@@ -264,10 +264,10 @@ SETTINGS = {
         data_seed=0, eval_batch_size=32, threads=1,
         # neither network passes the gate at this profile: the LSTM fitted 79% / 74% of its
         # first trees at 12,000 presentations, 92.5% / 88.5% at 36,000 and 92% / 84% at 60,000
-        # (issue 67; the chapter's fit table says so)
+        # (the chapter's fit table says so)
         training={"transformer": {"learning_rate": 2e-3, "warmup_steps": 100,
                                   "embedding_init": "fairseq"}}),
-    # full: issue 48's reduction, sized by the CPU pilots (results/orchard/pilot-cpu-shallow.json,
+    # full: a reduction sized by the CPU pilots (results/orchard/pilot-cpu-shallow.json,
     # results/orchard/NOTES.md): the hard variants (the paper's depth-12 numbers are for them),
     # trained on trees of depths 3-4 (the release's: 3-6), the gpu profile's recipe with
     # networks of 1 x 128 (LSTM) and 2 x 128 (pre-LN Transformer), each run stopped at the first

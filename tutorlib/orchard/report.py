@@ -263,7 +263,7 @@ def pilot_table(pilots: dict[str, dict[str, dict]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: The fit-first pilots (issue 48): how long each model takes on one core to pass the fit
+#: The fit-first pilots: how long each model takes on one core to pass the fit
 #: gate at the training depths, by variant (``benchmarks/orchard_pilot.py``, 40,000 training
 #: examples, hidden 128), ``results/orchard/<file>``.
 FIT_FIRST_PILOT_FILES = ("pilot-cpu-easy.json", "pilot-cpu-warmup.json",

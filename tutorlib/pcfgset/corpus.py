@@ -26,7 +26,7 @@ The base corpus has the paper's 97,203 pairs (its "about 100,000"), split 85 / 5
 82,622 train, 4,860 dev, 9,721 test.
 
 A *reduction* (:class:`Reduction`, :data:`REDUCTIONS`) is a smaller corpus from the same
-sampler, which networks learn on one CPU core (issue 48): inputs of at most 3 functions (the
+sampler, which networks learn on one CPU core: inputs of at most 3 functions (the
 published depth distribution cut at depth 3), outputs of at most 24 symbols, 58,000 pairs
 split as the paper's (85 / 5 / 10 percent), and, for productivity, a test of inputs with 4 or
 5 functions that no training input has (:func:`productivity_inputs`). Every split of
@@ -68,11 +68,11 @@ NUM_TRAIN, NUM_DEV, NUM_TEST = 82_622, 4_860, 9_721
 NUM_PAIRS = NUM_TRAIN + NUM_DEV + NUM_TEST  # 97,203
 
 # The depth distribution of the published corpus (i-machine-think/am-i-compositional,
-# data/pcfgset/pcfgset/dev.src, 4,860 inputs), as measured for issue 15; 11 stands for 11-17.
+# data/pcfgset/pcfgset/dev.src, 4,860 inputs), as we measured it; 11 stands for 11-17.
 TARGET_DEPTH = {1: .015, 2: .132, 3: .220, 4: .240, 5: .158, 6: .088, 7: .057, 8: .041,
                 9: .027, 10: .012, 11: .010}
 
-# The published corpus's shape, measured on the same dev set (issue 15), for the chapter's
+# The published corpus's shape, measured on the same dev set, for the chapter's
 # figures: depth fractions (11 = 11 or more), ranges, medians and means.
 PUBLISHED_STATISTICS = {
     "depth": {"fractions": TARGET_DEPTH, "min": 1, "max": 17},
@@ -367,7 +367,7 @@ def _base_corpus(seed: int, reduction: str | None = None) -> Corpus:
 
 
 # ---------------------------------------------------------------------------------------------
-# Reductions (issue 48)
+# Reductions
 
 
 @dataclass(frozen=True)
@@ -407,7 +407,7 @@ class Reduction:
                                max_output_length=self.max_output_length)
 
 
-#: The reductions by name: ``f3-o24`` is the one the pilots of issue 48 chose
+#: The reductions by name: ``f3-o24`` is the one the pilots chose
 #: (``results/pcfgset/NOTES.md``): LSTMS2S and ConvS2S fit it within 20 minutes of one core,
 #: the Transformer within 30 (``experiments.FULL_SECONDS``).
 REDUCTIONS: dict[str, Reduction] = {"f3-o24": Reduction()}

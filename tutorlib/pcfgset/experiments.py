@@ -823,8 +823,8 @@ ALL_SPLITS = ["pcfgset", "systematicity", "productivity", "substitutivity_equall
 
 # Sizes of the ci and tutorial profiles, and what was tried: results/pcfgset/NOTES.md.
 # The gpu profile's recipes (tutorlib.seq2seq.Recipe), one per architecture; bucket_pool None:
-# length-bucketed over the whole epoch, as the committed runs were trained (and keyed) before
-# issue 67 made pools of 8 batches the default (so are the full profile's).
+# length-bucketed over the whole epoch, the recipe the committed runs were trained and are keyed
+# with (the full profile's too; the trainer's default is pools of 8 batches).
 GPU_RECIPES: dict[str, dict] = {
     # fp32 (TF32 matrix products): the recurrent decoder is a loop of small kernels, which bf16
     # autocast would only lengthen with casts
@@ -841,7 +841,7 @@ GPU_RECIPES: dict[str, dict] = {
                     "embedding_init": "fairseq", "bucket_pool": None},
 }
 
-# The full profile's recipes (issue 48's pilots, results/pcfgset/NOTES.md): batches of 32, to
+# The full profile's recipes (the pilots of results/pcfgset/NOTES.md): batches of 32, to
 # the fit gate (stop_at: 0.92 of a sample of 600 training pairs, so that the run's own check on
 # 1,000 others passes 0.9, and the paper's in-distribution accuracy minus 5 points), at most 20
 # minutes of training on one core. Two points are not always enough: a run stops at the first
@@ -882,7 +882,7 @@ SETTINGS: dict[str, PCFGSetSettings] = {
         splits=ALL_SPLITS, overgeneralisation_ratios=[0.005], train_size=8_000,
         max_output_length=12, recipe=presentations_recipe(24_000, 64, 1e-2, 0.1), max_test=200, seeds=[0],
         max_functions=3, alphabet_size=26),
-    # full: the reduction f3-o24 of issue 48 (tutorlib.pcfgset.corpus.REDUCTIONS: inputs of at
+    # full: the reduction f3-o24 (tutorlib.pcfgset.corpus.REDUCTIONS: inputs of at
     # most 3 functions, outputs of at most 24 symbols, 58,000 pairs, folded onto 26 symbols;
     # productivity tested on new inputs of 4 and 5 functions), every test built on it as on the
     # paper's corpus. 3 architectures x 3 seeds x 7 training splits (two overgeneralisation
