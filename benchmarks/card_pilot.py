@@ -53,8 +53,10 @@ def _config(benchmark: str, task: str, model: str) -> dict:
                      f"{list(ce.CARD_MODELS)}")
 
 
-def measure(benchmark: str, task: str, model: str, seed: int, max_seconds: float) -> dict:
+def measure(benchmark: str, task: str, model: str, seed: int, max_seconds: float,
+            changes: dict | None = None) -> dict:
     config = _config(benchmark, task, model)
+    config = {**config, "recipe": {**config["recipe"], **(changes or {})}}
     built = ce.build_task(config)
     every = [*built.train, *built.validation]
     vocabularies = (s2s.Vocabulary.from_sequences([s.split() for s, _ in every]),
@@ -92,6 +94,8 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=600.0)
     parser.add_argument("--out", type=Path, default=ROOT / "results/card/pilot")
     parser.add_argument("--summary", type=Path)
+    parser.add_argument("--loss-per", choices=s2s.LOSS_PER,
+                        help="override the card recipe's loss_per (its file name says so)")
     args = parser.parse_args()
     if args.summary:
         summary(args.summary)
@@ -103,12 +107,14 @@ def main() -> None:
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
     for model in args.model:
-        path = args.out / f"{args.benchmark}-{args.task}-{model}-s{args.seed}.json"
+        changes = {"loss_per": args.loss_per} if args.loss_per else {}
+        suffix = f"-loss-per-{args.loss_per}" if args.loss_per else ""
+        path = args.out / f"{args.benchmark}-{args.task}-{model}-s{args.seed}{suffix}.json"
         if path.exists():
             print(f"{path.name}: kept", flush=True)
             continue
         tick = time.perf_counter()
-        row = {**measure(args.benchmark, args.task, model, args.seed, args.max_seconds),
+        row = {**measure(args.benchmark, args.task, model, args.seed, args.max_seconds, changes),
                "wall_seconds": round(time.perf_counter() - tick, 1), "machine": platform.node(),
                "torch": torch.__version__, "threads": 1, "date": time.strftime("%Y-%m-%d")}
         path.write_text(json.dumps(row, indent=1))

@@ -48,7 +48,7 @@ def one(architecture: str, seed: int, seconds: float, threads: int, device: str)
     pe, settings, train, validation = _data()
     config = pe._configured(architecture, settings)
     recipe = {**pe.GPU_RECIPES[architecture], "max_seconds": seconds, "fit_size": 100,
-              "patience": 1000, "max_epochs": 1000}
+              "patience": 1000, "max_epochs": 1000, "loss_per": "batch"}
     run = s2s.train_once(s2s.Seq2SeqConfig(**config), train, pe.vocabularies(None),
                          s2s.Recipe(**recipe), seed, validation=validation, device=device,
                          desc=architecture)

@@ -104,7 +104,7 @@ def run(candidate_name: str, network: str, max_seconds: float, seed: int = 0,
                                     options.pop("num_layers"), 0.0, **options)
     recipe = s2s.Recipe(**{**RECIPES[network], **(recipe_changes or {})}, max_epochs=1000, patience=1000,
                         evaluations_per_epoch=2, fit_size=500, max_seconds=max_seconds,
-                        precision="fp32")
+                        precision="fp32", loss_per="batch")
     seed_everything(seed)
     model = s2s.build_model(s2s.Seq2SeqConfig(**config), len(vocabs[0]), len(vocabs[1]))
     result = s2s.fit(model, train, *vocabs, recipe, seed=seed, validation=validation,

@@ -38,7 +38,7 @@ from tutorlib import seq2seq as s2s  # noqa: E402
 # bucket_pool None: length-bucketed over the whole epoch, as these tasks were measured before
 # issue 67 made pools of 8 batches the default (benchmarks/trainer_ablation.py varies it)
 COMMON = {"max_epochs": 1000, "patience": 1000, "evaluations_per_epoch": 2, "fit_size": 500,
-          "precision": "fp32", "bucket_pool": None}
+          "precision": "fp32", "bucket_pool": None, "loss_per": "batch"}
 
 
 def scan_task(split: str) -> tuple[list, list, tuple]:

@@ -450,7 +450,12 @@ def test_loss_per_token_weighs_every_target_token_the_same():
     assert losses["batch"] > 0 and losses["token"] > 0
     assert losses["batch"] != pytest.approx(losses["token"], rel=1e-6)
     assert s2s.Recipe(loss_per="token").to_dict()["loss_per"] == "token"
-    assert "loss_per" not in s2s.Recipe().to_dict()  # the old default leaves old keys as they were
+    # the default for new runs weighs tokens; recipes of committed runs, which predate the
+    # setting, keep the loss per batch, and their keys leave it out
+    assert s2s.Recipe().loss_per == "token" and s2s.Recipe().to_dict()["loss_per"] == "token"
+    assert s2s.Recipe.from_dict({"batch_size": 32}).loss_per == "batch"
+    assert "loss_per" not in s2s.Recipe.from_dict({"batch_size": 32}).to_dict()
+    assert s2s.Recipe.fixed(100, 8, 1e-3).loss_per == "batch"
     with pytest.raises(ValueError, match="loss_per"):
         s2s.Recipe(loss_per="sentence")
 

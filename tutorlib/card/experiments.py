@@ -273,9 +273,9 @@ def run_one(config: dict, seed: int = 0, device: str = "cpu") -> dict:
 
         task = augment_task(task, config["augment"], seed=seed)
     architecture = s2s.Seq2SeqConfig(**config["architecture"])
-    # a card recipe that does not name bucket_pool sorts the whole epoch by length, as the
-    # committed card was trained (and keyed) before issue 67 made pools of 8 the default
-    recipe = s2s.Recipe(**{"bucket_pool": None, **config["recipe"]})
+    # a card recipe leaves out the fields added after its runs were committed, which take the
+    # values those runs were trained with (whole-epoch bucketing, the loss per batch)
+    recipe = s2s.Recipe.from_dict(config["recipe"])
     with pinned_threads(config["threads"]):
         rows = run_task(lambda: Seq2SeqModel(architecture, recipe), task, seed=seed,
                         max_seconds=config["max_seconds"], device=device,

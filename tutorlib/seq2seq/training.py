@@ -150,11 +150,13 @@ class Recipe:
         evaluation that reaches both (and that :func:`fit`'s ``confirm`` accepts), and keeps
         that model (``stopped="fit"``); ``patience`` is then not a reason to stop.
     loss_per : {"batch", "token"}
-        ``batch``: each step's loss is the mean over its batch's target tokens, so a token of a
-        batch of long targets weighs less than one of short targets. ``token``: the batch's
-        summed loss over the mean number of target tokens a batch holds in the training set,
-        so every target token weighs the same whatever batch it is in (as joeynmt and fairseq
-        weigh tokens when their batches hold a fixed number of tokens).
+        ``token`` (the default): the batch's summed loss over the mean number of target tokens
+        a batch holds in the training set, so every target token weighs the same whatever
+        batch it is in (as joeynmt and fairseq weigh tokens when their batches hold a fixed
+        number of tokens). ``batch``: each step's loss is the mean over its batch's target
+        tokens, so a token of a batch of long targets weighs less than one of short targets;
+        the recipes of committed runs, which predate ``token``, say ``batch``
+        (:meth:`from_dict`, :meth:`fixed`).
     weight_init : {"pytorch", "xavier"}
         The network's weight matrices as PyTorch draws them, or Xavier-uniform with zero
         biases (joeynmt's default; embeddings untouched): :func:`init_weights`.
@@ -188,7 +190,7 @@ class Recipe:
     teacher_forcing_per: str = "batch"
     evaluate_every: int | None = None
     stop_at: tuple[float, float] | list[float] | None = None
-    loss_per: str = "batch"
+    loss_per: str = "token"
     weight_init: str = "pytorch"
     budget: str = "training"
 
@@ -273,7 +275,7 @@ class Recipe:
                    schedule="linear", bucket_pool=20, teacher_forcing=teacher_forcing,
                    teacher_forcing_per=teacher_forcing_per, warmup_steps=warmup_steps,
                    embedding_init=embedding_init, clip_norm=clip_norm,
-                   evaluate_every=evaluate_every)
+                   evaluate_every=evaluate_every, loss_per="batch")
 
     def presentations_key(self, seed: int) -> dict:
         """The fields by which runs of a fixed number of presentations were keyed before the
