@@ -305,9 +305,9 @@ Markdown(
     f"runs from -1 to 1): redrawing a handful of networks moves tau far, so "
     + ("no pair's ranking is told apart from an unrelated one. " if settled_pairs == 0 else
        f"only {settled_pairs} pairs are told apart from unrelated rankings. ")
-    + "Sun et al. found disagreement between datasets with six approaches on 18 splits; the "
-    "card, with its handful of rankable measures, neither confirms nor contradicts them "
-    "where its intervals include 0.")
+    + ("Sun et al.'s finding that benchmarks rank approaches differently is neither confirmed "
+       "nor contradicted here." if settled_pairs == 0 else
+       "Set these beside Sun et al.'s finding that benchmarks rank approaches differently."))
 
 # %% [markdown]
 # ## GECA on the MCD split
@@ -479,14 +479,21 @@ Markdown(
 #
 # {cite:t}`sun2023validity` found that benchmarks built on the same idea of compositionality
 # rank modelling approaches differently. The card was built to test that on the book's own
-# benchmarks, and its answer is limited by what it has: most of its measures cannot rank its
-# networks at all (in distribution, on a floor, or with too few networks fitted), and the few
-# that can rank them do it over five or six networks, where an interval that counts networks is
-# wide. More networks that fit most tasks, and PCFG SET's tests with enough of them fitted, are
-# what would make its rankings mean something. The card is one protocol for every network: the
-# same samples, the same fit gate, budgets sized by one pilot, so its cells are comparable with
-# each other, not with the papers' numbers, which came from larger networks trained far longer.
-#
+# benchmarks.
+
+# %% tags=["remove-input"]
+Markdown(
+    f"Its answer is limited by what it has: {len(judged) - len(kept)} of its {len(judged)} "
+    f"measures cannot rank its networks (in distribution, on a floor, or with too few networks "
+    f"fitted), and the {len(kept)} that can rank them do it over {pairs['networks'].min()} to "
+    f"{pairs['networks'].max()} networks, where an interval that counts networks is wide. More "
+    f"networks that fit most tasks, and PCFG SET's tests with enough of them fitted, are what "
+    f"would make its rankings mean something. The card is one protocol for every network (the "
+    f"same samples, the same fit gate, budgets sized by one pilot), so its cells are comparable "
+    f"with each other, not with the papers' numbers, which came from larger networks trained "
+    f"far longer.")
+
+# %% [markdown]
 # ## Recap
 #
 # - A card model needs `fit` (returning its fit) and `predict`; `states` adds TRE. Any
