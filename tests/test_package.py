@@ -32,7 +32,8 @@ STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable
     "tutorlib.orchard.claims", "tutorlib.dbca.claims",
     # the report card puts one model through every part's studies
     "tutorlib.card", "tutorlib.card.scoring", "tutorlib.card.contract",
-    "tutorlib.card.tasks", "tutorlib.card.analysis", "tutorlib.card.report",
+    "tutorlib.card.tasks", "tutorlib.card.analysis", "tutorlib.card.agreement",
+    "tutorlib.card.report",
 }
 LAYERS = {"shared": 0, "method": 1, "study": 2}
 
