@@ -23,8 +23,8 @@ pairs cut into pools of ``bucket_pool`` (8) batches, each pool sorted by target 
 into batches, the batches shuffled, so a batch holds pairs of about one length (little padding:
 :func:`padded_share` measures it) drawn from all over the data. ``bucket_pool=None`` sorts the
 whole epoch (every batch of one length: the most pairs a second, but more epochs to fit and an
-accuracy that swings from one evaluation to the next; the default of the runs committed before
-issue 67, whose recipes say so), and ``bucketed=False`` draws random batches.
+accuracy that swings from one evaluation to the next; the committed runs whose recipes say so
+were trained this way), and ``bucketed=False`` draws random batches.
 
 Teacher forcing (the decoder fed the true previous token, recurrent models only: the others
 are always teacher-forced) is a seeded coin per batch with probability ``teacher_forcing``, 1.0
@@ -71,9 +71,9 @@ PRECISIONS = ("auto", "fp32", "bf16")
 STOP_REASONS = ("presentations", "patience", "max_epochs", "max_seconds", "fit")
 TEACHER_FORCING_PER = ("batch", "example")
 LOSS_PER = ("batch", "token")
-# Batches are sorted by length within pools of this many (issue 67's ablation,
-# benchmarks/trainer_ablation.py: as many pairs a second as bucketing nearly, and as few epochs
-# to fit as random batches); the runs committed before keep bucket_pool=None in their recipes
+# Batches are sorted by length within pools of this many (benchmarks/trainer_ablation.py: as
+# many pairs a second as bucketing nearly, and as few epochs to fit as random batches); the
+# committed runs trained with whole-epoch bucketing say bucket_pool=None in their recipes
 DEFAULT_POOL = 8
 # "time to fit": seconds until the validation accuracy first reaches this share of its best
 FIT_SHARE = 0.9
