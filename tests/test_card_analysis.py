@@ -1,8 +1,9 @@
-"""Reading many cards: concurrency (Kendall's tau between rankings), TRE against behaviour, and
+"""Reading many cards: the tau table, TRE against behaviour, and
 divergences of every benchmark's splits, on hand-made rows with known answers."""
 
 import math
 
+import pandas as pd
 import pytest
 
 from tutorlib import card
@@ -17,54 +18,13 @@ def _rows(values, score="accuracy", fitted=True, benchmark="scan"):
             for (model, task), seeds in values.items() for seed, value in enumerate(seeds)]
 
 
-def test_identical_rankings_give_tau_1_and_reversed_give_minus_1():
-    rows = _rows({(m, t): [v + 0.01 * s for s in range(3)]
-                  for m, base in zip("abcd", (0.1, 0.4, 0.6, 0.9))
-                  for t, v in (("x", base), ("y", base / 2), ("z", 1 - base))})
-    pairs = analysis.concurrency(rows, resamples=50).set_index(["a", "b"])
-    x, y, z = (analysis.measure_label("scan", t, t, "accuracy") for t in "xyz")
-    assert pairs.loc[(x, y), "tau"] == pytest.approx(1.0)
-    assert pairs.loc[(x, z), "tau"] == pytest.approx(-1.0)
-    assert pairs.loc[(x, y), "models"] == 4
-    # the seeds barely move the means: every resample keeps the ranking
-    assert pairs.loc[(x, y), ["low", "high"]].tolist() == pytest.approx([1.0, 1.0])
-    matrix = analysis.concurrency_matrix(pairs.reset_index())
-    assert matrix.loc[z, x] == pytest.approx(-1.0) and matrix.loc[x, x] == 1.0
-
-
-def test_kendall_tau_by_hand_and_noisy_seeds_widen_the_interval():
-    # rankings a<b<c<d and a<c<b<d: one discordant pair of six, tau = (5 - 1) / 6
-    rows = _rows({("a", "x"): [0.1], ("b", "x"): [0.2], ("c", "x"): [0.3], ("d", "x"): [0.4],
-                  ("a", "y"): [0.1], ("b", "y"): [0.3], ("c", "y"): [0.2], ("d", "y"): [0.4]})
-    pair = analysis.concurrency(rows, resamples=10).iloc[0]
-    assert pair["tau"] == pytest.approx(4 / 6)
-    noisy = _rows({(m, t): [base - 0.4, base, base + 0.4]
-                   for m, base in zip("abcd", (0.50, 0.52, 0.54, 0.56)) for t in "xy"})
-    pair = analysis.concurrency(noisy, resamples=200).iloc[0]
-    assert pair["tau"] == pytest.approx(1.0)  # the same values on both measures
-    assert pair["low"] < 0 < pair["high"]  # but single seeds rank the models every way
-
-
-def test_models_that_did_not_fit_are_not_ranked_and_too_few_give_no_tau():
-    rows = _rows({(m, t): [v] for m, v in zip("abc", (0.1, 0.5, 0.9)) for t in "xy"})
-    rows += _rows({("d", "x"): [0.0], ("d", "y"): [1.0]}, fitted=False)
-    pair = analysis.concurrency(rows, resamples=10).iloc[0]
-    assert pair["models"] == 3 and pair["tau"] == pytest.approx(1.0)
-    assert analysis.concurrency(rows, resamples=10, fitted_only=False).iloc[0]["models"] == 4
-    few = analysis.concurrency(_rows({(m, t): [0.5] for m in "ab" for t in "xy"}), resamples=5)
-    assert few.iloc[0]["tau"] is None
-    # a network ranked only with every seed asked for: one seed each here
-    assert analysis.concurrency(rows, resamples=10, min_seeds=2).iloc[0]["models"] == 0
-    with pytest.raises(ValueError, match="min_seeds must be"):
-        analysis.concurrency(rows, min_seeds=0)
-    # the card asks four networks in common (issue 50): three give no tau there
-    assert analysis.concurrency(rows, resamples=10, min_models=4).iloc[0]["tau"] is None
-    with pytest.raises(ValueError, match="min_models must be"):
-        analysis.concurrency(rows, min_models=2)
-    with pytest.raises(ValueError, match="no rows for the measures"):
-        analysis.concurrency(rows, ["scan x: x (accuracy)", "scan w: w (accuracy)"])
-    with pytest.raises(ValueError, match="no card rows"):
-        analysis.concurrency([])
+def test_concurrency_matrix_is_the_pairs_as_a_square_table():
+    pairs = pd.DataFrame({"a": ["x", "x"], "b": ["y", "z"], "tau": [1.0, None]})
+    matrix = analysis.concurrency_matrix(pairs)
+    assert matrix.loc["y", "x"] == 1.0 and matrix.loc["x", "x"] == 1.0
+    assert math.isnan(matrix.loc["z", "x"])
+    with pytest.raises(ValueError, match="concurrence"):
+        analysis.concurrency_matrix(pairs.iloc[:0])
 
 
 def test_tre_against_behaviour_pairs_each_run_with_its_own_accuracy():
@@ -228,24 +188,6 @@ def test_a_split_measured_twice_counts_once():
         "accuracy": [90.0, 13.0, 2.0, 5.0, 5.0, float("nan")], "networks": [1, 3, 1, 1, 1, 0]})
     distinct = report.distinct_splits(frame)
     assert list(distinct["task"]) == ["simple", "length", "jump", "mcd1", "pcfgset"]
-
-
-def test_the_bootstraps_vectorised_tau_is_kendalls_tau_row_by_row():
-    import numpy as np
-
-    from tutorlib.stats import kendall_tau
-
-    rng = np.random.default_rng(0)
-    a = rng.integers(0, 4, size=(200, 6)).astype(float)  # ties on purpose
-    b = rng.integers(0, 4, size=(200, 6)).astype(float)
-    a[0] = 1.0  # a row of ties only
-    taus = analysis._taus(a, b)
-    for row in range(200):
-        expected = kendall_tau(a[row], b[row])
-        if expected is None:
-            assert np.isnan(taus[row])
-        else:
-            assert taus[row] == pytest.approx(expected)
 
 
 def test_fit_summary_counts_each_networks_fitted_tasks():

@@ -3,8 +3,9 @@
 Tasks (:mod:`.tasks`): SCAN's standard splits and an MCD split, PCFG SET's tests, an ORCHARD
 variant by depth, the DBCA dial; :func:`run_task` fits and scores a model, :func:`card_table`
 gives every score with its fit and a 95% interval over seeds. Many cards at once
-(:mod:`.analysis`): :func:`concurrency` (Kendall's tau between the measures' rankings),
-:func:`tre_against_behaviour`, :func:`split_divergences`. The model contract
+(:mod:`.analysis`, :mod:`.agreement`): :func:`measure_rule` (which measures can rank the
+networks), :func:`concurrence` (Kendall's tau-b between their rankings, with an interval over
+networks and seeds), :func:`tre_against_behaviour`, :func:`split_divergences`. The model contract
 (:mod:`.contract`): a model has ``fit(train, validation, *, seed, max_seconds, device)``
 returning its fit, and ``predict(sources)``; :class:`Seq2SeqModel` adapts every architecture the
 book trains. Predictions made elsewhere are scored in each benchmark's released layout
@@ -12,8 +13,8 @@ book trains. Predictions made elsewhere are scored in each benchmark's released 
 networks are scored with.
 """
 
+from tutorlib.card.agreement import concurrence, measure_rule
 from tutorlib.card.analysis import (
-    concurrency,
     concurrency_matrix,
     measure_label,
     plot_concurrency,
@@ -68,8 +69,8 @@ __all__ = ["BENCHMARKS", "DIAL_TARGETS", "FIT_KEYS", "FIT_SHARE", "ORCHARD_DEPTH
            "OVERGENERALISATION_RATIO", "PCFGSET_TESTS", "REDUCED_ALPHABET", "SCAN_SPLITS", "SCORERS", "Score",
            "Seq2SeqModel", "Task", "UNSCALED",
            "card_table", "check_fit", "check_model", "check_predictions", "command_derivation",
-           "concurrency", "concurrency_matrix", "dbca_task", "derivation", "exact_match", "fitted", "holdout",
-           "measure_label", "orchard_task", "pcfgset_task", "plot_card", "plot_concurrency",
+           "concurrence", "concurrency_matrix", "dbca_task", "derivation", "exact_match", "fitted", "holdout",
+           "measure_label", "orchard_task", "pcfgset_task", "plot_card", "plot_concurrency", "measure_rule",
            "read_pcfgset_predictions", "read_predictions", "run_task", "scan_task",
            "score", "score_orchard", "score_pcfgset", "score_scan", "split_divergences", "states_tre",
            "train_and_score", "tre_against_behaviour"]

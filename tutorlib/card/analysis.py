@@ -1,9 +1,9 @@
 """Reading many cards at once: do the benchmarks agree, does TRE predict behaviour, and does
 compound divergence measure difficulty across benchmarks?
 
-- :func:`concurrency`: rank the models on each measure of the card and compare every two
-  measures' rankings with Kendall's tau (Sun, Williams and Hupkes 2023 call agreement between
-  benchmarks' rankings *concurrence*), with a bootstrap interval over seeds.
+- :func:`plot_concurrency`: the tau-b of :func:`tutorlib.card.agreement.concurrence` between
+  every two measures' rankings of the networks (Sun, Williams and Hupkes 2023 call agreement
+  between benchmarks' rankings *concurrence*) as a heat map.
 - :func:`tre_against_behaviour`: the TRE of each run's representations of SCAN commands against
   the same run's accuracy on its test split; the Pearson correlation with Fisher's interval.
 - :func:`split_divergences`: the atom and compound divergences (Keysers et al. 2020) of the
@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
-from tutorlib.card.tasks import UNSCALED
 
 
 def measure_label(benchmark: str, task: str, test: str, score: str) -> str:
@@ -62,116 +60,14 @@ def _frame(rows: Sequence[dict]):
     return frame
 
 
-def _taus(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Kendall's tau-b between the rows of ``a`` and of ``b`` (resamples x models), NaN for a
-    row of ties only; :func:`tutorlib.stats.kendall_tau` at once for every row."""
-    upper = np.triu_indices(a.shape[1], 1)
-    da = np.sign(a[:, :, None] - a[:, None, :])[:, upper[0], upper[1]]
-    db = np.sign(b[:, :, None] - b[:, None, :])[:, upper[0], upper[1]]
-    untied = np.count_nonzero(da, axis=1) * np.count_nonzero(db, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(untied > 0, (da * db).sum(axis=1) / np.sqrt(untied), np.nan)
-
-
-def concurrency(rows: Sequence[dict], measures: Sequence[str] | None = None, *,
-                fitted_only: bool = True, resamples: int = 1000, seed: int = 0,
-                min_models: int = 3, min_seeds: int = 1):
-    """Kendall's tau between every two measures' rankings of the models, with a bootstrap
-    interval over seeds.
-
-    Each measure ranks the models by their mean over seeds. For the interval, each resample
-    draws every model's seeds with replacement, separately for each measure (each is a separate
-    run), and recomputes tau; the interval is the 2.5th to 97.5th percentile of the resamples.
-
-    Parameters
-    ----------
-    rows : sequence of dict
-        Rows of :func:`~tutorlib.card.run_task` (or a card experiment's records' rows).
-    measures : sequence of str, optional
-        :func:`measure_label` s to compare (default: every score except TRE and memorisation,
-        for which higher is not better).
-    fitted_only : bool
-        Rank on a measure only the models that fitted its training data on every seed (a model
-        that did not fit was not tested).
-    resamples : int
-        Bootstrap resamples.
-    seed : int
-        Seeds the bootstrap.
-    min_models : int
-        The models a pair of measures needs in common for a tau (at least 3: two models rank
-        only one pair).
-    min_seeds : int
-        The seeds a model needs on a measure to be ranked on it (a bootstrap over one seed has
-        no spread: give a sweep's planned seeds while it is part-way).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per pair of measures: ``a``, ``b``, ``models`` (ranked on both), ``tau``,
-        ``low``, ``high`` (None where fewer than ``min_models`` models are in common, or a
-        ranking has only ties).
-    """
-    import pandas as pd
-
-    from tutorlib.stats import kendall_tau
-
-    frame = _frame(rows)
-    if measures is None:
-        measures = [m for m, score in dict(zip(frame["measure"], frame["score"])).items()
-                    if score not in (*UNSCALED, "memorisation")]
-    measures = list(dict.fromkeys(measures))
-    unknown = [m for m in measures if m not in set(frame["measure"])]
-    if unknown:
-        raise ValueError(f"no rows for the measures {unknown}; the card has "
-                         f"{sorted(set(frame['measure']))}")
-    if len(measures) < 2:
-        raise ValueError("concurrency compares at least two measures")
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
-        raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
-    if isinstance(min_models, bool) or not isinstance(min_models, int) or min_models < 3:
-        raise ValueError(f"min_models must be an integer of at least 3, got {min_models!r}")
-    if isinstance(min_seeds, bool) or not isinstance(min_seeds, int) or min_seeds < 1:
-        raise ValueError(f"min_seeds must be a positive integer, got {min_seeds!r}")
-    values: dict[str, dict[str, np.ndarray]] = {}
-    for measure in measures:
-        part = frame[frame["measure"] == measure]
-        values[measure] = {model: group["value"].to_numpy(dtype=float)
-                           for model, group in part.groupby("model", sort=False)
-                           if (not fitted_only or bool(group["fitted"].all()))
-                           and group["seed"].nunique() >= min_seeds}
-    rng = np.random.default_rng(seed)
-    # every measure's resampled means once: resamples x models (one column per model)
-    draws = {measure: {model: rng.choice(seeds, (resamples, len(seeds))).mean(axis=1)
-                       for model, seeds in by_model.items()}
-             for measure, by_model in values.items()}
-    out = []
-    for i, a in enumerate(measures):
-        for b in measures[i + 1:]:
-            common = [m for m in values[a] if m in values[b]]
-            row = {"a": a, "b": b, "models": len(common), "tau": None, "low": None,
-                   "high": None}
-            if len(common) >= min_models:
-                point = kendall_tau([values[a][m].mean() for m in common],
-                                    [values[b][m].mean() for m in common])
-                if point is not None:
-                    row["tau"] = point
-                    taus = _taus(np.column_stack([draws[a][m] for m in common]),
-                                 np.column_stack([draws[b][m] for m in common]))
-                    if np.isfinite(taus).any():
-                        row["low"], row["high"] = (float(q) for q in
-                                                   np.nanpercentile(taus, [2.5, 97.5]))
-            out.append(row)
-    return pd.DataFrame(out, columns=["a", "b", "models", "tau", "low", "high"])
-
-
 def concurrency_matrix(pairs):
-    """The tau of :func:`concurrency` as a square table (1 on the diagonal, NaN where not
-    measured)."""
+    """The tau of :func:`~tutorlib.card.agreement.concurrence` as a square table (1 on the
+    diagonal, NaN where not measured)."""
     import pandas as pd
 
     check_frame(pairs, "pairs", ("a", "b", "tau"))
     if len(pairs) == 0:
-        raise ValueError("concurrency_matrix needs concurrency()'s rows")
+        raise ValueError("concurrency_matrix needs concurrence()'s rows")
     names = list(dict.fromkeys([*pairs["a"], *pairs["b"]]))
     matrix = pd.DataFrame(np.eye(len(names)), index=names, columns=names)
     for a, b, tau in zip(pairs["a"], pairs["b"], pairs["tau"]):
@@ -187,7 +83,7 @@ def plot_concurrency(pairs, labels: dict[str, str] | None = None):
     Parameters
     ----------
     pairs : pandas.DataFrame
-        From :func:`concurrency`.
+        From :func:`~tutorlib.card.agreement.concurrence`.
     labels : dict of str to str, optional
         Shorter names for the measures.
 
@@ -400,5 +296,5 @@ def split_divergences(tasks: Sequence, *, sample: int | None = 2000, seed: int =
     return pd.DataFrame(out)
 
 
-__all__ = ["check_frame", "concurrency", "concurrency_matrix", "measure_label", "plot_concurrency",
+__all__ = ["check_frame", "concurrency_matrix", "measure_label", "plot_concurrency",
            "split_divergences", "tre_against_behaviour"]
