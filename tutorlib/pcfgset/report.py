@@ -359,6 +359,7 @@ def reduction_pilots() -> pd.DataFrame:
                                            kind="stable").reset_index(drop=True))
 
 
+# one colour per architecture in every PCFG SET figure
 COLOURS = dict(zip(ARCHITECTURE_NAMES, [PALETTE[0], PALETTE[3], PALETTE[2]]))
 
 
@@ -864,13 +865,12 @@ def plot_overgeneralisation(runs: pd.DataFrame, title: str):
 
     over = _table_ratio_runs(runs)
     fig, ax = plt.subplots(figsize=(7, 3.8))
-    colours = dict(zip(ARCHITECTURE_NAMES, [PALETTE[0], PALETTE[3], PALETTE[2]]))
     for (network, seed), group in over.groupby(["network", "seed"], sort=False):
         curve = pd.DataFrame(group["curve"].iloc[0])
         labelled = seed == over[over["network"] == network]["seed"].min()
-        ax.plot(curve["epoch"], curve["overgeneralisation"], color=colours[network],
+        ax.plot(curve["epoch"], curve["overgeneralisation"], color=COLOURS[network],
                 label=f"{network}: rule" if labelled else None)
-        ax.plot(curve["epoch"], curve["memorisation"], color=colours[network],
+        ax.plot(curve["epoch"], curve["memorisation"], color=COLOURS[network],
                 linestyle="--", label=f"{network}: exception" if labelled else None)
     ax.set_xlabel("epoch (passes over the training set)")
     ax.set_ylabel("fraction of the exceptions")
@@ -882,9 +882,6 @@ def plot_overgeneralisation(runs: pd.DataFrame, title: str):
 
 # ---------------------------------------------------------------------------------------------
 # The paper's own networks (tutorlib.pcfgset.released): Table 1 recomputed and the figures
-
-_COLOURS = dict(zip(ARCHITECTURE_NAMES, [PALETTE[0], PALETTE[3], PALETTE[2]]))
-
 
 @lru_cache(maxsize=1)
 def _released_scores() -> pd.DataFrame:
@@ -1020,10 +1017,10 @@ def plot_released_overgeneralisation():
             data = profiles[(profiles["network"] == name) & (profiles["ratio"] == ratio)]
             for quantity, style in (("overgeneralisation", "-"), ("memorisation", "--")):
                 for _, run in data.groupby("run"):
-                    ax.plot(run["epoch"], run[quantity], color=_COLOURS[name], linestyle=style,
+                    ax.plot(run["epoch"], run[quantity], color=COLOURS[name], linestyle=style,
                             linewidth=0.6, alpha=0.45)
                 mean = data.groupby("epoch")[quantity].mean()
-                ax.plot(mean.index, mean.to_numpy(), color=_COLOURS[name], linestyle=style,
+                ax.plot(mean.index, mean.to_numpy(), color=COLOURS[name], linestyle=style,
                         linewidth=2, label="rule (overgeneralisation)" if quantity ==
                         "overgeneralisation" else "exception (memorisation)")
             if row == 0:
@@ -1075,7 +1072,7 @@ def plot_released_by_property():
         for test, style in (("pcfgset", "-"), ("productivity", "--")):
             table = released.by_property(test, by)
             for network in ARCHITECTURE_NAMES:
-                ax.plot(table.index, table[network], color=_COLOURS[network], linestyle=style,
+                ax.plot(table.index, table[network], color=COLOURS[network], linestyle=style,
                         marker=".", label=f"{network}, {'task' if test == 'pcfgset' else test}")
         ax.set_xlabel({"functions": "number of functions", "depth": "depth of the input's tree",
                        "output length": "output length (tokens)"}[by])
