@@ -15,9 +15,11 @@ One module per concern, each readable in one sitting:
   (:mod:`~tutorlib.seq2seq.convolutional`, Gehring et al. 2017), sharing the position vectors
   and greedy decoding of :mod:`~tutorlib.seq2seq.layers`; :func:`build_model` makes one from
   its config (:mod:`~tutorlib.seq2seq.models`);
-- :mod:`~tutorlib.seq2seq.training`: the one trainer: :class:`Recipe` (a fixed number of
-  presentations, or until the network has learned its data), :func:`fit` and its
-  :class:`TrainLog`, with checkpoints a run resumes from;
+- the one trainer, in three files: :class:`Recipe` (:mod:`~tutorlib.seq2seq.recipe`: a fixed
+  number of presentations, or until the network has learned its data), the batches of an epoch
+  (:func:`epoch_batches`, :mod:`~tutorlib.seq2seq.batches`), and :func:`fit` with its
+  :class:`TrainLog` (:mod:`~tutorlib.seq2seq.training`: the training step and the loop, with
+  checkpoints a run resumes from);
 - :mod:`~tutorlib.seq2seq.evaluation`: :func:`evaluate` (exact match; greedy or oracle-length
   decoding), :func:`predict` (the predictions alone, for inputs without targets),
   :func:`exact_match` (the score of predictions already made) and :func:`encode` (the
@@ -30,6 +32,7 @@ Every function that trains or runs a model takes ``device`` (``"cpu"`` by defaul
 bit-reproducible.
 """
 
+from tutorlib.seq2seq.batches import epoch_batches, padded_share
 from tutorlib.seq2seq.config import (
     ARCHITECTURES,
     CELLS,
@@ -51,21 +54,10 @@ from tutorlib.seq2seq.models import (
     init_weights,
 )
 from tutorlib.seq2seq.presets import PRESETS, preset
+from tutorlib.seq2seq.recipe import LOSS_PER, PRECISIONS, SCHEDULES, TEACHER_FORCING_PER, Recipe
 from tutorlib.seq2seq.recurrent import RNNSeq2Seq
 from tutorlib.seq2seq.runs import TrainedRun, checkpoint_path, pinned_threads, train_once
-from tutorlib.seq2seq.training import (
-    FIT_SHARE,
-    LOSS_PER,
-    PRECISIONS,
-    SCHEDULES,
-    STOP_REASONS,
-    TEACHER_FORCING_PER,
-    Recipe,
-    TrainLog,
-    epoch_batches,
-    fit,
-    padded_share,
-)
+from tutorlib.seq2seq.training import FIT_SHARE, STOP_REASONS, TrainLog, fit
 from tutorlib.seq2seq.transformer import TransformerSeq2Seq
 from tutorlib.seq2seq.vocab import (
     EOS,

@@ -1,30 +1,9 @@
-"""The one trainer of every sequence-to-sequence network in the book: :class:`Recipe` says how,
-:func:`fit` does it, :class:`TrainLog` says what happened.
-
-A recipe covers the two ways the book trains:
-
-- **a fixed number of presentations** (``presentations`` set): exactly that many training
-  examples in batches, the learning rate decaying linearly to ``final_lr_fraction`` of itself
-  (``schedule="linear"``), the last model kept. Lake & Baroni (2018) count their 100,000
-  training trials so; the chapters' runs are trained so.
-- **to convergence** (``presentations`` unset): evaluate ``evaluations_per_epoch`` times an
-  epoch on a sample of the training pairs and on in-distribution validation pairs; stop when
-  the validation accuracy has not improved for ``patience`` epochs, after ``max_epochs``, or
-  when ``max_seconds`` of training have passed; keep the best model on validation. Hupkes et
-  al. (2020, Sec. 5.1) trained "for 25 epochs or until convergence" so. With ``stop_at`` set,
-  stop as soon as an evaluation reaches both of its bars (training and validation accuracy,
-  the fit gate's: :mod:`tutorlib.fit`) and, where :func:`fit` is given ``confirm``, the
-  model also passes that check (the gate measured as the run's report will measure it), and
-  keep that model: a network that has learned costs only what it needed. Patience does not
-  stop such a run: it trains until it fits, ``max_epochs`` or ``max_seconds``.
-
-Batches (:func:`epoch_batches`) are sorted by length within pools by default: a shuffle of the
-pairs cut into pools of ``bucket_pool`` (8) batches, each pool sorted by target length and cut
-into batches, the batches shuffled, so a batch holds pairs of about one length (little padding:
-:func:`padded_share` measures it) drawn from all over the data. ``bucket_pool=None`` sorts the
-whole epoch (every batch of one length: the most pairs a second, but more epochs to fit and an
-accuracy that swings from one evaluation to the next; the committed runs whose recipes say so
-were trained this way), and ``bucketed=False`` draws random batches.
+"""The one trainer of every sequence-to-sequence network in the book: a
+:class:`~tutorlib.seq2seq.recipe.Recipe` says how, :func:`fit` does it, :class:`TrainLog` says
+what happened. The recipe lives in :mod:`~tutorlib.seq2seq.recipe`, the batches of an epoch in
+:mod:`~tutorlib.seq2seq.batches`; this module holds the training step and the loop, made of
+named steps: the schedule, the step, the time budget, an evaluation (with the kept model), the
+stopping rule and a checkpoint.
 
 Teacher forcing (the decoder fed the true previous token, recurrent models only: the others
 are always teacher-forced) is a seeded coin per batch with probability ``teacher_forcing``, 1.0
@@ -43,14 +22,13 @@ accuracy first reaches :data:`FIT_SHARE` of the best it reaches (``TrainLog.seco
 
 from __future__ import annotations
 
-import inspect
 import math
 import os
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field
 from io import BytesIO
 from pathlib import Path
 
@@ -59,386 +37,29 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tutorlib.cache import atomic_write_bytes, key_dict
+from tutorlib.cache import atomic_write_bytes
 from tutorlib.checks import check_scalar
+from tutorlib.seq2seq.batches import epoch_batches, padded_share
 from tutorlib.seq2seq.evaluation import evaluate
-from tutorlib.seq2seq.models import EMBEDDING_INITS, WEIGHT_INITS
+from tutorlib.seq2seq.recipe import (
+    BUDGETS,
+    DEFAULT_POOL,
+    LOSS_PER,
+    PRECISIONS,
+    SCHEDULES,
+    TEACHER_FORCING_PER,
+    Recipe,
+)
 from tutorlib.seq2seq.vocab import PAD, SOS, Vocabulary, encode_pairs
-from tutorlib.train import linear_decay, progress_bar, resolve_device
+from tutorlib.train import progress_bar, resolve_device
 
-SCHEDULES = ("constant", "inverse_sqrt", "linear")
-PRECISIONS = ("auto", "fp32", "bf16")
 STOP_REASONS = ("presentations", "patience", "max_epochs", "max_seconds", "fit")
-TEACHER_FORCING_PER = ("batch", "example")
-LOSS_PER = ("batch", "token")
-# Batches are sorted by length within pools of this many (benchmarks/trainer_ablation.py: as
-# many pairs a second as bucketing nearly, and as few epochs to fit as random batches); the
-# committed runs trained with whole-epoch bucketing say bucket_pool=None in their recipes
-DEFAULT_POOL = 8
 # "time to fit": seconds until the validation accuracy first reaches this share of its best
 FIT_SHARE = 0.9
-# Recipe fields added after runs were committed, with their defaults: a recipe's key leaves
-# them out while they have these values, so every earlier key stays as it was.
-_LATER_FIELDS = {"presentations": None, "final_lr_fraction": 1.0, "bucket_pool": None,
-                 "teacher_forcing_per": "batch", "evaluate_every": None, "stop_at": None,
-                 "loss_per": "batch", "weight_init": "pytorch", "budget": "training"}
-BUDGETS = ("training", "wall")
 
-
-@dataclass(frozen=True)
-class Recipe:
-    """How a network is trained: batches, optimiser, schedule, and when to stop.
-
-    Parameters
-    ----------
-    batch_size : int
-        Pairs per batch.
-    learning_rate : float
-        Adam's (peak) learning rate.
-    betas : tuple of float
-        Adam's betas (the Transformer of Vaswani et al.: (0.9, 0.98)).
-    warmup_steps : int
-        Steps over which the learning rate rises linearly to ``learning_rate`` (0: none).
-    schedule : {"constant", "inverse_sqrt", "linear"}
-        After warm-up the rate stays (``constant``), falls as ``1 / sqrt(step)``
-        (``inverse_sqrt``, Vaswani et al. 2017; needs ``warmup_steps``), or, from the first
-        step, falls linearly to ``learning_rate * final_lr_fraction`` at the last step
-        (``linear``; the warm-up then multiplies it). ``presentations`` needs ``linear``.
-    max_epochs : int
-        Most epochs (the paper: 25). Training to convergence only.
-    patience : int
-        Epochs without a better validation accuracy before training stops.
-    evaluations_per_epoch : int
-        Evaluations (validation and training fit) per epoch.
-    max_seconds : float, optional
-        The time budget in seconds (None: none); what it counts is ``budget``.
-    budget : {"training", "wall"}
-        ``max_seconds`` counts the training steps only (``"training"``, the default, so that a
-        run's length does not depend on how often it is evaluated), or the wall time of
-        training and evaluations together (``"wall"``: the run ends within about one
-        evaluation of ``max_seconds``).
-    clip_norm : float
-        Gradient-norm clipping.
-    teacher_forcing : float
-        Probability that a batch's decoder is fed the true previous tokens (recurrent models;
-        the others are always teacher-forced).
-    fit_size : int
-        Training pairs and validation pairs decoded at each evaluation (seeded samples).
-    embedding_init : {"pytorch", "fairseq"}
-        The model's :meth:`init_embeddings` (:func:`tutorlib.seq2seq.init_embeddings`).
-    precision : {"auto", "fp32", "bf16"}
-        ``auto`` and ``fp32``: fp32, with TF32 matrix products on CUDA; ``bf16``: bf16 autocast.
-    bucketed : bool
-        Length-bucketed batches (:func:`epoch_batches`); False: random batches.
-    presentations : int, optional
-        Train on exactly this many examples (rounded up to whole batches) and keep the last
-        model, instead of training to convergence.
-    final_lr_fraction : float
-        ``schedule="linear"``: the last step's rate as a fraction of ``learning_rate``.
-    bucket_pool : int, optional
-        Sort by length only within pools of this many batches (default :data:`DEFAULT_POOL`);
-        None: the whole epoch. With ``bucketed=False`` the default is dropped (set to None)
-        and any other pool is an error.
-    teacher_forcing_per : {"batch", "example"}
-        Where the teacher-forcing coin is flipped: once per batch, or once per example inside
-        each batch (Lake & Baroni's coin; their batches hold one example).
-    evaluate_every : int, optional
-        Evaluate every this many steps and after the last, instead of
-        ``evaluations_per_epoch`` times an epoch.
-    stop_at : tuple of float, optional
-        ``(training, validation)`` accuracy bars: training to convergence stops at the first
-        evaluation that reaches both (and that :func:`fit`'s ``confirm`` accepts), and keeps
-        that model (``stopped="fit"``); ``patience`` is then not a reason to stop.
-    loss_per : {"batch", "token"}
-        ``token`` (the default): the batch's summed loss over the mean number of target tokens
-        a batch holds in the training set, so every target token weighs the same whatever
-        batch it is in (as joeynmt and fairseq weigh tokens when their batches hold a fixed
-        number of tokens). ``batch``: each step's loss is the mean over its batch's target
-        tokens, so a token of a batch of long targets weighs less than one of short targets;
-        the recipes of committed runs, which predate ``token``, say ``batch``
-        (:meth:`from_dict`, :meth:`fixed`).
-    weight_init : {"pytorch", "xavier"}
-        The network's weight matrices as PyTorch draws them, or Xavier-uniform with zero
-        biases (joeynmt's default; embeddings untouched): :func:`init_weights`.
-
-    Examples
-    --------
-    >>> Recipe(batch_size=64, learning_rate=1e-3, warmup_steps=800).scaled_to(256).learning_rate
-    0.002
-    >>> Recipe(presentations=6400, batch_size=32, schedule="linear").steps(1000)
-    200
-    """
-
-    batch_size: int = 128
-    learning_rate: float = 1e-3
-    betas: tuple[float, float] | list[float] = (0.9, 0.999)
-    warmup_steps: int = 0
-    schedule: str = "constant"
-    max_epochs: int = 25
-    patience: int = 3
-    evaluations_per_epoch: int = 1
-    max_seconds: float | None = None
-    clip_norm: float = 5.0
-    teacher_forcing: float = 1.0
-    fit_size: int = 1000
-    embedding_init: str = "pytorch"
-    precision: str = "auto"
-    bucketed: bool = True
-    presentations: int | None = None
-    final_lr_fraction: float = 1.0
-    bucket_pool: int | None = DEFAULT_POOL
-    teacher_forcing_per: str = "batch"
-    evaluate_every: int | None = None
-    stop_at: tuple[float, float] | list[float] | None = None
-    loss_per: str = "token"
-    weight_init: str = "pytorch"
-    budget: str = "training"
-
-    def __post_init__(self) -> None:
-        for name, high in (("batch_size", 1 << 20), ("max_epochs", 100_000),
-                           ("patience", 100_000), ("evaluations_per_epoch", 1000),
-                           ("fit_size", 1 << 24)):
-            object.__setattr__(self, name, check_scalar(getattr(self, name), name, int,
-                                                         min_val=1, max_val=high))
-        object.__setattr__(self, "warmup_steps", check_scalar(
-            self.warmup_steps, "warmup_steps", int, min_val=0, max_val=1 << 30))
-        for name in ("presentations", "bucket_pool", "evaluate_every"):
-            if getattr(self, name) is not None:
-                object.__setattr__(self, name, check_scalar(getattr(self, name), name, int,
-                                                             min_val=1, max_val=1 << 40))
-        for name in ("learning_rate", "clip_norm"):
-            check_scalar(getattr(self, name), name, float, min_val=0, include_boundaries="right")
-        if not 0.0 < self.final_lr_fraction <= 1.0:
-            raise ValueError(f"final_lr_fraction must be in (0, 1], got {self.final_lr_fraction!r}")
-        if (not isinstance(self.betas, (tuple, list)) or len(self.betas) != 2
-                or not all(isinstance(b, (int, float)) and 0 <= b < 1 for b in self.betas)):
-            raise ValueError(f"betas must be two numbers in [0, 1), got {self.betas!r}")
-        object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
-        if self.budget not in BUDGETS:
-            raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, got {self.budget!r}")
-        if self.max_seconds is not None and (isinstance(self.max_seconds, bool) or not isinstance(
-                self.max_seconds, (int, float)) or not self.max_seconds > 0):
-            raise ValueError(f"max_seconds must be None or a positive number, "
-                             f"got {self.max_seconds!r}")
-        if isinstance(self.teacher_forcing, bool) or not isinstance(
-                self.teacher_forcing, (int, float)) or not 0 <= self.teacher_forcing <= 1:
-            raise ValueError(f"teacher_forcing must be in [0, 1], got {self.teacher_forcing!r}")
-        for name, allowed in (("schedule", SCHEDULES), ("precision", PRECISIONS),
-                              ("embedding_init", EMBEDDING_INITS),
-                              ("teacher_forcing_per", TEACHER_FORCING_PER),
-                              ("loss_per", LOSS_PER), ("weight_init", WEIGHT_INITS)):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {', '.join(allowed)}, "
-                                 f"got {getattr(self, name)!r}")
-        if self.schedule == "inverse_sqrt" and not self.warmup_steps:
-            raise ValueError("schedule 'inverse_sqrt' needs warmup_steps > 0")
-        if self.presentations is not None and self.schedule != "linear":
-            raise ValueError("a recipe with presentations decays linearly: give "
-                             "schedule='linear' (final_lr_fraction=1.0 keeps the rate constant)")
-        if self.final_lr_fraction != 1.0 and self.schedule != "linear":
-            raise ValueError(f"final_lr_fraction is for schedule 'linear', not {self.schedule!r}")
-        if not isinstance(self.bucketed, bool):
-            raise ValueError(f"bucketed must be True or False, got {self.bucketed!r}")
-        if self.stop_at is not None:
-            if (not isinstance(self.stop_at, (tuple, list)) or len(self.stop_at) != 2
-                    or not all(isinstance(b, (int, float)) and not isinstance(b, bool)
-                               and 0 <= b <= 1 for b in self.stop_at)):
-                raise ValueError(f"stop_at must be None or two accuracies (training, "
-                                 f"validation) from 0 to 1, got {self.stop_at!r}")
-            if self.presentations is not None:
-                raise ValueError("stop_at is for training to convergence: a recipe with "
-                                 "presentations trains exactly that many")
-            object.__setattr__(self, "stop_at", tuple(float(b) for b in self.stop_at))
-        if not self.bucketed:  # random batches: no pools to sort
-            if self.bucket_pool not in (None, DEFAULT_POOL):
-                raise ValueError(f"bucket_pool={self.bucket_pool} sorts pools of batches by "
-                                 f"length: it needs bucketed=True (random batches have none)")
-            object.__setattr__(self, "bucket_pool", None)
-
-    @classmethod
-    def fixed(cls, presentations: int, batch_size: int, learning_rate: float,
-              final_lr_fraction: float = 1.0, *, teacher_forcing: float = 0.5,
-              teacher_forcing_per: str = "batch", warmup_steps: int = 0,
-              embedding_init: str = "pytorch", clip_norm: float = 5.0,
-              evaluate_every: int | None = None) -> Recipe:
-        """The chapters' training: ``presentations`` examples in batches sorted by length
-        within pools of 20, the rate decaying linearly to ``final_lr_fraction`` of itself,
-        and Lake & Baroni's (2018) teacher forcing on half the batches.
-
-        Examples
-        --------
-        >>> Recipe.fixed(100_000, 32, 1e-3).teacher_forcing
-        0.5
-        """
-        return cls(presentations=presentations, batch_size=batch_size,
-                   learning_rate=learning_rate, final_lr_fraction=final_lr_fraction,
-                   schedule="linear", bucket_pool=20, teacher_forcing=teacher_forcing,
-                   teacher_forcing_per=teacher_forcing_per, warmup_steps=warmup_steps,
-                   embedding_init=embedding_init, clip_norm=clip_norm,
-                   evaluate_every=evaluate_every, loss_per="batch")
-
-    def presentations_key(self, seed: int) -> dict:
-        """The fields by which runs of a fixed number of presentations were keyed before the
-        two trainers were one (and still are, so that their committed keys stay valid)."""
-        return {"presentations": self.presentations, "batch_size": self.batch_size,
-                "learning_rate": self.learning_rate, "final_lr_fraction": self.final_lr_fraction,
-                "clip_norm": self.clip_norm, "teacher_forcing": self.teacher_forcing,
-                "seed": seed, "teacher_forcing_per": self.teacher_forcing_per}
-
-    def steps(self, pairs: int) -> int | None:
-        """Optimiser steps of a run on ``pairs`` training pairs with ``presentations`` (None
-        when it trains to convergence)."""
-        if self.presentations is None:
-            return None
-        return math.ceil(self.presentations / min(self.batch_size, pairs))
-
-    def to_dict(self) -> dict:
-        """The fields as plain JSON (``Recipe(**d)`` rebuilds it): part of a run's key. The
-        fields added later are left out while they have their defaults (:func:`key_dict`)."""
-        values = {**asdict(self), "betas": list(self.betas)}
-        if self.stop_at is not None:
-            values["stop_at"] = list(self.stop_at)
-        return key_dict(values, _LATER_FIELDS)
-
-    @classmethod
-    def from_dict(cls, values: Mapping) -> Recipe:
-        """A recipe from :meth:`to_dict`'s dict; an error names any unknown key.
-
-        A field added later that the dict leaves out takes the value the runs committed before
-        it had (:meth:`to_dict` leaves it out while it has that value), not today's default: a
-        dict without ``bucket_pool`` sorts the whole epoch, so a committed run's key rebuilds
-        the recipe it was trained with.
-
-        Examples
-        --------
-        >>> Recipe.from_dict({"batch_size": 32}).bucket_pool is None
-        True
-        >>> Recipe.from_dict(Recipe().to_dict()) == Recipe()
-        True
-        """
-        if not isinstance(values, Mapping):
-            raise ValueError(f"a recipe is a dict of Recipe fields, got {values!r}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"unknown recipe field(s) {', '.join(unknown)}; known: "
-                             f"{', '.join(sorted(known))}")
-        return cls(**{**_LATER_FIELDS, **values})
-
-    @classmethod
-    def of(cls, values: Mapping) -> Recipe:
-        """The recipe a profile's settings give a network: :meth:`fixed`'s keywords when they
-        hold ``presentations``, else the fields of a recipe that trains to convergence
-        (:meth:`from_dict`); an error names a missing or unknown key.
-
-        Examples
-        --------
-        >>> Recipe.of({"presentations": 64, "batch_size": 8, "learning_rate": 1e-3}).bucket_pool
-        20
-        """
-        if not isinstance(values, Mapping):
-            raise ValueError(f"a recipe is a dict of Recipe fields, got {values!r}")
-        if "presentations" not in values:
-            return cls.from_dict(values)
-        known = [name for name in inspect.signature(cls.fixed).parameters]
-        unknown = sorted(set(values) - set(known))
-        missing = [name for name in ("batch_size", "learning_rate") if name not in values]
-        if unknown or missing:
-            raise ValueError(f"a recipe of presentations needs batch_size and learning_rate and "
-                             f"may have {', '.join(known[3:])}; missing: "
-                             f"{', '.join(missing) or 'none'}; unknown: "
-                             f"{', '.join(unknown) or 'none'}")
-        return cls.fixed(**values)
-
-    def scaled_to(self, batch_size: int) -> Recipe:
-        """The recipe at another batch size: Adam's learning rate scaled by the square root of
-        the ratio, the warm-up kept over the same number of examples."""
-        check_scalar(batch_size, "batch_size", int, min_val=1, max_val=1 << 20)
-        ratio = batch_size / self.batch_size
-        return replace(self, batch_size=batch_size,
-                       learning_rate=self.learning_rate * math.sqrt(ratio),
-                       warmup_steps=math.ceil(self.warmup_steps / ratio))
-
-    def learning_rate_at(self, step: int, num_steps: int) -> float:
-        """The learning rate of optimiser step ``step`` (from 0) of ``num_steps``.
-
-        Examples
-        --------
-        >>> recipe = Recipe(schedule="linear", final_lr_fraction=0.1, learning_rate=1.0)
-        >>> [round(recipe.learning_rate_at(step, 3), 6) for step in range(3)]
-        [1.0, 0.55, 0.1]
-        """
-        if self.schedule == "linear":
-            rate = linear_decay(self.learning_rate, self.final_lr_fraction, step, num_steps)
-            if self.warmup_steps:
-                rate *= min(1.0, (step + 1) / self.warmup_steps)
-            return rate
-        if not self.warmup_steps:
-            return self.learning_rate
-        if step < self.warmup_steps:
-            return self.learning_rate * (step + 1) / self.warmup_steps
-        if self.schedule == "inverse_sqrt":
-            return self.learning_rate * math.sqrt(self.warmup_steps / (step + 1))
-        return self.learning_rate
-
-
-# ---------------------------------------------------------------------------------------------
-# Batches
-
-
-def epoch_batches(recipe: Recipe, target_lengths: np.ndarray, source_lengths: np.ndarray, *,
-                  rng: np.random.Generator, seed: int = 0, epoch: int = 0) -> list[np.ndarray]:
-    """One epoch of batches, as the recipe says: every pair exactly once.
-
-    - ``bucketed`` (the default): the pairs sorted by target length, then source length, ties
-      broken at random (``rng``); cut into batches of ``batch_size``; the batches shuffled. A
-      batch holds pairs of (nearly) one length, so little of it is padding.
-    - with ``bucket_pool``: a shuffle of the pairs cut into pools of ``bucket_pool`` batches,
-      each sorted by target length, the batches then shuffled: drawn from ``seed`` and
-      ``epoch`` (PyTorch's generator), as the chapters' committed runs drew them.
-    - ``bucketed=False``: a random permutation cut into batches.
-
-    Parameters
-    ----------
-    recipe : Recipe
-        ``batch_size``, ``bucketed`` and ``bucket_pool``.
-    target_lengths, source_lengths : numpy.ndarray
-        Each pair's target and source length (tokens).
-    rng : numpy.random.Generator
-        The run's generator (unused with ``bucket_pool``).
-    seed, epoch : int
-        Seed the pools' shuffles.
-
-    Returns
-    -------
-    list of numpy.ndarray
-        The batches, as arrays of pair indices.
-
-    Examples
-    --------
-    >>> batches = epoch_batches(Recipe(batch_size=2), np.array([3, 1, 3, 1]),
-    ...                         np.array([2, 2, 2, 2]), rng=np.random.default_rng(0))
-    >>> sorted(sorted(b.tolist()) for b in batches)
-    [[0, 2], [1, 3]]
-    """
-    size = min(recipe.batch_size, len(target_lengths))
-    if not recipe.bucketed:
-        order = rng.permutation(len(target_lengths))
-        return [order[i:i + size] for i in range(0, len(order), size)]
-    if recipe.bucket_pool is not None:
-        generator = torch.Generator().manual_seed(seed * 100_003 + epoch)
-        lengths = torch.from_numpy(np.asarray(target_lengths))
-        order = torch.randperm(len(lengths), generator=generator)
-        pooled = []
-        for chunk in torch.split(order, size * recipe.bucket_pool):
-            chunk = chunk[torch.argsort(lengths[chunk], stable=True)]
-            pooled.extend(torch.split(chunk, size))
-        shuffle = torch.randperm(len(pooled), generator=generator).tolist()
-        return [pooled[i].numpy() for i in shuffle]
-    order = np.lexsort((rng.random(len(target_lengths)), source_lengths, target_lengths))
-    batches = [order[i:i + size] for i in range(0, len(order), size)]
-    rng.shuffle(batches)
-    return batches
+__all__ = ["BUDGETS", "DEFAULT_POOL", "FIT_SHARE", "LOSS_PER", "PRECISIONS", "SCHEDULES",
+           "STOP_REASONS", "TEACHER_FORCING_PER", "Recipe", "TrainLog", "epoch_batches", "fit",
+           "padded_share"]
 
 
 def _coins(recipe: Recipe, batches: list[np.ndarray], rng: np.random.Generator, seed: int,
@@ -454,39 +75,6 @@ def _coins(recipe: Recipe, batches: list[np.ndarray], rng: np.random.Generator, 
     if per_example:
         return [rng.random(len(batch)) < recipe.teacher_forcing for batch in batches]
     return list(rng.random(len(batches)) < recipe.teacher_forcing)
-
-
-def padded_share(batches: Sequence[np.ndarray], source_lengths: np.ndarray,
-                 target_lengths: np.ndarray) -> float:
-    """The share of the positions of ``batches`` (sources and targets) that are padding.
-
-    Parameters
-    ----------
-    batches : sequence of numpy.ndarray
-        Batches of pair indices.
-    source_lengths, target_lengths : numpy.ndarray
-        Each pair's source and target length.
-
-    Returns
-    -------
-    float
-        Padded positions over all positions, from 0 to 1.
-
-    Examples
-    --------
-    >>> padded_share([np.array([0, 1])], np.array([1, 3]), np.array([2, 2]))
-    0.2
-    """
-    real = padded = 0
-    for batch in batches:
-        for lengths in (source_lengths[batch], target_lengths[batch]):
-            real += int(lengths.sum())
-            padded += int(lengths.max()) * len(batch)
-    return round(1.0 - real / padded, 6) if padded else 0.0
-
-
-# ---------------------------------------------------------------------------------------------
-# Training
 
 
 @dataclass
@@ -545,6 +133,226 @@ def _accuracy(model: nn.Module, pairs: Sequence[tuple[str, str]], source_vocab: 
 
 def _state_dict_copy(model: nn.Module) -> dict:
     return {k: v.detach().clone() for k, v in model.state_dict().items()}
+
+
+
+# ---------------------------------------------------------------------------------------------
+# The named steps of the loop
+
+
+def _set_learning_rate(optimizer: torch.optim.Optimizer, rate: float) -> None:
+    """The schedule's rate for the coming step (a function of the step: resuming is exact)."""
+    for group in optimizer.param_groups:
+        group["lr"] = rate
+
+
+def _batch_tensors(data, index: torch.Tensor, batch: np.ndarray, source_lengths: np.ndarray,
+                   target_lengths: np.ndarray, host_lengths: bool) -> tuple:
+    """One batch's source, lengths, decoder input and target, cut to its longest pair (the
+    lengths are known on the host: no wait for the device)."""
+    source = data.source[index, :int(source_lengths[batch].max())]
+    target = data.target[index, :int(target_lengths[batch].max())]
+    target_in = torch.cat([torch.full_like(target[:, :1], SOS), target[:, :-1]], 1)
+    lengths = (torch.from_numpy(source_lengths[batch]) if host_lengths
+               else data.source_lengths[index])
+    return source, lengths, target_in, target
+
+
+def _coin(coin, device: torch.device) -> bool | torch.Tensor:
+    """A batch's teacher-forcing coin as the model takes it: a bool, or a bool per example."""
+    return torch.from_numpy(coin).to(device) if isinstance(coin, np.ndarray) else bool(coin)
+
+
+def _train_step(model: nn.Module, optimizer: torch.optim.Optimizer, recipe: Recipe, autocast,
+                tensors: tuple, forced: bool | torch.Tensor, tokens_per_batch: float) -> torch.Tensor:
+    """One optimiser step on one batch; its loss, detached and left on the device."""
+    source, lengths, target_in, target = tensors
+    optimizer.zero_grad(set_to_none=True)
+    with autocast:
+        logits = model(source, lengths, target_in, teacher_forcing=forced)
+        if recipe.loss_per == "token":
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
+                                   target.reshape(-1), ignore_index=PAD,
+                                   reduction="sum") / tokens_per_batch
+        else:
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
+                                   target.reshape(-1), ignore_index=PAD)
+    loss.backward()
+    nn.utils.clip_grad_norm_(model.parameters(), recipe.clip_norm)
+    optimizer.step()
+    return loss.detach()
+
+
+def _spent(recipe: Recipe, train_seconds: float, evaluation_seconds: float) -> float:
+    """The seconds ``max_seconds`` counts: training, plus evaluations with ``budget="wall"``."""
+    return train_seconds + (evaluation_seconds if recipe.budget == "wall" else 0.0)
+
+
+def _out_of_time(recipe: Recipe, train_seconds: float, evaluation_seconds: float) -> bool:
+    """Whether the time budget is spent (never without ``max_seconds``)."""
+    return (recipe.max_seconds is not None
+            and _spent(recipe, train_seconds, evaluation_seconds) >= recipe.max_seconds)
+
+
+def _fit_bar_to_budget(bar, recipe: Recipe, state: dict, elapsed: float, first_step: int,
+                       first_seconds: float, num_steps: int) -> None:
+    """Every 50 steps of a run with a budget: the bar's total becomes the steps the budget
+    leaves room for, at the rate so far."""
+    step = state["step"]
+    if recipe.max_seconds is not None and step % 50 == 0 and elapsed > 0:
+        rate = (step - first_step) / max(elapsed - first_seconds, 1e-9)
+        left = recipe.max_seconds - _spent(recipe, elapsed, state["evaluation_seconds"])
+        bar.total = max(step, min(num_steps, int(step + rate * max(left, 0.0))))
+
+
+def _due(recipe: Recipe, evaluate_at: list[int] | None, step: int, batch: int,
+         last: bool) -> bool:
+    """Whether an evaluation is due after ``step`` (``batch`` of its epoch, from 0)."""
+    if evaluate_at is None:
+        return step % recipe.evaluate_every == 0 or last
+    return batch + 1 in evaluate_at or last
+
+
+def _mean_loss(loss_sum: torch.Tensor, state: dict, desc: str, epoch: int) -> float:
+    """The mean training loss since the last evaluation (read from the device, then reset);
+    an error if it is not finite."""
+    mean_loss = float(loss_sum) / max(state["loss_count"], 1)
+    if not math.isfinite(mean_loss):
+        raise FloatingPointError(f"{desc}: the training loss became {mean_loss} in "
+                                 f"epoch {epoch + 1} (step {state['step']})")
+    loss_sum.zero_()
+    state["loss_count"] = 0
+    return mean_loss
+
+
+def _evaluation(model: nn.Module, state: dict, row: dict, mean_loss: float, train_check: list,
+                validation: list, vocabularies: tuple[Vocabulary, Vocabulary],
+                device: torch.device, on_evaluation: Callable[[nn.Module], dict] | None,
+                converging: bool, bar) -> dict:
+    """An evaluation: ``row`` (epoch, step, seconds, loss) completed with the fit on the
+    training and validation samples and ``on_evaluation``'s numbers, added to the history;
+    training to convergence, the best model on validation so far is kept."""
+    model.eval()
+    if validation:
+        row["train_accuracy"] = _accuracy(model, train_check, *vocabularies, device)
+        row["validation_accuracy"] = _accuracy(model, validation, *vocabularies, device)
+    if on_evaluation is not None:
+        row.update(on_evaluation(model))
+    state["history"].append(row)
+    if converging:
+        if row["validation_accuracy"] > state["best_accuracy"]:
+            state.update(best_accuracy=row["validation_accuracy"], best_row=row, bad=0,
+                         best_state=_state_dict_copy(model))
+        else:
+            state["bad"] += 1
+        bar.set_postfix(loss=f"{mean_loss:.3f}", train=f"{row['train_accuracy']:.2f}",
+                        valid=f"{row['validation_accuracy']:.2f}")
+    else:
+        bar.set_postfix(loss=f"{mean_loss:.3f}")
+    model.train()
+    return row
+
+
+def _fits(model: nn.Module, recipe: Recipe, row: dict, converging: bool,
+          confirm: Callable[[nn.Module], bool] | None) -> bool:
+    """Whether the evaluation ``row`` reaches both bars of ``stop_at`` and, where given,
+    ``confirm`` accepts the model (the gate as the report measures it)."""
+    reached = (converging and recipe.stop_at is not None
+               and row["train_accuracy"] >= recipe.stop_at[0]
+               and row["validation_accuracy"] >= recipe.stop_at[1])
+    if reached and confirm is not None:
+        model.eval()
+        reached = bool(confirm(model))
+        model.train()
+        row["confirmed"] = reached
+    return reached
+
+
+def _stop_reason(recipe: Recipe, state: dict, *, converging: bool, fits: bool, out_of_time: bool,
+                 last: bool, patience_evaluations: int) -> str | None:
+    """The stopping rule after an evaluation: why the run stops (one of
+    :data:`STOP_REASONS`), or None when it goes on."""
+    if fits:
+        return "fit"
+    if converging and recipe.stop_at is None and state["bad"] >= patience_evaluations:
+        return "patience"
+    if out_of_time or (recipe.budget == "wall" and _out_of_time(
+            recipe, state["train_seconds"], state["evaluation_seconds"])):
+        return "max_seconds"
+    if last:
+        return state["stopped"]  # "presentations" or "max_epochs"
+    return None
+
+
+def _new_epoch(recipe: Recipe, state: dict, target_lengths: np.ndarray,
+               source_lengths: np.ndarray, rng: np.random.Generator, seed: int,
+               per_epoch: int) -> tuple[list, list]:
+    """The epoch's batches and teacher-forcing coins; their padding joins the state."""
+    batches = epoch_batches(recipe, target_lengths, source_lengths, rng=rng, seed=seed,
+                            epoch=state["epoch"])
+    coins = _coins(recipe, batches, rng, seed, state["epoch"] * per_epoch)
+    state["padding"].append(padded_share(batches, source_lengths, target_lengths))
+    return batches, coins
+
+
+def _save_checkpoint(path: Path, **run) -> None:
+    """Write the run's state (model, optimiser, random state, loop state, losses, the epoch's
+    batches and coins) to ``path`` atomically."""
+    device = run["device"]
+    payload = {"model": run["model"].state_dict(), "optimizer": run["optimizer"].state_dict(),
+               "rng": run["rng"].bit_generator.state, "torch_rng": torch.get_rng_state(),
+               "cuda_rng": torch.cuda.get_rng_state(device) if device.type == "cuda" else None,
+               "state": run["state"], "losses": run["losses"][: run["state"]["step"]].cpu(),
+               "loss_sum": float(run["loss_sum"]), "batches": run["batches"],
+               "coins": run["coins"], "recipe": run["recipe"].to_dict(), "seed": run["seed"]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buffer = BytesIO()
+    torch.save(payload, buffer)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def _resume(path: Path, *, model: nn.Module, optimizer: torch.optim.Optimizer,
+            rng: np.random.Generator, device: torch.device, recipe: Recipe, seed: int,
+            losses: torch.Tensor, loss_sum: torch.Tensor, per_epoch: int) -> tuple:
+    """Load the checkpoint at ``path`` into the model, optimiser, generators and ``loss_sum``;
+    the loop state, the losses so far, and the epoch's batches and coins. An error when it
+    is another run's."""
+    saved = torch.load(path, map_location=device, weights_only=False)
+    if saved.get("recipe") != recipe.to_dict() or saved.get("seed") != seed:
+        raise ValueError(f"the checkpoint {path} is of another run (recipe "
+                         f"{saved.get('recipe')}, seed {saved.get('seed')}); remove it or "
+                         f"give this run another checkpoint path")
+    model.load_state_dict(saved["model"])
+    optimizer.load_state_dict(saved["optimizer"])
+    rng.bit_generator.state = saved["rng"]
+    torch.set_rng_state(saved["torch_rng"])
+    if device.type == "cuda" and saved.get("cuda_rng") is not None:
+        torch.cuda.set_rng_state(saved["cuda_rng"], device)
+    state = saved["state"]
+    losses = torch.zeros(max(len(losses), state["step"] + per_epoch), device=device)
+    losses[: state["step"]] = saved["losses"].to(device)
+    loss_sum.fill_(saved["loss_sum"])
+    return state, losses, saved["batches"], saved["coins"]
+
+
+def _train_log(state: dict, converging: bool, validation: list, losses: torch.Tensor) -> TrainLog:
+    """The run's log, from the loop's final state."""
+    history = state["history"]  # never empty: the last step is evaluated
+    kept = state["best_row"] if converging else history[-1]
+    seconds_to_fit = None
+    if validation:
+        target = FIT_SHARE * max(r["validation_accuracy"] for r in history)
+        seconds_to_fit = next(r["seconds"] for r in history if r["validation_accuracy"] >= target)
+    return TrainLog(
+        stopped=state["stopped"], epochs=history[-1]["epoch"], steps=state["step"],
+        best_epoch=kept.get("epoch"),
+        train_accuracy=kept.get("train_accuracy"),
+        validation_accuracy=kept.get("validation_accuracy"),
+        train_seconds=round(state["train_seconds"], 2),
+        evaluation_seconds=round(state["evaluation_seconds"], 2),
+        pairs_per_second=round(state["pairs_seen"] / max(state["train_seconds"], 1e-9), 1),
+        padded_share=round(float(np.mean(state["padding"])), 4), seconds_to_fit=seconds_to_fit,
+        history=history, losses=losses[: state["step"]].tolist())
 
 
 def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabulary,
@@ -655,46 +463,18 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
     checkpoint = Path(checkpoint) if checkpoint is not None else None
     batches = coins = None
     if checkpoint is not None and checkpoint.exists():
-        saved = torch.load(checkpoint, map_location=device, weights_only=False)
-        if saved.get("recipe") != recipe.to_dict() or saved.get("seed") != seed:
-            raise ValueError(f"the checkpoint {checkpoint} is of another run (recipe "
-                             f"{saved.get('recipe')}, seed {saved.get('seed')}); remove it or "
-                             f"give this run another checkpoint path")
-        model.load_state_dict(saved["model"])
-        optimizer.load_state_dict(saved["optimizer"])
-        rng.bit_generator.state = saved["rng"]
-        torch.set_rng_state(saved["torch_rng"])
-        if device.type == "cuda" and saved.get("cuda_rng") is not None:
-            torch.cuda.set_rng_state(saved["cuda_rng"], device)
-        state = saved["state"]
-        losses = torch.zeros(max(len(losses), state["step"] + per_epoch), device=device)
-        losses[: state["step"]] = saved["losses"].to(device)
-        loss_sum.fill_(saved["loss_sum"])
-        batches, coins = saved["batches"], saved["coins"]
-
-    def save_checkpoint() -> None:
-        payload = {"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                   "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
-                   "cuda_rng": torch.cuda.get_rng_state(device) if device.type == "cuda" else None,
-                   "state": state, "losses": losses[: state["step"]].cpu(),
-                   "loss_sum": float(loss_sum), "batches": batches, "coins": coins,
-                   "recipe": recipe.to_dict(), "seed": seed}
-        checkpoint.parent.mkdir(parents=True, exist_ok=True)
-        buffer = BytesIO()
-        torch.save(payload, buffer)
-        atomic_write_bytes(checkpoint, buffer.getvalue())
-
+        state, losses, batches, coins = _resume(
+            checkpoint, model=model, optimizer=optimizer, rng=rng, device=device, recipe=recipe,
+            seed=seed, losses=losses, loss_sum=loss_sum, per_epoch=per_epoch)
+    evaluates = converging or bool(validation) or on_evaluation is not None
     bar = progress_bar(total=num_steps, desc=desc, initial=state["step"])
     first_step, first_seconds = state["step"], state["train_seconds"]
     last_saved = state["train_seconds"]
-    stop = False
-    while state["epoch"] < max_epochs and not stop:
-        epoch = state["epoch"]
+    done = False
+    while state["epoch"] < max_epochs and not done:
         if batches is None:  # a new epoch (a resumed one has its batches)
-            batches = epoch_batches(recipe, target_lengths, source_lengths, rng=rng, seed=seed,
-                                    epoch=epoch)
-            coins = _coins(recipe, batches, rng, seed, epoch * per_epoch)
-            state["padding"].append(padded_share(batches, source_lengths, target_lengths))
+            batches, coins = _new_epoch(recipe, state, target_lengths, source_lengths, rng, seed,
+                                        per_epoch)
         flat = torch.from_numpy(np.concatenate(batches)).to(device)  # one copy an epoch
         if len(losses) < min(num_steps, state["step"] + len(batches)):
             losses = torch.cat([losses, torch.zeros(len(losses) + len(batches), device=device)])
@@ -702,59 +482,30 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
         started = time.perf_counter()
         model.train()
         for b in range(state["batch"], len(batches)):
-            batch = batches[b]
-            index = flat[offsets[b]:offsets[b + 1]]
-            source = data.source[index, :int(source_lengths[batch].max())]  # known on the host
-            target = data.target[index, :int(target_lengths[batch].max())]
-            target_in = torch.cat([torch.full_like(target[:, :1], SOS), target[:, :-1]], 1)
-            lengths = (torch.from_numpy(source_lengths[batch]) if host_lengths
-                       else data.source_lengths[index])
-            forced = coins[b]
-            forced = (torch.from_numpy(forced).to(device) if isinstance(forced, np.ndarray)
-                      else bool(forced))
-            step = state["step"]
-            for group in optimizer.param_groups:  # a function of the step: resuming is exact
-                group["lr"] = recipe.learning_rate_at(step, num_steps)
-            optimizer.zero_grad(set_to_none=True)
-            with autocast:
-                logits = model(source, lengths, target_in, teacher_forcing=forced)
-                if recipe.loss_per == "token":
-                    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
-                                           target.reshape(-1), ignore_index=PAD,
-                                           reduction="sum") / tokens_per_batch
-                else:
-                    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
-                                           target.reshape(-1), ignore_index=PAD)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), recipe.clip_norm)
-            optimizer.step()
-            loss = loss.detach()
-            losses[step] = loss
+            tensors = _batch_tensors(data, flat[offsets[b]:offsets[b + 1]], batches[b],
+                                     source_lengths, target_lengths, host_lengths)
+            forced = _coin(coins[b], device)
+            _set_learning_rate(optimizer, recipe.learning_rate_at(state["step"], num_steps))
+            loss = _train_step(model, optimizer, recipe, autocast, tensors, forced, tokens_per_batch)
+            losses[state["step"]] = loss
             loss_sum += loss
-            state["loss_count"] += 1
-            state["pairs_seen"] += len(batch)
-            state["step"] = step = step + 1
-            state["batch"] = b + 1
+            state.update(loss_count=state["loss_count"] + 1, step=state["step"] + 1, batch=b + 1,
+                         pairs_seen=state["pairs_seen"] + len(batches[b]))
             bar.update(1)
-            elapsed = state["train_seconds"] + time.perf_counter() - started
             # the budget is checked every step on the host's clock (no wait for the device),
             # and a run that reaches it is evaluated at once
-            spent = elapsed + (state["evaluation_seconds"] if recipe.budget == "wall" else 0.0)
-            out_of_time = recipe.max_seconds is not None and spent >= recipe.max_seconds
-            if recipe.max_seconds is not None and step % 50 == 0 and elapsed > 0:
-                # the bar's total: the steps the budget leaves room for, at the rate so far
-                rate = (step - first_step) / max(elapsed - first_seconds, 1e-9)
-                room = state["step"] + rate * max(recipe.max_seconds - spent, 0.0)
-                bar.total = max(step, min(num_steps, int(room)))
-            last = step >= num_steps
-            due = (step % recipe.evaluate_every == 0 or last) if evaluate_at is None \
-                else (b + 1 in evaluate_at or last)
-            if not (due and (converging or validation or on_evaluation)) and not out_of_time \
-                    and not last:
+            elapsed = state["train_seconds"] + time.perf_counter() - started
+            out_of_time = _out_of_time(recipe, elapsed, state["evaluation_seconds"])
+            _fit_bar_to_budget(bar, recipe, state, elapsed, first_step, first_seconds, num_steps)
+            last = state["step"] >= num_steps
+            if not ((evaluates and _due(recipe, evaluate_at, state["step"], b, last))
+                    or out_of_time or last):
                 if checkpoint is not None and elapsed - last_saved >= checkpoint_every:
                     state["train_seconds"] = elapsed
                     started = time.perf_counter()
-                    save_checkpoint()
+                    _save_checkpoint(checkpoint, model=model, optimizer=optimizer, rng=rng,
+                                     device=device, state=state, losses=losses, loss_sum=loss_sum,
+                                     batches=batches, coins=coins, recipe=recipe, seed=seed)
                     last_saved = state["train_seconds"]
                 continue
             # an evaluation (or the end): the only place the loop waits for the device
@@ -762,89 +513,32 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
                 torch.cuda.synchronize(device)
             state["train_seconds"] += time.perf_counter() - started
             tick = time.perf_counter()
-            mean_loss = float(loss_sum) / max(state["loss_count"], 1)
-            if not math.isfinite(mean_loss):
-                raise FloatingPointError(f"{desc}: the training loss became {mean_loss} in "
-                                         f"epoch {epoch + 1} (step {step})")
-            if due or out_of_time:
-                loss_sum.zero_()
-                state["loss_count"] = 0
-                model.eval()
-                row = {"epoch": round(epoch + (b + 1) / per_epoch, 4), "step": step,
-                       "seconds": round(state["train_seconds"], 2), "loss": round(mean_loss, 5)}
-                if validation:
-                    row["train_accuracy"] = _accuracy(model, train_check, source_vocab,
-                                                      target_vocab, device)
-                    row["validation_accuracy"] = _accuracy(model, validation, source_vocab,
-                                                           target_vocab, device)
-                if on_evaluation is not None:
-                    row.update(on_evaluation(model))
-                state["history"].append(row)
-                if converging:
-                    if row["validation_accuracy"] > state["best_accuracy"]:
-                        state.update(best_accuracy=row["validation_accuracy"], best_row=row,
-                                     bad=0, best_state=_state_dict_copy(model))
-                    else:
-                        state["bad"] += 1
-                    bar.set_postfix(loss=f"{mean_loss:.3f}", train=f"{row['train_accuracy']:.2f}",
-                                    valid=f"{row['validation_accuracy']:.2f}")
-                else:
-                    bar.set_postfix(loss=f"{mean_loss:.3f}")
-                model.train()
+            mean_loss = _mean_loss(loss_sum, state, desc, state["epoch"])
+            row = {"epoch": round(state["epoch"] + (b + 1) / per_epoch, 4), "step": state["step"],
+                   "seconds": round(state["train_seconds"], 2), "loss": round(mean_loss, 5)}
+            _evaluation(model, state, row, mean_loss, train_check, validation,
+                        (source_vocab, target_vocab), device, on_evaluation, converging, bar)
+            fits = _fits(model, recipe, row, converging, confirm)
             state["evaluation_seconds"] += time.perf_counter() - tick
             started = time.perf_counter()
-            reached = (converging and recipe.stop_at is not None and (due or out_of_time)
-                       and state["history"][-1]["train_accuracy"] >= recipe.stop_at[0]
-                       and state["history"][-1]["validation_accuracy"] >= recipe.stop_at[1])
-            if reached and confirm is not None:  # the gate as the report measures it
-                tick = time.perf_counter()
-                model.eval()
-                reached = bool(confirm(model))
-                model.train()
-                state["history"][-1]["confirmed"] = reached
-                state["evaluation_seconds"] += time.perf_counter() - tick
-                started = time.perf_counter()
-            if reached:  # keep this model, the first that passed
-                state.update(best_row=state["history"][-1], best_state=_state_dict_copy(model))
-                state["stopped"], stop = "fit", True
-            elif (converging and recipe.stop_at is None
-                  and state["bad"] >= patience_evaluations):
-                state["stopped"], stop = "patience", True
-            elif out_of_time or (recipe.budget == "wall" and recipe.max_seconds is not None and
-                                 state["train_seconds"] + state["evaluation_seconds"]
-                                 >= recipe.max_seconds):
-                state["stopped"], stop = "max_seconds", True
-            elif last:  # stopped stays "presentations" or "max_epochs"
-                stop = True
-            if stop:
+            if fits:  # keep this model, the first that passed
+                state.update(best_row=row, best_state=_state_dict_copy(model))
+            reason = _stop_reason(recipe, state, converging=converging, fits=fits,
+                                  out_of_time=out_of_time, last=last,
+                                  patience_evaluations=patience_evaluations)
+            if reason is not None:
+                state["stopped"], done = reason, True
                 break
         else:  # the epoch ran to its end
             state["train_seconds"] += time.perf_counter() - started
-            state.update(epoch=epoch + 1, batch=0)
+            state.update(epoch=state["epoch"] + 1, batch=0)
             batches = None
     bar.total = bar.n  # the run is over: the bar ends full, where it stopped
     bar.refresh()
     bar.close()
     if checkpoint is not None and checkpoint.exists():
         checkpoint.unlink()
-    history = state["history"]  # never empty: the last step is evaluated
     if converging:
         model.load_state_dict(state["best_state"])
-        kept = state["best_row"]
-    else:
-        kept = history[-1]
     model.eval()
-    seconds_to_fit = None
-    if validation:
-        target = FIT_SHARE * max(r["validation_accuracy"] for r in history)
-        seconds_to_fit = next(r["seconds"] for r in history if r["validation_accuracy"] >= target)
-    return TrainLog(
-        stopped=state["stopped"], epochs=history[-1]["epoch"], steps=state["step"],
-        best_epoch=kept.get("epoch"),
-        train_accuracy=kept.get("train_accuracy"),
-        validation_accuracy=kept.get("validation_accuracy"),
-        train_seconds=round(state["train_seconds"], 2),
-        evaluation_seconds=round(state["evaluation_seconds"], 2),
-        pairs_per_second=round(state["pairs_seen"] / max(state["train_seconds"], 1e-9), 1),
-        padded_share=round(float(np.mean(state["padding"])), 4), seconds_to_fit=seconds_to_fit,
-        history=history, losses=losses[: state["step"]].tolist())
+    return _train_log(state, converging, validation, losses)
