@@ -111,6 +111,30 @@ def test_padded_share_by_hand():
     assert recipes.padded_share([], np.array([]), np.array([])) == 0.0
 
 
+def test_teacher_forcing_coins_fall_at_the_recipes_rate_and_pools_draw_them_per_step():
+    from tutorlib.seq2seq.batches import teacher_forcing_coins
+
+    batches = [np.arange(i, i + 4) for i in range(0, 4000, 4)]
+    half = recipes.Recipe(teacher_forcing=0.5, bucketed=False)
+    coins = teacher_forcing_coins(half, batches, np.random.default_rng(0), seed=0, first_step=0)
+    assert len(coins) == 1000 and 0.45 < np.mean(coins) < 0.55
+    per_pair = teacher_forcing_coins(recipes.Recipe(teacher_forcing=0.5, bucketed=False,
+                                                    teacher_forcing_per="example"),
+                                     batches, np.random.default_rng(0), seed=0, first_step=0)
+    assert all(c.shape == (4,) for c in per_pair) and 0.45 < np.mean(per_pair) < 0.55
+    never = teacher_forcing_coins(recipes.Recipe(teacher_forcing=0.0), batches,
+                                  np.random.default_rng(0), seed=0, first_step=0)
+    assert not any(never)
+    # with pools, step s draws from (seed, s) alone: the run's generator is left untouched and
+    # an epoch that starts at step 10 repeats steps 10 on of one that starts at 0
+    pooled = recipes.Recipe(teacher_forcing=0.5)
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    whole = teacher_forcing_coins(pooled, batches[:20], rng, seed=7, first_step=0)
+    assert rng.bit_generator.state == before
+    assert teacher_forcing_coins(pooled, batches[:10], rng, seed=7, first_step=10) == whole[10:]
+
+
 @pytest.mark.parametrize("cell,count,learning_rate", [("lstm", 300, 1e-2),
                                                       ("transformer", 600, 3e-3),
                                                       ("conv", 300, 3e-3)])

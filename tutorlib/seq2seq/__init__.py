@@ -17,7 +17,8 @@ One module per concern, each readable in one sitting:
   its config (:mod:`~tutorlib.seq2seq.models`);
 - the one trainer, in three files: :class:`Recipe` (:mod:`~tutorlib.seq2seq.recipe`: a fixed
   number of presentations, or until the network has learned its data), the batches of an epoch
-  (:func:`epoch_batches`, :mod:`~tutorlib.seq2seq.batches`), and :func:`fit` with its
+  and their teacher-forcing coins (:func:`epoch_batches`, :func:`teacher_forcing_coins`,
+  :mod:`~tutorlib.seq2seq.batches`), and :func:`fit` with its
   :class:`TrainLog` (:mod:`~tutorlib.seq2seq.training`: the training step and the loop, with
   checkpoints a run resumes from);
 - :mod:`~tutorlib.seq2seq.evaluation`: :func:`evaluate` (exact match; greedy or oracle-length
@@ -32,7 +33,7 @@ Every function that trains or runs a model takes ``device`` (``"cpu"`` by defaul
 bit-reproducible.
 """
 
-from tutorlib.seq2seq.batches import epoch_batches, padded_share
+from tutorlib.seq2seq.batches import epoch_batches, padded_share, teacher_forcing_coins
 from tutorlib.seq2seq.config import (
     ARCHITECTURES,
     CELLS,
@@ -83,7 +84,7 @@ __all__ = [
     "checkpoint_path", "collate_pairs", "encode", "encode_pairs", "epoch_batches", "evaluate",
     "exact_match", "fit", "greedy_loop", "init_embeddings", "init_weights", "named_config",
     "pad_batch", "padded_share", "pinned_threads", "position_vectors", "predict", "preset",
-    "sinusoidal_positions",
+    "sinusoidal_positions", "teacher_forcing_coins",
     "token_id", "train_once",
 ]
 

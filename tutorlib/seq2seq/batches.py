@@ -1,5 +1,6 @@
 """The batches of one epoch of training: :func:`epoch_batches` forms them as a
-:class:`~tutorlib.seq2seq.recipe.Recipe` says, :func:`padded_share` measures their padding.
+:class:`~tutorlib.seq2seq.recipe.Recipe` says, :func:`teacher_forcing_coins` draws their
+teacher-forcing coins, :func:`padded_share` measures their padding.
 
 Batches are sorted by length within pools by default: a shuffle of the
 pairs cut into pools of ``bucket_pool`` (8) batches, each pool sorted by target length and cut
@@ -73,6 +74,50 @@ def epoch_batches(recipe: Recipe, target_lengths: np.ndarray, source_lengths: np
     batches = [order[i:i + size] for i in range(0, len(order), size)]
     rng.shuffle(batches)
     return batches
+
+
+def teacher_forcing_coins(recipe: Recipe, batches: Sequence[np.ndarray], rng: np.random.Generator,
+                          seed: int, first_step: int) -> list:
+    """The teacher-forcing coins of an epoch's batches: whether each batch's decoder is fed the
+    true previous tokens.
+
+    With ``bucket_pool`` each step draws its coin from ``(seed, step)``, as the chapters'
+    committed runs drew them; otherwise the coins come from the run's generator ``rng``.
+
+    Parameters
+    ----------
+    recipe : Recipe
+        ``teacher_forcing`` (the probability), ``teacher_forcing_per`` and ``bucket_pool``.
+    batches : sequence of numpy.ndarray
+        The epoch's batches of pair indices.
+    rng : numpy.random.Generator
+        The run's generator (unused with ``bucket_pool``).
+    seed : int
+        The run's seed.
+    first_step : int
+        The optimiser step of the epoch's first batch.
+
+    Returns
+    -------
+    list
+        A bool per batch, or with ``teacher_forcing_per="example"`` a bool array per batch (a
+        coin per pair).
+
+    Examples
+    --------
+    >>> coins = teacher_forcing_coins(Recipe(teacher_forcing=1.0), [np.array([0, 1])] * 3,
+    ...                               np.random.default_rng(0), seed=0, first_step=0)
+    >>> [bool(c) for c in coins]
+    [True, True, True]
+    """
+    per_example = recipe.teacher_forcing_per == "example"
+    if recipe.bucket_pool is not None:
+        draws = [np.random.default_rng([seed, first_step + b]) for b in range(len(batches))]
+        return [(d.random(len(batch)) if per_example else d.random()) < recipe.teacher_forcing
+                for d, batch in zip(draws, batches, strict=True)]
+    if per_example:
+        return [rng.random(len(batch)) < recipe.teacher_forcing for batch in batches]
+    return list(rng.random(len(batches)) < recipe.teacher_forcing)
 
 
 def padded_share(batches: Sequence[np.ndarray], source_lengths: np.ndarray,

@@ -27,7 +27,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from io import BytesIO
 from pathlib import Path
@@ -39,7 +39,7 @@ from torch import nn
 
 from tutorlib.cache import atomic_write_bytes
 from tutorlib.checks import check_scalar
-from tutorlib.seq2seq.batches import epoch_batches, padded_share
+from tutorlib.seq2seq.batches import epoch_batches, padded_share, teacher_forcing_coins
 from tutorlib.seq2seq.evaluation import evaluate
 from tutorlib.seq2seq.recipe import (
     BUDGETS,
@@ -50,7 +50,7 @@ from tutorlib.seq2seq.recipe import (
     TEACHER_FORCING_PER,
     Recipe,
 )
-from tutorlib.seq2seq.vocab import PAD, SOS, Vocabulary, encode_pairs
+from tutorlib.seq2seq.vocab import PAD, SOS, EncodedPairs, Vocabulary, encode_pairs
 from tutorlib.train import progress_bar, resolve_device
 
 STOP_REASONS = ("presentations", "patience", "max_epochs", "max_seconds", "fit")
@@ -60,21 +60,6 @@ FIT_SHARE = 0.9
 __all__ = ["BUDGETS", "DEFAULT_POOL", "FIT_SHARE", "LOSS_PER", "PRECISIONS", "SCHEDULES",
            "STOP_REASONS", "TEACHER_FORCING_PER", "Recipe", "TrainLog", "epoch_batches", "fit",
            "padded_share"]
-
-
-def _coins(recipe: Recipe, batches: list[np.ndarray], rng: np.random.Generator, seed: int,
-           first_step: int) -> list:
-    """The epoch's teacher-forcing coins: a bool per batch, or a bool array per batch
-    (``teacher_forcing_per="example"``). With ``bucket_pool`` each step draws its own from
-    ``(seed, step)`` (the chapters' runs); otherwise from the run's generator."""
-    per_example = recipe.teacher_forcing_per == "example"
-    if recipe.bucket_pool is not None:
-        draws = [np.random.default_rng([seed, first_step + b]) for b in range(len(batches))]
-        return [(d.random(len(batch)) if per_example else d.random()) < recipe.teacher_forcing
-                for d, batch in zip(draws, batches, strict=True)]
-    if per_example:
-        return [rng.random(len(batch)) < recipe.teacher_forcing for batch in batches]
-    return list(rng.random(len(batches)) < recipe.teacher_forcing)
 
 
 @dataclass
@@ -135,45 +120,144 @@ def _state_dict_copy(model: nn.Module) -> dict:
     return {k: v.detach().clone() for k, v in model.state_dict().items()}
 
 
-
 # ---------------------------------------------------------------------------------------------
-# The named steps of the loop
+# The loop's named steps
 
 
-def _set_learning_rate(optimizer: torch.optim.Optimizer, rate: float) -> None:
-    """The schedule's rate for the coming step (a function of the step: resuming is exact)."""
-    for group in optimizer.param_groups:
-        group["lr"] = rate
+@dataclass
+class _Run:
+    """What stays the same through one run of :func:`fit`: the model and its optimiser, the
+    encoded data, the plan of steps and evaluations, and what an evaluation reads."""
+
+    model: nn.Module
+    optimizer: torch.optim.Optimizer
+    recipe: Recipe
+    seed: int
+    rng: np.random.Generator
+    device: torch.device
+    autocast: AbstractContextManager
+    data: EncodedPairs
+    source_lengths: np.ndarray
+    target_lengths: np.ndarray
+    host_lengths: bool
+    tokens_per_batch: float
+    per_epoch: int
+    num_steps: int
+    evaluate_at: list[int] | None
+    patience_evaluations: int
+    converging: bool
+    train_check: list
+    validation: list
+    vocabularies: tuple[Vocabulary, Vocabulary]
+    on_evaluation: Callable[[nn.Module], dict] | None
+    confirm: Callable[[nn.Module], bool] | None
+    checkpoint: Path | None
+    desc: str
+    bar: object = None
 
 
-def _batch_tensors(data, index: torch.Tensor, batch: np.ndarray, source_lengths: np.ndarray,
-                   target_lengths: np.ndarray, host_lengths: bool) -> tuple:
+def _plan(model: nn.Module, train: Sequence, validation: Sequence | None,
+          vocabularies: tuple[Vocabulary, Vocabulary], recipe: Recipe, seed: int,
+          device: torch.device, **hooks) -> _Run:
+    """The run's fixed pieces: the data encoded and on ``device``, the optimiser, the number of
+    steps and where the evaluations fall, the fit samples."""
+    data = encode_pairs(train, *vocabularies, source_eos=bool(getattr(
+        getattr(model, "config", None), "source_eos", False)))
+    source_lengths = data.source_lengths.numpy()
+    target_lengths = data.target_lengths.numpy()
+    data = data.to(device)
+    model.to(device)
+    # foreach: one multi-tensor update for all parameters (the same numbers, fewer calls)
+    optimizer = torch.optim.Adam(model.parameters(), lr=recipe.learning_rate,
+                                 betas=recipe.betas, foreach=True)
+    if device.type == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = True  # fp32 work on the matrix units
+        torch.backends.cudnn.allow_tf32 = True
+    train_check = _sample(train, recipe.fit_size, f"fit-train-{len(train)}")
+    validation = (_sample(validation, recipe.fit_size, f"fit-validation-{len(validation)}")
+                  if validation else [])
+    size = min(recipe.batch_size, len(data))
+    per_epoch = math.ceil(len(data) / size)
+    if recipe.evaluate_every is not None:
+        evaluate_at = None
+    else:
+        evaluate_at = sorted({max(1, round(per_epoch * (i + 1) / recipe.evaluations_per_epoch))
+                              for i in range(recipe.evaluations_per_epoch)})
+    return _Run(
+        model=model, optimizer=optimizer, recipe=recipe, seed=seed,
+        rng=np.random.default_rng([seed, 7919]), device=device,
+        autocast=(torch.autocast(device.type, dtype=torch.bfloat16)
+                  if recipe.precision == "bf16" else nullcontext()),
+        data=data, source_lengths=source_lengths, target_lengths=target_lengths,
+        # recurrent encoders pack by length on the CPU: give them the host's lengths (no wait)
+        host_lengths=bool(getattr(model, "host_lengths", False)),
+        # loss_per="token": every step divides its summed loss by one number, the target
+        # tokens of an average batch, so every token weighs the same (and the step's scale
+        # stays that of a mean)
+        tokens_per_batch=float(target_lengths.mean()) * size, per_epoch=per_epoch,
+        num_steps=recipe.steps(len(data)) or recipe.max_epochs * per_epoch,
+        evaluate_at=evaluate_at,
+        patience_evaluations=recipe.patience * (len(evaluate_at) if evaluate_at else
+                                                max(1, per_epoch // recipe.evaluate_every)),
+        converging=recipe.presentations is None, train_check=train_check,
+        validation=validation, vocabularies=vocabularies, **hooks)
+
+
+class _Clock:
+    """The run's training seconds (kept in ``state``) on the host's clock: it counts from the
+    last :meth:`restart`."""
+
+    def __init__(self, state: dict) -> None:
+        self.state = state
+        self.restart()
+
+    def restart(self) -> None:
+        self.started = time.perf_counter()
+
+    def elapsed(self) -> float:
+        """The training seconds so far, the current stretch included."""
+        return self.state["train_seconds"] + time.perf_counter() - self.started
+
+    def stop(self) -> None:
+        """Add the current stretch to the training seconds."""
+        self.state["train_seconds"] += time.perf_counter() - self.started
+
+
+def _new_epoch(run: _Run, state: dict) -> tuple[list, list]:
+    """The epoch's batches and teacher-forcing coins; their padding joins the state."""
+    batches = epoch_batches(run.recipe, run.target_lengths, run.source_lengths, rng=run.rng,
+                            seed=run.seed, epoch=state["epoch"])
+    coins = teacher_forcing_coins(run.recipe, batches, run.rng, run.seed, state["epoch"] * run.per_epoch)
+    state["padding"].append(padded_share(batches, run.source_lengths, run.target_lengths))
+    return batches, coins
+
+
+def _batch_tensors(run: _Run, index: torch.Tensor, batch: np.ndarray) -> tuple:
     """One batch's source, lengths, decoder input and target, cut to its longest pair (the
     lengths are known on the host: no wait for the device)."""
-    source = data.source[index, :int(source_lengths[batch].max())]
-    target = data.target[index, :int(target_lengths[batch].max())]
+    data = run.data
+    source = data.source[index, :int(run.source_lengths[batch].max())]
+    target = data.target[index, :int(run.target_lengths[batch].max())]
     target_in = torch.cat([torch.full_like(target[:, :1], SOS), target[:, :-1]], 1)
-    lengths = (torch.from_numpy(source_lengths[batch]) if host_lengths
+    lengths = (torch.from_numpy(run.source_lengths[batch]) if run.host_lengths
                else data.source_lengths[index])
     return source, lengths, target_in, target
 
 
-def _coin(coin, device: torch.device) -> bool | torch.Tensor:
-    """A batch's teacher-forcing coin as the model takes it: a bool, or a bool per example."""
-    return torch.from_numpy(coin).to(device) if isinstance(coin, np.ndarray) else bool(coin)
-
-
-def _train_step(model: nn.Module, optimizer: torch.optim.Optimizer, recipe: Recipe, autocast,
-                tensors: tuple, forced: bool | torch.Tensor, tokens_per_batch: float) -> torch.Tensor:
-    """One optimiser step on one batch; its loss, detached and left on the device."""
+def _train_step(run: _Run, tensors: tuple, forced: bool | torch.Tensor, step: int) -> torch.Tensor:
+    """Optimiser step ``step`` on one batch, at the schedule's learning rate; its loss,
+    detached and left on the device."""
+    model, optimizer, recipe = run.model, run.optimizer, run.recipe
     source, lengths, target_in, target = tensors
+    for group in optimizer.param_groups:  # a function of the step: resuming is exact
+        group["lr"] = recipe.learning_rate_at(step, run.num_steps)
     optimizer.zero_grad(set_to_none=True)
-    with autocast:
+    with run.autocast:
         logits = model(source, lengths, target_in, teacher_forcing=forced)
         if recipe.loss_per == "token":
             loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
                                    target.reshape(-1), ignore_index=PAD,
-                                   reduction="sum") / tokens_per_batch
+                                   reduction="sum") / run.tokens_per_batch
         else:
             loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
                                    target.reshape(-1), ignore_index=PAD)
@@ -181,6 +265,20 @@ def _train_step(model: nn.Module, optimizer: torch.optim.Optimizer, recipe: Reci
     nn.utils.clip_grad_norm_(model.parameters(), recipe.clip_norm)
     optimizer.step()
     return loss.detach()
+
+
+def _step(run: _Run, state: dict, batch: np.ndarray, index: torch.Tensor, coin, b: int,
+          losses: torch.Tensor, loss_sum: torch.Tensor) -> None:
+    """Train on batch ``b`` of the epoch (pairs ``batch``, at ``index`` on the device) and
+    count it: its loss into ``losses`` and ``loss_sum``, the step into ``state``."""
+    tensors = _batch_tensors(run, index, batch)
+    forced = (torch.from_numpy(coin).to(run.device) if isinstance(coin, np.ndarray)
+              else bool(coin))
+    loss = _train_step(run, tensors, forced, state["step"])
+    losses[state["step"]] = loss
+    loss_sum += loss
+    state.update(loss_count=state["loss_count"] + 1, pairs_seen=state["pairs_seen"] + len(batch),
+                 step=state["step"] + 1, batch=b + 1)
 
 
 def _spent(recipe: Recipe, train_seconds: float, evaluation_seconds: float) -> float:
@@ -194,87 +292,90 @@ def _out_of_time(recipe: Recipe, train_seconds: float, evaluation_seconds: float
             and _spent(recipe, train_seconds, evaluation_seconds) >= recipe.max_seconds)
 
 
-def _fit_bar_to_budget(bar, recipe: Recipe, state: dict, elapsed: float, first_step: int,
-                       first_seconds: float, num_steps: int) -> None:
+def _fit_bar_to_budget(run: _Run, state: dict, elapsed: float, first: tuple[int, float]) -> None:
     """Every 50 steps of a run with a budget: the bar's total becomes the steps the budget
-    leaves room for, at the rate so far."""
-    step = state["step"]
+    leaves room for, at the rate since ``first`` (step, seconds)."""
+    step, recipe = state["step"], run.recipe
     if recipe.max_seconds is not None and step % 50 == 0 and elapsed > 0:
-        rate = (step - first_step) / max(elapsed - first_seconds, 1e-9)
+        rate = (step - first[0]) / max(elapsed - first[1], 1e-9)
         left = recipe.max_seconds - _spent(recipe, elapsed, state["evaluation_seconds"])
-        bar.total = max(step, min(num_steps, int(step + rate * max(left, 0.0))))
+        run.bar.total = max(step, min(run.num_steps, int(step + rate * max(left, 0.0))))
 
 
-def _due(recipe: Recipe, evaluate_at: list[int] | None, step: int, batch: int,
-         last: bool) -> bool:
-    """Whether an evaluation is due after ``step`` (``batch`` of its epoch, from 0)."""
-    if evaluate_at is None:
-        return step % recipe.evaluate_every == 0 or last
-    return batch + 1 in evaluate_at or last
+def _due(run: _Run, step: int, b: int, last: bool) -> bool:
+    """Whether an evaluation is due after ``step`` (batch ``b`` of its epoch, from 0): one is
+    where the recipe places them and there is something to evaluate, and after the last."""
+    if not (run.converging or run.validation or run.on_evaluation is not None):
+        return last
+    if run.evaluate_at is None:
+        return step % run.recipe.evaluate_every == 0 or last
+    return b + 1 in run.evaluate_at or last
 
 
-def _mean_loss(loss_sum: torch.Tensor, state: dict, desc: str, epoch: int) -> float:
+def _mean_loss(run: _Run, state: dict, loss_sum: torch.Tensor) -> float:
     """The mean training loss since the last evaluation (read from the device, then reset);
     an error if it is not finite."""
     mean_loss = float(loss_sum) / max(state["loss_count"], 1)
     if not math.isfinite(mean_loss):
-        raise FloatingPointError(f"{desc}: the training loss became {mean_loss} in "
-                                 f"epoch {epoch + 1} (step {state['step']})")
+        raise FloatingPointError(f"{run.desc}: the training loss became {mean_loss} in "
+                                 f"epoch {state['epoch'] + 1} (step {state['step']})")
     loss_sum.zero_()
     state["loss_count"] = 0
     return mean_loss
 
 
-def _evaluation(model: nn.Module, state: dict, row: dict, mean_loss: float, train_check: list,
-                validation: list, vocabularies: tuple[Vocabulary, Vocabulary],
-                device: torch.device, on_evaluation: Callable[[nn.Module], dict] | None,
-                converging: bool, bar) -> dict:
-    """An evaluation: ``row`` (epoch, step, seconds, loss) completed with the fit on the
-    training and validation samples and ``on_evaluation``'s numbers, added to the history;
-    training to convergence, the best model on validation so far is kept."""
+def _score(run: _Run, state: dict, row: dict, mean_loss: float) -> None:
+    """Complete ``row`` with the fit on the training and validation samples and
+    ``on_evaluation``'s numbers, and add it to the history; training to convergence, keep the
+    best model on validation so far."""
+    model = run.model
     model.eval()
-    if validation:
-        row["train_accuracy"] = _accuracy(model, train_check, *vocabularies, device)
-        row["validation_accuracy"] = _accuracy(model, validation, *vocabularies, device)
-    if on_evaluation is not None:
-        row.update(on_evaluation(model))
+    if run.validation:
+        row["train_accuracy"] = _accuracy(model, run.train_check, *run.vocabularies, run.device)
+        row["validation_accuracy"] = _accuracy(model, run.validation, *run.vocabularies,
+                                               run.device)
+    if run.on_evaluation is not None:
+        row.update(run.on_evaluation(model))
     state["history"].append(row)
-    if converging:
+    if run.converging:
         if row["validation_accuracy"] > state["best_accuracy"]:
             state.update(best_accuracy=row["validation_accuracy"], best_row=row, bad=0,
                          best_state=_state_dict_copy(model))
         else:
             state["bad"] += 1
-        bar.set_postfix(loss=f"{mean_loss:.3f}", train=f"{row['train_accuracy']:.2f}",
-                        valid=f"{row['validation_accuracy']:.2f}")
+        run.bar.set_postfix(loss=f"{mean_loss:.3f}", train=f"{row['train_accuracy']:.2f}",
+                            valid=f"{row['validation_accuracy']:.2f}")
     else:
-        bar.set_postfix(loss=f"{mean_loss:.3f}")
+        run.bar.set_postfix(loss=f"{mean_loss:.3f}")
     model.train()
-    return row
 
 
-def _fits(model: nn.Module, recipe: Recipe, row: dict, converging: bool,
-          confirm: Callable[[nn.Module], bool] | None) -> bool:
+def _fits(run: _Run, state: dict, clock: _Clock, row: dict) -> bool:
     """Whether the evaluation ``row`` reaches both bars of ``stop_at`` and, where given,
-    ``confirm`` accepts the model (the gate as the report measures it)."""
-    reached = (converging and recipe.stop_at is not None
+    ``confirm`` accepts the model (the gate as the report measures it; its time counts as
+    evaluation)."""
+    recipe = run.recipe
+    reached = (run.converging and recipe.stop_at is not None
                and row["train_accuracy"] >= recipe.stop_at[0]
                and row["validation_accuracy"] >= recipe.stop_at[1])
-    if reached and confirm is not None:
-        model.eval()
-        reached = bool(confirm(model))
-        model.train()
+    if reached and run.confirm is not None:
+        tick = time.perf_counter()
+        run.model.eval()
+        reached = bool(run.confirm(run.model))
+        run.model.train()
         row["confirmed"] = reached
+        state["evaluation_seconds"] += time.perf_counter() - tick
+        clock.restart()
     return reached
 
 
-def _stop_reason(recipe: Recipe, state: dict, *, converging: bool, fits: bool, out_of_time: bool,
-                 last: bool, patience_evaluations: int) -> str | None:
+def _stop_reason(run: _Run, state: dict, fits: bool, out_of_time: bool, last: bool) -> str | None:
     """The stopping rule after an evaluation: why the run stops (one of
     :data:`STOP_REASONS`), or None when it goes on."""
+    recipe = run.recipe
     if fits:
         return "fit"
-    if converging and recipe.stop_at is None and state["bad"] >= patience_evaluations:
+    if run.converging and recipe.stop_at is None and state["bad"] >= run.patience_evaluations:
         return "patience"
     if out_of_time or (recipe.budget == "wall" and _out_of_time(
             recipe, state["train_seconds"], state["evaluation_seconds"])):
@@ -284,63 +385,72 @@ def _stop_reason(recipe: Recipe, state: dict, *, converging: bool, fits: bool, o
     return None
 
 
-def _new_epoch(recipe: Recipe, state: dict, target_lengths: np.ndarray,
-               source_lengths: np.ndarray, rng: np.random.Generator, seed: int,
-               per_epoch: int) -> tuple[list, list]:
-    """The epoch's batches and teacher-forcing coins; their padding joins the state."""
-    batches = epoch_batches(recipe, target_lengths, source_lengths, rng=rng, seed=seed,
-                            epoch=state["epoch"])
-    coins = _coins(recipe, batches, rng, seed, state["epoch"] * per_epoch)
-    state["padding"].append(padded_share(batches, source_lengths, target_lengths))
-    return batches, coins
+def _evaluate(run: _Run, state: dict, clock: _Clock, loss_sum: torch.Tensor, b: int,
+              out_of_time: bool, last: bool) -> str | None:
+    """An evaluation after batch ``b`` (the only place the loop waits for the device), the
+    model kept if it fits, and the stopping rule: why the run stops, or None."""
+    if run.device.type == "cuda":
+        torch.cuda.synchronize(run.device)
+    clock.stop()
+    tick = time.perf_counter()
+    mean_loss = _mean_loss(run, state, loss_sum)
+    row = {"epoch": round(state["epoch"] + (b + 1) / run.per_epoch, 4), "step": state["step"],
+           "seconds": round(state["train_seconds"], 2), "loss": round(mean_loss, 5)}
+    _score(run, state, row, mean_loss)
+    state["evaluation_seconds"] += time.perf_counter() - tick
+    clock.restart()
+    fits = _fits(run, state, clock, row)
+    if fits:  # keep this model, the first that passed
+        state.update(best_row=row, best_state=_state_dict_copy(run.model))
+    return _stop_reason(run, state, fits, out_of_time, last)
 
 
-def _save_checkpoint(path: Path, **run) -> None:
+def _save_checkpoint(run: _Run, state: dict, losses: torch.Tensor, loss_sum: torch.Tensor,
+                     batches: list, coins: list) -> None:
     """Write the run's state (model, optimiser, random state, loop state, losses, the epoch's
-    batches and coins) to ``path`` atomically."""
-    device = run["device"]
-    payload = {"model": run["model"].state_dict(), "optimizer": run["optimizer"].state_dict(),
-               "rng": run["rng"].bit_generator.state, "torch_rng": torch.get_rng_state(),
+    batches and coins) to its checkpoint atomically."""
+    device = run.device
+    payload = {"model": run.model.state_dict(), "optimizer": run.optimizer.state_dict(),
+               "rng": run.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
                "cuda_rng": torch.cuda.get_rng_state(device) if device.type == "cuda" else None,
-               "state": run["state"], "losses": run["losses"][: run["state"]["step"]].cpu(),
-               "loss_sum": float(run["loss_sum"]), "batches": run["batches"],
-               "coins": run["coins"], "recipe": run["recipe"].to_dict(), "seed": run["seed"]}
-    path.parent.mkdir(parents=True, exist_ok=True)
+               "state": state, "losses": losses[: state["step"]].cpu(),
+               "loss_sum": float(loss_sum), "batches": batches, "coins": coins,
+               "recipe": run.recipe.to_dict(), "seed": run.seed}
+    run.checkpoint.parent.mkdir(parents=True, exist_ok=True)
     buffer = BytesIO()
     torch.save(payload, buffer)
-    atomic_write_bytes(path, buffer.getvalue())
+    atomic_write_bytes(run.checkpoint, buffer.getvalue())
 
 
-def _resume(path: Path, *, model: nn.Module, optimizer: torch.optim.Optimizer,
-            rng: np.random.Generator, device: torch.device, recipe: Recipe, seed: int,
-            losses: torch.Tensor, loss_sum: torch.Tensor, per_epoch: int) -> tuple:
-    """Load the checkpoint at ``path`` into the model, optimiser, generators and ``loss_sum``;
-    the loop state, the losses so far, and the epoch's batches and coins. An error when it
-    is another run's."""
+def _resume(run: _Run, losses: torch.Tensor, loss_sum: torch.Tensor) -> tuple:
+    """Load the run's checkpoint into the model, optimiser, generators and ``loss_sum``; the
+    loop state, the losses so far, and the epoch's batches and coins. An error when the
+    checkpoint is another run's."""
+    device, path = run.device, run.checkpoint
     saved = torch.load(path, map_location=device, weights_only=False)
-    if saved.get("recipe") != recipe.to_dict() or saved.get("seed") != seed:
+    if saved.get("recipe") != run.recipe.to_dict() or saved.get("seed") != run.seed:
         raise ValueError(f"the checkpoint {path} is of another run (recipe "
                          f"{saved.get('recipe')}, seed {saved.get('seed')}); remove it or "
                          f"give this run another checkpoint path")
-    model.load_state_dict(saved["model"])
-    optimizer.load_state_dict(saved["optimizer"])
-    rng.bit_generator.state = saved["rng"]
+    run.model.load_state_dict(saved["model"])
+    run.optimizer.load_state_dict(saved["optimizer"])
+    run.rng.bit_generator.state = saved["rng"]
     torch.set_rng_state(saved["torch_rng"])
     if device.type == "cuda" and saved.get("cuda_rng") is not None:
         torch.cuda.set_rng_state(saved["cuda_rng"], device)
     state = saved["state"]
-    losses = torch.zeros(max(len(losses), state["step"] + per_epoch), device=device)
+    losses = torch.zeros(max(len(losses), state["step"] + run.per_epoch), device=device)
     losses[: state["step"]] = saved["losses"].to(device)
     loss_sum.fill_(saved["loss_sum"])
     return state, losses, saved["batches"], saved["coins"]
 
 
-def _train_log(state: dict, converging: bool, validation: list, losses: torch.Tensor) -> TrainLog:
+def _train_log(run: _Run, state: dict, losses: torch.Tensor) -> TrainLog:
     """The run's log, from the loop's final state."""
     history = state["history"]  # never empty: the last step is evaluated
-    kept = state["best_row"] if converging else history[-1]
+    kept = state["best_row"] if run.converging else history[-1]
     seconds_to_fit = None
-    if validation:
+    if run.validation:
         target = FIT_SHARE * max(r["validation_accuracy"] for r in history)
         seconds_to_fit = next(r["seconds"] for r in history if r["validation_accuracy"] >= target)
     return TrainLog(
@@ -405,140 +515,69 @@ def fit(model: nn.Module, train: Sequence[tuple[str, str]], source_vocab: Vocabu
         raise ValueError(f"recipe must be a Recipe, got {type(recipe).__name__}")
     if not train:
         raise ValueError("no training pairs")
-    converging = recipe.presentations is None
     if confirm is not None and recipe.stop_at is None:
         raise ValueError("confirm is a check (model -> bool) for a recipe with stop_at; this "
                          "recipe has no stop_at")
-    if converging and not validation:
+    if recipe.presentations is None and not validation:
         raise ValueError("training to convergence needs validation pairs (the stopping rule "
                          "reads them); or give the recipe presentations")
     check_scalar(seed, "seed", int, min_val=0, max_val=2**63 - 1)
     check_scalar(checkpoint_every, "checkpoint_every", float, min_val=0)
-    device = resolve_device(device)
-    data = encode_pairs(train, source_vocab, target_vocab,
-                        source_eos=bool(getattr(getattr(model, "config", None), "source_eos",
-                                                False)))
-    source_lengths = data.source_lengths.numpy()
-    target_lengths = data.target_lengths.numpy()
-    data = data.to(device)
-    model.to(device)
-    # foreach: one multi-tensor update for all parameters (the same numbers, fewer calls)
-    optimizer = torch.optim.Adam(model.parameters(), lr=recipe.learning_rate,
-                                 betas=recipe.betas, foreach=True)
-    if device.type == "cuda":
-        torch.backends.cuda.matmul.allow_tf32 = True  # fp32 work on the matrix units
-        torch.backends.cudnn.allow_tf32 = True
-    autocast = (torch.autocast(device.type, dtype=torch.bfloat16)
-                if recipe.precision == "bf16" else nullcontext())
-    # recurrent encoders pack by length on the CPU: give them the host's lengths (no wait)
-    host_lengths = bool(getattr(model, "host_lengths", False))
-    train_check = _sample(train, recipe.fit_size, f"fit-train-{len(train)}")
-    validation = (_sample(validation, recipe.fit_size, f"fit-validation-{len(validation)}")
-                  if validation else [])
-
-    rng = np.random.default_rng([seed, 7919])
-    size = min(recipe.batch_size, len(data))
-    per_epoch = math.ceil(len(data) / size)
-    # loss_per="token": every step divides its summed loss by one number, the target tokens
-    # of an average batch, so every token weighs the same (and the step's scale stays that of
-    # a mean)
-    tokens_per_batch = float(target_lengths.mean()) * size
-    num_steps = recipe.steps(len(data)) or recipe.max_epochs * per_epoch
-    max_epochs = math.ceil(num_steps / per_epoch)
-    if recipe.evaluate_every is not None:
-        evaluate_at = None
-    else:
-        evaluate_at = sorted({max(1, round(per_epoch * (i + 1) / recipe.evaluations_per_epoch))
-                              for i in range(recipe.evaluations_per_epoch)})
-    patience_evaluations = recipe.patience * (len(evaluate_at) if evaluate_at else
-                                              max(1, per_epoch // recipe.evaluate_every))
-
+    run = _plan(model, train, validation, (source_vocab, target_vocab), recipe, seed,
+                resolve_device(device), on_evaluation=on_evaluation, confirm=confirm,
+                checkpoint=Path(checkpoint) if checkpoint is not None else None, desc=desc)
     state = {"epoch": 0, "batch": 0, "step": 0, "train_seconds": 0.0, "evaluation_seconds": 0.0,
              "best_accuracy": -1.0, "best_state": None, "best_row": None, "bad": 0,
              "padding": [], "loss_count": 0, "pairs_seen": 0, "history": [],
-             "stopped": "presentations" if not converging else "max_epochs"}
+             "stopped": "presentations" if not run.converging else "max_epochs"}
     # every step's loss, on the device (no wait to read it), in a buffer that grows by epochs
-    losses = torch.zeros(min(num_steps, 2 * per_epoch), device=device)
-    loss_sum = torch.zeros((), device=device)
-    checkpoint = Path(checkpoint) if checkpoint is not None else None
+    losses = torch.zeros(min(run.num_steps, 2 * run.per_epoch), device=run.device)
+    loss_sum = torch.zeros((), device=run.device)
     batches = coins = None
-    if checkpoint is not None and checkpoint.exists():
-        state, losses, batches, coins = _resume(
-            checkpoint, model=model, optimizer=optimizer, rng=rng, device=device, recipe=recipe,
-            seed=seed, losses=losses, loss_sum=loss_sum, per_epoch=per_epoch)
-    evaluates = converging or bool(validation) or on_evaluation is not None
-    bar = progress_bar(total=num_steps, desc=desc, initial=state["step"])
-    first_step, first_seconds = state["step"], state["train_seconds"]
-    last_saved = state["train_seconds"]
-    done = False
-    while state["epoch"] < max_epochs and not done:
+    if run.checkpoint is not None and run.checkpoint.exists():
+        state, losses, batches, coins = _resume(run, losses, loss_sum)
+    run.bar = progress_bar(total=run.num_steps, desc=desc, initial=state["step"])
+    first, last_saved = (state["step"], state["train_seconds"]), state["train_seconds"]
+    max_epochs, reason = math.ceil(run.num_steps / run.per_epoch), None
+    while state["epoch"] < max_epochs and reason is None:
         if batches is None:  # a new epoch (a resumed one has its batches)
-            batches, coins = _new_epoch(recipe, state, target_lengths, source_lengths, rng, seed,
-                                        per_epoch)
-        flat = torch.from_numpy(np.concatenate(batches)).to(device)  # one copy an epoch
-        if len(losses) < min(num_steps, state["step"] + len(batches)):
-            losses = torch.cat([losses, torch.zeros(len(losses) + len(batches), device=device)])
+            batches, coins = _new_epoch(run, state)
+        flat = torch.from_numpy(np.concatenate(batches)).to(run.device)  # one copy an epoch
+        if len(losses) < min(run.num_steps, state["step"] + len(batches)):
+            losses = torch.cat([losses, torch.zeros(len(losses) + len(batches), device=run.device)])
         offsets = np.cumsum([0] + [len(b) for b in batches])
-        started = time.perf_counter()
+        clock = _Clock(state)
         model.train()
         for b in range(state["batch"], len(batches)):
-            tensors = _batch_tensors(data, flat[offsets[b]:offsets[b + 1]], batches[b],
-                                     source_lengths, target_lengths, host_lengths)
-            forced = _coin(coins[b], device)
-            _set_learning_rate(optimizer, recipe.learning_rate_at(state["step"], num_steps))
-            loss = _train_step(model, optimizer, recipe, autocast, tensors, forced, tokens_per_batch)
-            losses[state["step"]] = loss
-            loss_sum += loss
-            state.update(loss_count=state["loss_count"] + 1, step=state["step"] + 1, batch=b + 1,
-                         pairs_seen=state["pairs_seen"] + len(batches[b]))
-            bar.update(1)
+            _step(run, state, batches[b], flat[offsets[b]:offsets[b + 1]], coins[b], b, losses,
+                  loss_sum)
+            run.bar.update(1)
             # the budget is checked every step on the host's clock (no wait for the device),
             # and a run that reaches it is evaluated at once
-            elapsed = state["train_seconds"] + time.perf_counter() - started
+            elapsed = clock.elapsed()
             out_of_time = _out_of_time(recipe, elapsed, state["evaluation_seconds"])
-            _fit_bar_to_budget(bar, recipe, state, elapsed, first_step, first_seconds, num_steps)
-            last = state["step"] >= num_steps
-            if not ((evaluates and _due(recipe, evaluate_at, state["step"], b, last))
-                    or out_of_time or last):
-                if checkpoint is not None and elapsed - last_saved >= checkpoint_every:
-                    state["train_seconds"] = elapsed
-                    started = time.perf_counter()
-                    _save_checkpoint(checkpoint, model=model, optimizer=optimizer, rng=rng,
-                                     device=device, state=state, losses=losses, loss_sum=loss_sum,
-                                     batches=batches, coins=coins, recipe=recipe, seed=seed)
-                    last_saved = state["train_seconds"]
-                continue
-            # an evaluation (or the end): the only place the loop waits for the device
-            if device.type == "cuda":
-                torch.cuda.synchronize(device)
-            state["train_seconds"] += time.perf_counter() - started
-            tick = time.perf_counter()
-            mean_loss = _mean_loss(loss_sum, state, desc, state["epoch"])
-            row = {"epoch": round(state["epoch"] + (b + 1) / per_epoch, 4), "step": state["step"],
-                   "seconds": round(state["train_seconds"], 2), "loss": round(mean_loss, 5)}
-            _evaluation(model, state, row, mean_loss, train_check, validation,
-                        (source_vocab, target_vocab), device, on_evaluation, converging, bar)
-            fits = _fits(model, recipe, row, converging, confirm)
-            state["evaluation_seconds"] += time.perf_counter() - tick
-            started = time.perf_counter()
-            if fits:  # keep this model, the first that passed
-                state.update(best_row=row, best_state=_state_dict_copy(model))
-            reason = _stop_reason(recipe, state, converging=converging, fits=fits,
-                                  out_of_time=out_of_time, last=last,
-                                  patience_evaluations=patience_evaluations)
-            if reason is not None:
-                state["stopped"], done = reason, True
-                break
+            _fit_bar_to_budget(run, state, elapsed, first)
+            last = state["step"] >= run.num_steps
+            if _due(run, state["step"], b, last) or out_of_time:
+                reason = _evaluate(run, state, clock, loss_sum, b, out_of_time, last)
+                if reason is not None:
+                    state["stopped"] = reason
+                    break
+            elif run.checkpoint is not None and elapsed - last_saved >= checkpoint_every:
+                state["train_seconds"] = elapsed
+                clock.restart()
+                _save_checkpoint(run, state, losses, loss_sum, batches, coins)
+                last_saved = state["train_seconds"]
         else:  # the epoch ran to its end
-            state["train_seconds"] += time.perf_counter() - started
+            clock.stop()
             state.update(epoch=state["epoch"] + 1, batch=0)
             batches = None
-    bar.total = bar.n  # the run is over: the bar ends full, where it stopped
-    bar.refresh()
-    bar.close()
-    if checkpoint is not None and checkpoint.exists():
-        checkpoint.unlink()
-    if converging:
+    run.bar.total = run.bar.n  # the run is over: the bar ends full, where it stopped
+    run.bar.refresh()
+    run.bar.close()
+    if run.checkpoint is not None and run.checkpoint.exists():
+        run.checkpoint.unlink()
+    if run.converging:
         model.load_state_dict(state["best_state"])
     model.eval()
-    return _train_log(state, converging, validation, losses)
+    return _train_log(run, state, losses)
