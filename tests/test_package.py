@@ -21,7 +21,8 @@ PACKAGE = ROOT / "tutorlib"
 # uses only methods and shared pieces; the flat top-level modules are the shared pieces, which
 # use only each other.
 STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable=True)} | {
-    "tutorlib.pcfgset.report", "tutorlib.scan.report", "tutorlib.orchard.report",
+    "tutorlib.pcfgset.report", "tutorlib.pcfgset.length_report", "tutorlib.pcfgset.pilot_report",
+    "tutorlib.pcfgset.released_report", "tutorlib.scan.report", "tutorlib.orchard.report",
     "tutorlib.dbca.report", "tutorlib.tre.report",
     "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
     "tutorlib.tre.learner", "tutorlib.tre.corpora",
