@@ -27,6 +27,7 @@ import torch  # noqa: E402
 from tutorlib import pcfgset, results  # noqa: E402
 from tutorlib import seq2seq as s2s  # noqa: E402
 from tutorlib.pcfgset import experiments as exps  # noqa: E402
+from tutorlib.pcfgset import pipeline  # noqa: E402
 from tutorlib.train import seed_everything  # noqa: E402
 
 FULL = exps.SETTINGS["full"]
@@ -99,7 +100,7 @@ def train_once(network: str, recipe: str, seed: int, eval_every: int) -> dict:
                   on_evaluation=evaluate)
     curve = [{"accuracy": row["accuracy"], "token_accuracy": row["token_accuracy"],
               "presentations": row["step"] * training.batch_size} for row in log.history]
-    check = exps._sample(train, TEST_SIZE, "train-check")
+    check = pipeline._sample(train, TEST_SIZE, "train-check")
     fitted = s2s.evaluate(model, check, source_vocab, target_vocab, max_length=length)
     final = s2s.evaluate(model, test, source_vocab, target_vocab, max_length=length)
     return {"recipe": recipe, "network": network, "seed": seed, **options,
