@@ -23,6 +23,7 @@ PACKAGE = ROOT / "tutorlib"
 STUDIES = {registry.EXPERIMENTS[name].module for name in registry.names(runnable=True)} | {
     "tutorlib.pcfgset.report", "tutorlib.pcfgset.length_report", "tutorlib.pcfgset.pilot_report",
     "tutorlib.pcfgset.released_report", "tutorlib.pcfgset.pipeline", "tutorlib.scan.report",
+    "tutorlib.scan.training",
     "tutorlib.orchard.report", "tutorlib.dbca.report", "tutorlib.tre.report",
     "tutorlib.tre.languages", "tutorlib.tre.digits", "tutorlib.tre.concepts",
     "tutorlib.tre.learner", "tutorlib.tre.corpora",
