@@ -68,6 +68,9 @@ def main() -> None:
     parser.add_argument("--stop-at-gate", choices=experiments.TREES,
                         help="stop at the first evaluation past the fit gate on these trees "
                              "(the time to fit)")
+    parser.add_argument("--new-defaults", action="store_true",
+                        help="train with a new Recipe()'s batches and loss (pools of 8 batches, "
+                             "the loss per token) instead of the gpu profile's")
     parser.add_argument("--test-size", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu")
@@ -76,6 +79,8 @@ def main() -> None:
     config = pilot_config(args.variant, args.model, args.hidden, args.layers, args.train_size,
                           args.max_seconds, args.test_size, args.batch_size, args.warmup_steps,
                           args.learning_rate, args.train_depths, args.stop_at_gate)
+    if args.new_defaults:
+        config["recipe"] = {**config["recipe"], "bucket_pool": 8, "loss_per": "token"}
     record = experiments.run(config, args.seed, device=args.device)
     fit = record["fit"]
     print(f"{args.variant} {args.model}: {record['parameters']:,} parameters, "
