@@ -58,20 +58,6 @@ def stops_at_gate(settings) -> bool:
     return all(network_recipe(settings, n).get("stop_at") for n in settings.architectures)
 
 
-def _budgets(settings) -> str:
-    """Each architecture's time budget in a profile, in words ("no time budget" without one):
-    "20 minutes for LSTMS2S and ConvS2S; 30 minutes for Transformer"."""
-    minutes: dict[float, list[str]] = {}
-    for name in ARCHITECTURE_NAMES:
-        if name not in settings.architectures:
-            continue
-        seconds = network_recipe(settings, name).get("max_seconds")
-        if seconds:
-            minutes.setdefault(seconds / 60, []).append(name)
-    return "; ".join(f"{round(m, 1):g} minutes for {' and '.join(names)}"
-                     for m, names in sorted(minutes.items())) or "no time budget"
-
-
 def by_length(runs: pd.DataFrame, split_name: str, which: str, width: int = 1,
               min_inputs: int = 1) -> pd.DataFrame:
     """Sequence accuracy per input length or number of functions, a column per network, pooled

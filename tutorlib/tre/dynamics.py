@@ -350,12 +350,10 @@ def dynamics_run(settings: Mapping[str, Any], seed: int, progress: bool = False,
 
 def runs(settings: DynamicsSettings) -> list[tuple[dict, int]]:
     """One run per seed of ``settings.seeds``, all with the same settings."""
-    config = {k: v for k, v in settings.to_dict().items() if k != "seeds"}
     # keys of runs from before these settings: left out at their defaults
-    for later, default in (("batches_per_epoch", None), ("representation_size", 64),
-                           ("stop_at", None)):
-        if config.get(later) == default:
-            config.pop(later, None)
+    config = cache.key_dict({k: v for k, v in settings.to_dict().items() if k != "seeds"},
+                            {"batches_per_epoch": None, "representation_size": 64,
+                             "stop_at": None})
     return [(config, seed) for seed in settings["seeds"]]
 
 

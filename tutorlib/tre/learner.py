@@ -353,10 +353,9 @@ def train_concepts(config: ConceptConfig | None = None, progress: bool = False,
         raise ValueError(f"config must be a ConceptConfig, got {type(config).__name__}")
     snapshot_every = config.steps_per_epoch if snapshot_every is None else snapshot_every
     check_scalar(snapshot_every, "snapshot_every", int, min_val=1)
-    key = {**asdict(config), "snapshot_every": snapshot_every}
-    for later in ("batches_per_epoch", "stop_at"):  # runs from before these keep their entries
-        if key[later] is None:
-            del key[later]
+    # runs from before these settings keep their cache entries
+    key = cache.key_dict({**asdict(config), "snapshot_every": snapshot_every},
+                         {"batches_per_epoch": None, "stop_at": None})
     where = resolve_device(device)
     stored = cache.cached("concepts", key,
                           lambda: _train(config, snapshot_every, progress, where),
