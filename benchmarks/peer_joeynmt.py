@@ -145,7 +145,8 @@ def write_plain(folder: Path, train, validation) -> dict:
 
 
 def run_ours(name: str, train, validation, vocabularies, budget: float,
-             recipe_override: dict | None = None) -> dict:
+             recipe_override: dict | None = None, seed: int = 0,
+             new_defaults: bool = False) -> dict:
     import torch
 
     from tutorlib import seq2seq as s2s
@@ -154,10 +155,12 @@ def run_ours(name: str, train, validation, vocabularies, budget: float,
     task = ttf.TASKS[name]
     config = {**task["config"], **PEER_TASKS[name].get("ours_config", {})}
     common = {**ttf.COMMON, "evaluations_per_epoch": EVALUATIONS_PER_EPOCH}
+    if new_defaults:  # Recipe()'s own batches and loss (pools of 8, loss per token)
+        common = {k: v for k, v in common.items() if k not in ("bucket_pool", "loss_per")}
     recipe = s2s.Recipe(**{**task["recipe"], **(recipe_override or {})}, **common,
                         max_seconds=budget)
     tick = time.perf_counter()
-    run = s2s.train_once(s2s.Seq2SeqConfig(**config), train, vocabularies, recipe, 0,
+    run = s2s.train_once(s2s.Seq2SeqConfig(**config), train, vocabularies, recipe, seed,
                          validation=validation, desc=name)
     history = [{"step": r["step"], "epoch": r["epoch"], "seconds": r["seconds"],
                 "validation_accuracy": r["validation_accuracy"],
@@ -176,12 +179,12 @@ def run_ours(name: str, train, validation, vocabularies, budget: float,
 
 
 def peer_config(name: str, paths: dict, model_dir: Path, steps_per_epoch: int,
-                max_output_length: int, every: int | None = None) -> dict:
+                max_output_length: int, every: int | None = None, seed: int = 0) -> dict:
     spec = PEER_TASKS[name]
     every = every or max(1, round(steps_per_epoch / EVALUATIONS_PER_EPOCH))
     return {
         "name": spec["slug"], "joeynmt_version": "2.3.0", "model_dir": str(model_dir),
-        "use_cuda": False, "fp16": False, "random_seed": 0, "num_workers": 0,
+        "use_cuda": False, "fp16": False, "random_seed": seed, "num_workers": 0,
         "data": {
             "train": paths["train"], "dev": paths["dev"], "test": paths["test"],
             "dataset_type": "plain", "sample_dev_subset": -1,
@@ -289,7 +292,7 @@ def parse_validations(path: Path) -> dict[int, float]:
 
 
 def run_peer(name: str, train, validation, budget: float, core: int, workdir: Path,
-             every: int | None = None) -> dict:
+             every: int | None = None, seed: int = 0) -> dict:
     spec = PEER_TASKS[name]
     folder = workdir / spec["slug"]
     paths = write_plain(folder / "data", train, validation)
@@ -298,7 +301,7 @@ def run_peer(name: str, train, validation, budget: float, core: int, workdir: Pa
         shutil.rmtree(model_dir)
     steps_per_epoch = math.ceil(len(train) / BATCH)
     longest = max(len(target.split()) for _, target in validation)
-    config = peer_config(name, paths, model_dir, steps_per_epoch, longest + 10, every)
+    config = peer_config(name, paths, model_dir, steps_per_epoch, longest + 10, every, seed)
     config_path = folder / "config.yaml"
     config_path.write_text(yaml.safe_dump(config, sort_keys=False))
     command = ["taskset", "-c", str(core), str(PEER_PYTHON), "-m", "joeynmt", "train",
@@ -414,6 +417,40 @@ def compare(ours: dict, peer: dict, budget: float) -> dict:
             "thresholds": rows}
 
 
+def medians(paths: list[Path], out: Path, threshold: float = 0.9) -> dict:
+    """Per task, each side's training seconds to ``threshold`` validation accuracy in each seed's
+    file (None: not within the budget) and their medians; written to ``out``."""
+    import statistics
+
+    seeds: dict[str, list] = {}
+    for path in paths:
+        data = json.loads(path.read_text())
+        for name, entry in data["tasks"].items():
+            if "ours" not in entry or "joeynmt" not in entry:
+                continue
+            budget = entry["budget_seconds"]
+            seeds.setdefault(name, []).append({
+                "seed": data.get("seed", 0), "new_defaults": data.get("new_defaults", False),
+                "ours_seconds": seconds_to(entry["ours"]["history"], threshold, budget),
+                "joeynmt_seconds": seconds_to(entry["joeynmt"]["history"], threshold, budget),
+                "ours_pairs_per_second": entry["ours"]["pairs_per_second"],
+                "joeynmt_pairs_per_second": entry["joeynmt"]["pairs_per_second"]})
+    summary = {"threshold": threshold, "tasks": {}}
+    for name, rows in seeds.items():
+        # a seed that never reached it counts as slower than any that did
+        ours, peer = (statistics.median([math.inf if r[f"{side}_seconds"] is None
+                                         else r[f"{side}_seconds"] for r in rows])
+                      for side in ("ours", "joeynmt"))
+        summary["tasks"][name] = {"seeds": rows, "ours_median_seconds": ours,
+                                  "joeynmt_median_seconds": peer,
+                                  "joeynmt_over_ours": round(peer / ours, 2)
+                                  if math.isfinite(ours) and math.isfinite(peer) else None}
+        print(f"{name}: {len(rows)} seeds, median seconds to {threshold}: ours {ours}, joeynmt "
+              f"{peer}, joeynmt/ours {summary['tasks'][name]['joeynmt_over_ours']}")
+    out.write_text(json.dumps(summary, indent=1))
+    return summary
+
+
 def table(path: Path) -> None:
     data = json.loads(path.read_text())
     print("| task | ours pairs/s | joeynmt pairs/s | ratio | threshold | ours s to threshold "
@@ -458,9 +495,20 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/peer_joeynmt"))
     parser.add_argument("--out", type=Path, default=ROOT / "results/benchmarks/peer_joeynmt.json")
     parser.add_argument("--table", type=Path)
+    parser.add_argument("--medians", type=Path, nargs="+",
+                        help="summarise these result files (one seed each) into --out")
+    parser.add_argument("--ours-schedule", choices=["inverse_sqrt"],
+                        help="ours on this schedule in the main run (as the control does)")
+    parser.add_argument("--seed", type=int, default=0, help="both sides' seed")
+    parser.add_argument("--new-defaults", action="store_true",
+                        help="ours with Recipe()'s defaults (pools of 8, loss per token) "
+                             "instead of time_to_fit's pinned whole-epoch buckets and batch loss")
     args = parser.parse_args()
     if args.table:
         table(args.table)
+        return
+    if args.medians:
+        medians(args.medians, args.out)
         return
     # ours runs in this process: pin it to the core (joeynmt gets taskset)
     os.sched_setaffinity(0, {args.core})
@@ -468,6 +516,8 @@ def main() -> None:
         os.environ.setdefault(key, value)
     data = json.loads(args.out.read_text()) if args.out.exists() else {"tasks": {}}
     data.update({"machine": platform.node(), "core": args.core, "threads": 1,
+                 "seed": args.seed, "new_defaults": args.new_defaults,
+                 "ours_schedule": args.ours_schedule,
                  "budget_scale": args.budget_scale,
                  "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
     import torch
@@ -496,13 +546,16 @@ def main() -> None:
         entry.update({"budget_seconds": budget, "train_pairs": len(train),
                       "validation_pairs": len(validation)})
         if args.side in ("both", "ours"):
-            entry["ours"] = run_ours(name, train, validation, vocabularies, budget)
+            entry["ours"] = run_ours(name, train, validation, vocabularies, budget,
+                                    recipe_override={"schedule": args.ours_schedule}
+                                    if args.ours_schedule else None,
+                                    seed=args.seed, new_defaults=args.new_defaults)
             print(f"{name}, ours: {entry['ours']['pairs_per_second']} pairs/s, best "
                   f"{best(entry['ours']['history'], budget):.3f}", flush=True)
             save()
         if args.side in ("both", "joeynmt"):
             entry["joeynmt"] = run_peer(name, train, validation, budget, args.core, args.workdir,
-                                        args.peer_every)
+                                        args.peer_every, args.seed)
             print(f"{name}, joeynmt: {entry['joeynmt']['pairs_per_second']} pairs/s, best "
                   f"{best(entry['joeynmt']['history'], budget):.3f}", flush=True)
             save()
